@@ -1,0 +1,66 @@
+// The HTTP application: every /api route, JSON errors everywhere, security headers, and the
+// built web app. `createApp` takes its dependencies so tests run the same app on a test database.
+import { randomUUID } from 'node:crypto'
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { compress } from 'hono/compress'
+import { HTTPException } from 'hono/http-exception'
+import { errorFields, log } from '../lib/log.ts'
+import type { AppDeps, AppEnv } from './context.ts'
+import { securityHeaders } from './http/security-headers.ts'
+import { webStatic } from './http/web-static.ts'
+import { systemRoutes } from './system/system-routes.ts'
+
+export const MAX_JSON_BYTES = 1024 * 1024
+
+export function createApi() {
+  return new Hono<AppEnv>()
+    .route('/', systemRoutes)
+}
+export type ApiType = ReturnType<typeof createApi>
+
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>()
+
+  app.use(async (c, next) => {
+    const started = performance.now()
+    const requestId = randomUUID()
+    c.set('deps', deps)
+    c.set('requestId', requestId)
+    c.header('X-Request-Id', requestId)
+    await next()
+    if (c.req.path.startsWith('/api/')) {
+      log.info('http.request', { request: requestId, method: c.req.method, route: c.req.routePath, status: c.res.status, ms: Math.round(performance.now() - started) })
+    }
+  })
+  app.use(securityHeaders)
+  app.use(compress({ threshold: 1024 }))
+  app.use('/api/*', async (c, next) => {
+    c.header('Cache-Control', 'no-store')
+    await next()
+  })
+  app.use('/api/*', bodyLimit({ maxSize: MAX_JSON_BYTES, onError: (c) => c.json({ message: 'Request body is too large' }, 413) }))
+
+  app.route('/api', createApi())
+  app.all('/api/*', (c) => c.json({ message: 'Not found' }, 404))
+  if (deps.webRoot) app.use(webStatic(deps.webRoot))
+  app.notFound((c) => c.json({ message: 'Not found' }, 404))
+
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) {
+      const status = error.status
+      const message = status === 400 && /JSON/i.test(error.message) ? 'Malformed JSON in request body' : error.message || 'Request failed'
+      return c.json({ message }, status)
+    }
+    if (error instanceof SyntaxError) return c.json({ message: 'Malformed JSON in request body' }, 400)
+    log.error('http.error', { request: c.var.requestId, method: c.req.method, route: c.req.routePath, ...errorFields(error), stack: stackFrames(error) })
+    return c.json({ message: 'Internal server error', requestId: c.var.requestId }, 500)
+  })
+  return app
+}
+
+/** Where an error was thrown, without its message (messages can quote user input). */
+function stackFrames(error: unknown): string | undefined {
+  if (!(error instanceof Error) || !error.stack) return undefined
+  return error.stack.split('\n').slice(1, 6).map((l) => l.trim()).join(' | ')
+}

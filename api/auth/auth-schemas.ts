@@ -1,0 +1,68 @@
+// Request schemas for signing in, shared by the auth forms (web/) and the auth routes (api/).
+// Keep this file free of Node-only imports: the browser bundles it.
+import * as v from 'valibot'
+
+export const PASSWORD_MIN_LENGTH = 8
+
+const EmailSchema = v.pipe(
+  v.string('Valid email address is required'),
+  v.trim(),
+  v.nonEmpty('Valid email address is required'),
+  v.maxLength(254, 'Valid email address is required'),
+  v.email('Valid email address is required'),
+)
+
+export const RegisterSchema = v.object({
+  email: EmailSchema,
+  password: v.pipe(
+    v.string('Password is required'),
+    v.minLength(PASSWORD_MIN_LENGTH, 'Password must be at least 8 characters'),
+    v.maxLength(1024, 'Password must be at most 1024 characters'),
+  ),
+})
+export type RegisterInput = v.InferOutput<typeof RegisterSchema>
+
+export const LoginSchema = v.object({
+  email: EmailSchema,
+  password: v.pipe(
+    v.string('Password is required'),
+    v.nonEmpty('Password is required'),
+    v.maxLength(1024, 'Invalid email or password'),
+  ),
+})
+export type LoginInput = v.InferOutput<typeof LoginSchema>
+
+// The browser form adds a confirmation field; the server never sees it.
+export const RegisterFormSchema = v.pipe(
+  v.object({ ...RegisterSchema.entries, confirmPassword: v.string() }),
+  v.forward(
+    v.partialCheck(
+      [['password'], ['confirmPassword']],
+      (input) => input.password === input.confirmPassword,
+      'Passwords do not match',
+    ),
+    ['confirmPassword'],
+  ),
+)
+
+export const WalletSignInSchema = v.object({
+  walletAddress: v.pipe(v.string('Wallet address is required'), v.trim(), v.nonEmpty('Wallet address is required')),
+  message: v.pipe(v.string('Signed message is required'), v.nonEmpty('Signed message is required'), v.maxLength(2000)),
+  // base64 of the 64-byte ed25519 signature returned by the wallet's signMessage
+  signature: v.pipe(v.string('Signature is required'), v.nonEmpty('Signature is required'), v.maxLength(200)),
+})
+export type WalletSignInInput = v.InferOutput<typeof WalletSignInSchema>
+
+/** The user as every auth call returns it. `balance` is a numeric string ("0.00"). */
+export interface SessionUser {
+  id: string
+  email: string | null
+  walletAddress: string | null
+  googleId: string | null
+  authMethod: 'email' | 'wallet' | 'google'
+  firstName: string | null
+  lastName: string | null
+  profileImageUrl: string | null
+  balance: string
+  createdAt: string
+}

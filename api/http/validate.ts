@@ -1,0 +1,36 @@
+// Request validation with valibot. A bad body answers 400 { message, errors } where errors maps
+// each field to its messages (the browser shows the first one under the field).
+import type { Context } from 'hono'
+import { validator } from 'hono/validator'
+import * as v from 'valibot'
+
+export type FieldErrors = Record<string, string[]>
+
+export function fieldErrors(issues: v.BaseIssue<unknown>[]): FieldErrors {
+  const flat = v.flatten(issues as [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]])
+  const errors: FieldErrors = { ...(flat.nested as FieldErrors) }
+  if (flat.root?.length) errors._ = flat.root
+  return errors
+}
+
+export function invalid(c: Context, issues: v.BaseIssue<unknown>[]) {
+  return c.json({ message: issues[0]?.message ?? 'Invalid request', errors: fieldErrors(issues) }, 400)
+}
+
+/** Validates a JSON body; `c.req.valid('json')` then holds the parsed output. */
+export function jsonBody<S extends v.GenericSchema>(schema: S) {
+  return validator('json', (value, c) => {
+    const parsed = v.safeParse(schema, value ?? {})
+    if (!parsed.success) return invalid(c, parsed.issues)
+    return parsed.output as v.InferOutput<S>
+  })
+}
+
+/** Validates the query string. */
+export function queryParams<S extends v.GenericSchema>(schema: S) {
+  return validator('query', (value, c) => {
+    const parsed = v.safeParse(schema, value)
+    if (!parsed.success) return invalid(c, parsed.issues)
+    return parsed.output as v.InferOutput<S>
+  })
+}

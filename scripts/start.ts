@@ -1,0 +1,128 @@
+// npm start: the whole service on one machine. Embedded Postgres (unless DATABASE_URL) →
+// migrations → web build if stale → every Procfile line as a child with prefixed output.
+// Ctrl-C stops the children, then Postgres. A child that dies is restarted with backoff.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts'
+import { embeddedDir } from '../db/database-url.ts'
+import { config } from '../lib/config.ts'
+import { acquireDataDirLock, DataDirBusyError } from './data-dir-lock.ts'
+import { migrateAll } from './migrate-all.ts'
+import { ensureWebBuild } from './web-build.ts'
+
+const ROOT = path.join(import.meta.dirname, '..')
+const COLORS = [36, 35, 33, 32, 34, 91]
+const say = (line: string) => process.stdout.write(`\x1b[1mveilmail\x1b[0m | ${line}\n`)
+
+interface ProcessLine { name: string; argv: string[] }
+
+export function readProcfile(file = path.join(ROOT, 'Procfile')): ProcessLine[] {
+  return readFileSync(file, 'utf8').split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => {
+      const i = l.indexOf(':')
+      return { name: l.slice(0, i).trim(), argv: l.slice(i + 1).trim().split(/\s+/) }
+    })
+}
+
+function prefixed(stream: NodeJS.ReadableStream, name: string, color: number) {
+  let rest = ''
+  const label = `\x1b[${color}m${name.padEnd(10)}\x1b[0m | `
+  stream.on('data', (chunk: Buffer) => {
+    const lines = (rest + chunk.toString('utf8')).split('\n')
+    rest = lines.pop() ?? ''
+    for (const line of lines) process.stdout.write(label + line + '\n')
+  })
+}
+
+const cfg = config()
+let release: () => void
+try {
+  release = acquireDataDirLock(cfg.dataDir)
+} catch (error) {
+  if (error instanceof DataDirBusyError) {
+    process.stderr.write(error.message + '\n')
+    process.exit(1)
+  }
+  throw error
+}
+
+let db: EmbeddedDatabase | undefined
+let shuttingDown = false
+const children = new Map<string, ChildProcess>()
+
+async function shutdown(code: number) {
+  if (shuttingDown) return
+  shuttingDown = true
+  say('stopping…')
+  const exits = [...children.values()].map((child) => new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
+  }))
+  await Promise.all(exits)
+  if (db) {
+    say('stopping Postgres')
+    await db.stop()
+  }
+  release()
+  say('stopped')
+  process.exit(code)
+}
+process.on('SIGINT', () => void shutdown(0))
+process.on('SIGTERM', () => void shutdown(0))
+
+try {
+  let databaseUrl = cfg.databaseUrl
+  if (!databaseUrl) {
+    say(`starting embedded Postgres in ${embeddedDir(cfg)} on port ${cfg.embeddedPgPort}`)
+    db = await startEmbeddedPostgres({ dir: embeddedDir(cfg), port: cfg.embeddedPgPort })
+    databaseUrl = db.url
+  }
+  const applied = await migrateAll(databaseUrl)
+  say(applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date')
+  await ensureWebBuild(say)
+  if (shuttingDown) await new Promise(() => {})
+
+  const env = { ...process.env, DATABASE_URL: databaseUrl, VEILMAIL_SUPERVISOR_PID: String(process.pid) }
+  readProcfile().forEach((line, i) => supervise(line, COLORS[i % COLORS.length], env))
+  await waitForHealth()
+  say(`Veilmail is running at ${cfg.publicUrl}  (Ctrl-C to stop)`)
+} catch (error) {
+  process.stderr.write(`Could not start: ${error instanceof Error ? error.message : String(error)}\n`)
+  await shutdown(1)
+}
+
+function supervise(line: ProcessLine, color: number, env: NodeJS.ProcessEnv, attempt = 0) {
+  if (shuttingDown) return
+  const started = Date.now()
+  const [cmd, ...args] = line.argv
+  const child = spawn(cmd === 'node' ? process.execPath : cmd, args, {
+    cwd: ROOT,
+    env: { ...env, VEILMAIL_PROCESS: line.name },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  children.set(line.name, child)
+  prefixed(child.stdout!, line.name, color)
+  prefixed(child.stderr!, line.name, color)
+  child.on('exit', (code, signal) => {
+    if (shuttingDown) return
+    // A child that ran a while before dying starts again from the shortest delay.
+    const next = Date.now() - started > 60_000 ? 0 : attempt + 1
+    const delay = Math.min(30_000, 1000 * 2 ** Math.max(0, next - 1))
+    say(`${line.name} exited (${signal ?? `code ${code}`}); restarting in ${delay / 1000}s`)
+    setTimeout(() => supervise(line, color, env, next), delay)
+  })
+}
+
+async function waitForHealth() {
+  const url = `http://127.0.0.1:${cfg.port}/api/health`
+  for (let i = 0; i < 600 && !shuttingDown; i++) {
+    const ok = await fetch(url).then((r) => r.ok, () => false)
+    if (ok) return
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}

@@ -1,0 +1,85 @@
+import * as v from 'valibot'
+import type { PgBoss } from 'pg-boss'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDatabase, type TestDatabase } from '../scripts/testing/test-database.ts'
+import { createBoss, createQueues, deadLetterName, defineQueue, enqueue, work } from './queues.ts'
+
+const probe = defineQueue({
+  name: 'test-probe',
+  schema: v.object({ userId: v.pipe(v.string(), v.uuid()) }),
+  retryLimit: 0,
+  retryDelay: 1,
+  retryBackoff: false,
+  expireInSeconds: 30,
+})
+
+let db: TestDatabase
+let boss: PgBoss
+beforeAll(async () => {
+  db = await createTestDatabase()
+  boss = createBoss(db.url, { max: 3, maintenance: false })
+  await boss.start()
+  await createQueues(boss, [probe])
+})
+afterAll(async () => {
+  await boss.stop({ graceful: false })
+  await db.drop()
+})
+
+const jobsFor = (userId: string) =>
+  db.sql`select id from pgboss.job where name = ${probe.name} and data->>'userId' = ${userId}`
+
+async function insertUser(tx: typeof db.sql | Parameters<Parameters<typeof db.sql.begin>[0]>[0]) {
+  const [user] = await tx<{ id: string }[]>`insert into users (email, auth_method) values (${`q${Math.random()}@example.com`}, 'email') returning id`
+  return user.id
+}
+
+describe('enqueue inside a transaction', () => {
+  it('rolls back the row and the job together', async () => {
+    let userId = ''
+    await expect(db.sql.begin(async (tx) => {
+      userId = await insertUser(tx)
+      await enqueue(tx, boss, probe, { userId })
+      throw new Error('abort')
+    })).rejects.toThrow('abort')
+    expect(userId).not.toBe('')
+    expect(await db.sql`select id from users where id = ${userId}`).toHaveLength(0)
+    expect(await jobsFor(userId)).toHaveLength(0)
+  })
+
+  it('commits the row and the job together', async () => {
+    const userId = await db.sql.begin(async (tx) => {
+      const id = await insertUser(tx)
+      await enqueue(tx, boss, probe, { userId: id })
+      return id
+    })
+    expect(await db.sql`select id from users where id = ${userId}`).toHaveLength(1)
+    expect(await jobsFor(userId)).toHaveLength(1)
+  })
+
+  it('refuses a payload that does not match the queue schema', async () => {
+    await expect(enqueue(db.sql, boss, probe, { userId: 'not-a-uuid' })).rejects.toThrow()
+  })
+})
+
+describe('work', () => {
+  it('hands a worker the parsed payload and sends invalid payloads to the dead-letter queue', async () => {
+    const seen: unknown[] = []
+    const userId = await insertUser(db.sql)
+    const done = new Promise<void>((resolve) => {
+      void work(boss, probe, async (payload) => {
+        seen.push(payload)
+        if (payload.userId === userId) resolve()
+      })
+    })
+    // bypass enqueue()'s validation to simulate an untrusted payload
+    const badId = await boss.send(probe.name, { userId: 42 })
+    await enqueue(db.sql, boss, probe, { userId })
+    await done
+    expect(seen).toContainEqual({ userId })
+    expect(seen).not.toContainEqual({ userId: 42 })
+    await expect.poll(async () => (await boss.findJobs(deadLetterName(probe))).length, { timeout: 10_000 }).toBe(1)
+    const [bad] = await db.sql<{ state: string }[]>`select state from pgboss.job where id = ${badId!}`
+    expect(bad.state).toBe('failed')
+  })
+})

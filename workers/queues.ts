@@ -1,0 +1,142 @@
+// Every queue, declared once: name, payload schema, retry policy, expiry, dead-letter queue.
+// Producers (api/, workers/) and consumers (workers/) import these definitions; nothing else
+// names a queue. The file a queue's handler lives in is named after the queue.
+import * as v from 'valibot'
+import { PgBoss } from 'pg-boss'
+import type { Db } from '../db/client.ts'
+import { errorFields, log } from '../lib/log.ts'
+
+export interface QueueDefinition<S extends v.GenericSchema = v.GenericSchema> {
+  name: string
+  schema: S
+  retryLimit: number
+  /** seconds before the first retry; doubled each attempt when retryBackoff */
+  retryDelay: number
+  retryBackoff: boolean
+  retryDelayMax?: number
+  expireInSeconds: number
+  /** completed jobs are kept this long for inspection (ids only, payloads carry no content) */
+  retentionSeconds?: number
+}
+export type Payload<Q extends QueueDefinition> = v.InferOutput<Q['schema']>
+
+export function defineQueue<S extends v.GenericSchema>(def: QueueDefinition<S>): QueueDefinition<S> {
+  return def
+}
+
+export const deadLetterName = (queue: QueueDefinition) => `${queue.name}.dead`
+
+const Uuid = v.pipe(v.string(), v.uuid())
+
+export const queues = {
+  /** Erases what is left of a deleted account (its rows were cut off from sign-in at once). */
+  accountCleanup: defineQueue({
+    name: 'account-cleanup',
+    schema: v.object({ userId: Uuid }),
+    retryLimit: 10,
+    retryDelay: 30,
+    retryBackoff: true,
+    retryDelayMax: 3600,
+    expireInSeconds: 15 * 60,
+  }),
+} satisfies Record<string, QueueDefinition>
+
+export const allQueues: QueueDefinition[] = Object.values(queues)
+
+export function createBoss(databaseUrl: string, options: { max?: number; maintenance?: boolean } = {}): PgBoss {
+  const boss = new PgBoss({
+    connectionString: databaseUrl,
+    schema: 'pgboss',
+    max: options.max ?? 5,
+    useListenNotify: true,
+    supervise: options.maintenance ?? true,
+    schedule: options.maintenance ?? true,
+    application_name: 'veilmail-queue',
+  } as ConstructorParameters<typeof PgBoss>[0])
+  boss.on('error', (error) => log.error('queue.error', errorFields(error)))
+  return boss
+}
+
+/** Creates each queue and its dead-letter queue (idempotent). */
+export async function createQueues(boss: PgBoss, definitions: QueueDefinition[] = allQueues): Promise<void> {
+  for (const q of definitions) {
+    await boss.createQueue(deadLetterName(q), { retentionSeconds: 14 * 86400 })
+    await boss.createQueue(q.name, {
+      retryLimit: q.retryLimit,
+      retryDelay: q.retryDelay,
+      retryBackoff: q.retryBackoff,
+      ...(q.retryBackoff && q.retryDelayMax ? { retryDelayMax: q.retryDelayMax } : {}),
+      expireInSeconds: q.expireInSeconds,
+      retentionSeconds: q.retentionSeconds ?? 7 * 86400,
+      deadLetter: deadLetterName(q),
+      notify: true, // workers are woken by NOTIFY when a job is created, not by polling
+    })
+  }
+}
+
+/** pg-boss runs its statements through this, so a job commits or rolls back with the caller's rows. */
+function executorFor(db: Db) {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const rows = await db.unsafe(text, values as never[])
+      return { rows: [...rows] }
+    },
+  }
+}
+
+export interface EnqueueOptions {
+  priority?: number
+  startAfter?: Date | number
+  singletonKey?: string
+  id?: string
+}
+
+/**
+ * Enqueues a job inside the caller's transaction (or on the pool). The payload is validated
+ * against the queue's schema first; an invalid payload is a programming error and throws.
+ */
+export async function enqueue<Q extends QueueDefinition>(db: Db, boss: PgBoss, queue: Q, payload: Payload<Q>, options: EnqueueOptions = {}): Promise<string> {
+  const data = v.parse(queue.schema, payload) as object
+  const id = await boss.send(queue.name, data, { ...options, db: executorFor(db) })
+  if (!id) throw new Error(`queue ${queue.name} refused the job`)
+  return id
+}
+
+export interface WorkContext {
+  jobId: string
+  retryCount: number
+  signal: AbortSignal
+}
+
+/**
+ * Runs `handler` for each job of `queue`. The payload is parsed first: an invalid one goes
+ * straight to the dead-letter queue. A handler throws to retry and returns when done.
+ */
+export async function work<Q extends QueueDefinition>(
+  boss: PgBoss,
+  queue: Q,
+  handler: (payload: Payload<Q>, ctx: WorkContext) => Promise<void>,
+  options: { localConcurrency?: number } = {},
+): Promise<string> {
+  return boss.work<unknown>(queue.name, { batchSize: 1, perJobResults: true, localConcurrency: options.localConcurrency ?? 1 }, async (jobs) => {
+    const results = []
+    for (const job of jobs) {
+      const parsed = v.safeParse(queue.schema, job.data)
+      if (!parsed.success) {
+        log.error('job.invalid_payload', { queue: queue.name, job: job.id })
+        results.push({ id: job.id, status: 'deadletter' as const })
+        continue
+      }
+      const started = performance.now()
+      try {
+        await handler(parsed.output, { jobId: job.id, retryCount: job.retryCount, signal: job.signal })
+        log.info('job.done', { queue: queue.name, job: job.id, ms: Math.round(performance.now() - started) })
+        results.push({ id: job.id, status: 'completed' as const })
+      } catch (error) {
+        log.warn('job.failed', { queue: queue.name, job: job.id, attempt: job.retryCount, ms: Math.round(performance.now() - started), ...errorFields(error) })
+        results.push({ id: job.id, status: 'failed' as const, output: { error: error instanceof Error ? error.name : 'error' } })
+      }
+    }
+    return results
+  })
+}

@@ -1,0 +1,37 @@
+// Secrets at rest (spooled mail, IMAP credentials, SMTP passwords, OAuth tokens): AES-256-GCM
+// under a key derived from SECRET_KEY with HKDF, one derived key per purpose. Associated data
+// binds a ciphertext to its row (an id), so a ciphertext copied to another row fails to open.
+// Format: version byte (1) | 12-byte nonce | ciphertext | 16-byte tag.
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
+
+const VERSION = 1
+
+export class SecretBox {
+  readonly #key: Buffer
+
+  constructor(secretKey: string, purpose: string) {
+    this.#key = Buffer.from(hkdfSync('sha256', secretKey, 'veilmail', `secret-box:${purpose}`, 32))
+  }
+
+  seal(plaintext: Uint8Array | string, associatedData = ''): Buffer {
+    const nonce = randomBytes(12)
+    const cipher = createCipheriv('aes-256-gcm', this.#key, nonce)
+    cipher.setAAD(Buffer.from(associatedData, 'utf8'))
+    const body = Buffer.concat([cipher.update(typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext), cipher.final()])
+    return Buffer.concat([Buffer.from([VERSION]), nonce, body, cipher.getAuthTag()])
+  }
+
+  /** Throws when the ciphertext was altered, belongs to another row, or another key sealed it. */
+  open(sealed: Uint8Array, associatedData = ''): Buffer {
+    const box = Buffer.from(sealed)
+    if (box.length < 29 || box[0] !== VERSION) throw new Error('not a sealed secret')
+    const decipher = createDecipheriv('aes-256-gcm', this.#key, box.subarray(1, 13))
+    decipher.setAAD(Buffer.from(associatedData, 'utf8'))
+    decipher.setAuthTag(box.subarray(box.length - 16))
+    return Buffer.concat([decipher.update(box.subarray(13, box.length - 16)), decipher.final()])
+  }
+
+  openText(sealed: Uint8Array, associatedData = ''): string {
+    return this.open(sealed, associatedData).toString('utf8')
+  }
+}

@@ -10,12 +10,21 @@ import type { AppDeps, AppEnv } from './context.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { webStatic } from './http/web-static.ts'
 import { systemRoutes } from './system/system-routes.ts'
+import { accountRoutes } from './account/account-routes.ts'
+import { authRoutes } from './auth/auth-routes.ts'
+import { googleRoutes } from './auth/google-routes.ts'
+import { walletRoutes } from './auth/wallet-routes.ts'
+import { csrfGuard } from './http/csrf.ts'
 
 export const MAX_JSON_BYTES = 1024 * 1024
 
 export function createApi() {
   return new Hono<AppEnv>()
     .route('/', systemRoutes)
+    .route('/auth', authRoutes)
+    .route('/auth/wallet', walletRoutes)
+    .route('/auth/google', googleRoutes)
+    .route('/', accountRoutes)
 }
 export type ApiType = ReturnType<typeof createApi>
 
@@ -39,6 +48,7 @@ export function createApp(deps: AppDeps) {
     c.header('Cache-Control', 'no-store')
     await next()
   })
+  app.use(csrfGuard)
   app.use('/api/*', bodyLimit({ maxSize: MAX_JSON_BYTES, onError: (c) => c.json({ message: 'Request body is too large' }, 413) }))
 
   app.route('/api', createApi())

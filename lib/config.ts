@@ -38,6 +38,14 @@ const EnvSchema = v.object({
   OUTBOUND_SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL'))),
   MAX_MESSAGE_BYTES: v.optional(PositiveInt, '26214400'),
   ALLOW_PRIVATE_NETWORKS: v.optional(Bool, 'false'),
+  // Mail pipeline (issue #4): MX host name (banner, Received, Authentication-Results), its client
+  // cap, DNS timeout for SPF/DKIM/DMARC, DKIM keys, the largest attachment a webhook carries inline.
+  MX_HOSTNAME: v.optional(v.pipe(v.string(), v.regex(Domain, 'must be a host name'))),
+  MX_MAX_CLIENTS: v.optional(PositiveInt, '200'),
+  DNS_TIMEOUT_MS: v.optional(PositiveInt, '3000'),
+  DKIM_KEYS_DIR: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  DKIM_SELECTOR: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i, 'must be a DNS label')), 'veilmail'),
+  WEBHOOK_ATTACHMENT_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number)), '1048576'),
   GOOGLE_CLIENT_ID: v.optional(v.string()),
   GOOGLE_CLIENT_SECRET: v.optional(v.string()),
   // Where the Google OpenID endpoints live; tests point these at a local stand-in server.
@@ -46,6 +54,10 @@ const EnvSchema = v.object({
   GOOGLE_USERINFO_URL: v.optional(Url, 'https://openidconnect.googleapis.com/v1/userinfo'),
   MICROSOFT_CLIENT_ID: v.optional(v.string()),
   MICROSOFT_CLIENT_SECRET: v.optional(v.string()),
+  // Override rate limits: comma-separated `action=count/seconds`, e.g. `register-ip=5/3600`.
+  RATE_LIMITS: v.optional(v.pipe(v.string(), v.regex(/^([a-z-]+=\d+\/\d+)(,[a-z-]+=\d+\/\d+)*$/, 'must be action=count/seconds, comma separated'))),
+  // Behind a reverse proxy, take the client address from X-Forwarded-For.
+  TRUST_PROXY: v.optional(Bool, 'false'),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
 })
 
@@ -83,13 +95,45 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     tls: { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE },
     outboundSmtpUrl: e.OUTBOUND_SMTP_URL,
     maxMessageBytes: e.MAX_MESSAGE_BYTES,
+    mxHostname: e.MX_HOSTNAME ?? `mx.${e.MAIL_DOMAINS[0]}`,
+    mxMaxClients: e.MX_MAX_CLIENTS,
+    dnsTimeoutMs: e.DNS_TIMEOUT_MS,
+    dkim: { keysDir: e.DKIM_KEYS_DIR ? path.resolve(e.DKIM_KEYS_DIR) : undefined, selector: e.DKIM_SELECTOR },
+    webhookAttachmentMaxBytes: e.WEBHOOK_ATTACHMENT_MAX_BYTES,
     allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS,
     google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
       ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, authUrl: e.GOOGLE_AUTH_URL, tokenUrl: e.GOOGLE_TOKEN_URL, userInfoUrl: e.GOOGLE_USERINFO_URL }
       : undefined,
     microsoft: e.MICROSOFT_CLIENT_ID && e.MICROSOFT_CLIENT_SECRET ? { clientId: e.MICROSOFT_CLIENT_ID, clientSecret: e.MICROSOFT_CLIENT_SECRET } : undefined,
     logLevel: e.LOG_LEVEL,
+    rateLimits: rateLimits(e.RATE_LIMITS),
+    trustProxy: e.TRUST_PROXY,
   }
+}
+
+/** Limits per action: how many in how many seconds. Every threshold lives here. */
+export const DEFAULT_RATE_LIMITS = {
+  'login-account': { limit: 10, seconds: 15 * 60 }, // failed sign-ins for one e-mail
+  'login-ip': { limit: 50, seconds: 15 * 60 }, // failed sign-ins from one address
+  'register-ip': { limit: 20, seconds: 60 * 60 },
+  'wallet-ip': { limit: 30, seconds: 15 * 60 },
+  'alias-create': { limit: 30, seconds: 60 * 60 }, // alias creations per user
+  'decrypt-user': { limit: 20, seconds: 60 }, // server-side age passphrase decryptions
+  'smtp-auth-ip': { limit: 10, seconds: 15 * 60 }, // failed SMTP AUTH
+  'smtp-send-credential': { limit: 200, seconds: 60 * 60 },
+} satisfies Record<string, RateLimitRule>
+export interface RateLimitRule { limit: number; seconds: number }
+export type RateLimitAction = keyof typeof DEFAULT_RATE_LIMITS
+
+function rateLimits(spec: string | undefined): Record<RateLimitAction, RateLimitRule> {
+  const rules: Record<string, RateLimitRule> = { ...DEFAULT_RATE_LIMITS }
+  for (const part of spec ? spec.split(',') : []) {
+    const [name, value] = part.split('=')
+    if (!(name in rules)) throw new ConfigError(`Invalid configuration:\n  RATE_LIMITS: unknown action ${name} (known: ${Object.keys(rules).join(', ')})`)
+    const [limit, seconds] = value.split('/').map(Number)
+    rules[name] = { limit, seconds }
+  }
+  return rules as Record<RateLimitAction, RateLimitRule>
 }
 
 export class ConfigError extends Error {}

@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import type { PgBoss } from 'pg-boss'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Db } from '../db/client.ts'
 import { createTestDatabase, type TestDatabase } from '../scripts/testing/test-database.ts'
 import { createBoss, createQueues, deadLetterName, defineQueue, enqueue, work } from './queues.ts'
 
@@ -29,7 +30,7 @@ afterAll(async () => {
 const jobsFor = (userId: string) =>
   db.sql`select id from pgboss.job where name = ${probe.name} and data->>'userId' = ${userId}`
 
-async function insertUser(tx: typeof db.sql | Parameters<Parameters<typeof db.sql.begin>[0]>[0]) {
+async function insertUser(tx: Db) {
   const [user] = await tx<{ id: string }[]>`insert into users (email, auth_method) values (${`q${Math.random()}@example.com`}, 'email') returning id`
   return user.id
 }

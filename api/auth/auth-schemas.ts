@@ -4,8 +4,11 @@ import * as v from 'valibot'
 
 export const PASSWORD_MIN_LENGTH = 8
 
+/** A string field whose absence reads as empty, so a missing field gets the field's own message. */
+export const text = (message: string) => v.optional(v.string(message), '')
+
 const EmailSchema = v.pipe(
-  v.string('Valid email address is required'),
+  text('Valid email address is required'),
   v.trim(),
   v.nonEmpty('Valid email address is required'),
   v.maxLength(254, 'Valid email address is required'),
@@ -15,7 +18,7 @@ const EmailSchema = v.pipe(
 export const RegisterSchema = v.object({
   email: EmailSchema,
   password: v.pipe(
-    v.string('Password is required'),
+    text('Password is required'),
     v.minLength(PASSWORD_MIN_LENGTH, 'Password must be at least 8 characters'),
     v.maxLength(1024, 'Password must be at most 1024 characters'),
   ),
@@ -25,7 +28,7 @@ export type RegisterInput = v.InferOutput<typeof RegisterSchema>
 export const LoginSchema = v.object({
   email: EmailSchema,
   password: v.pipe(
-    v.string('Password is required'),
+    text('Password is required'),
     v.nonEmpty('Password is required'),
     v.maxLength(1024, 'Invalid email or password'),
   ),
@@ -34,7 +37,7 @@ export type LoginInput = v.InferOutput<typeof LoginSchema>
 
 // The browser form adds a confirmation field; the server never sees it.
 export const RegisterFormSchema = v.pipe(
-  v.object({ ...RegisterSchema.entries, confirmPassword: v.string() }),
+  v.object({ ...RegisterSchema.entries, confirmPassword: text('Passwords do not match') }),
   v.forward(
     v.partialCheck(
       [['password'], ['confirmPassword']],
@@ -46,10 +49,11 @@ export const RegisterFormSchema = v.pipe(
 )
 
 export const WalletSignInSchema = v.object({
-  walletAddress: v.pipe(v.string('Wallet address is required'), v.trim(), v.nonEmpty('Wallet address is required')),
-  message: v.pipe(v.string('Signed message is required'), v.nonEmpty('Signed message is required'), v.maxLength(2000)),
+  walletAddress: v.pipe(text('Wallet address is required'), v.trim(), v.nonEmpty('Wallet address is required')),
+  // Both are required to sign in; without them the server answers 401 (an address proves nothing).
+  message: v.optional(v.pipe(v.string(), v.maxLength(2000))),
   // base64 of the 64-byte ed25519 signature returned by the wallet's signMessage
-  signature: v.pipe(v.string('Signature is required'), v.nonEmpty('Signature is required'), v.maxLength(200)),
+  signature: v.optional(v.pipe(v.string(), v.maxLength(200))),
 })
 export type WalletSignInInput = v.InferOutput<typeof WalletSignInSchema>
 

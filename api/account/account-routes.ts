@@ -1,0 +1,30 @@
+// The signed-in user's account: GET /api/account-stats, DELETE /api/account.
+import { countAccountData } from '../../db/account-stats.ts'
+import { deleteUserSessions } from '../../db/sessions.ts'
+import { markUserDeleted } from '../../db/users.ts'
+import { deleteUserAliases } from '../../db/account-deletion.ts'
+import { enqueue, queues } from '../../workers/queues.ts'
+import { endSession } from '../auth/session.ts'
+import { signedIn } from '../http/ownership.ts'
+import type { AppEnv } from '../context.ts'
+import { Hono } from 'hono'
+
+export const accountRoutes = new Hono<AppEnv>()
+  .get('/account-stats', signedIn, async (c) => {
+    return c.json(await countAccountData(c.var.deps.sql, c.var.user.id))
+  })
+  .delete('/account', signedIn, async (c) => {
+    const { sql, boss } = c.var.deps
+    const userId = c.var.user.id
+    // At once, in one transaction: no session works, no alias receives, no identifier is
+    // held. The erasure of the rest is a job committed with it (finished within 30 days at
+    // the latest; in practice within minutes).
+    await sql.begin(async (tx) => {
+      await markUserDeleted(tx, userId)
+      await deleteUserSessions(tx, userId)
+      await deleteUserAliases(tx, userId)
+      await enqueue(tx, boss, queues.accountCleanup, { userId })
+    })
+    await endSession(c)
+    return c.json({ message: 'Account deleted' })
+  })

@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '../../scripts/testing/api-client.ts'
+import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp({ RATE_LIMITS: 'login-account=4/900,register-ip=1000/3600' })
+})
+afterAll(() => t.close())
+
+const email = () => `Person.${crypto.randomUUID()}@Example.com`
+
+describe('registration', () => {
+  it('creates the account, signs it in and sets a safe cookie', async () => {
+    const client = new ApiClient(t.app)
+    const address = email()
+    const res = await client.post('/api/auth/register', { email: `  ${address} `, password: 'longenough' })
+    expect(res.status).toBe(201)
+    const { user } = await res.json()
+    expect(user).toMatchObject({ email: address.toLowerCase(), authMethod: 'email', balance: '0.00', walletAddress: null })
+    expect(user).not.toHaveProperty('passwordHash')
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('veilmail_session='))!
+    expect(cookie).toMatch(/HttpOnly/)
+    expect(cookie).toMatch(/SameSite=Lax/)
+    expect(cookie).toMatch(/Path=\//)
+    expect(cookie).not.toMatch(/Secure/)
+    const session = await client.json(client.get('/api/auth/session'))
+    expect(session.status).toBe(200)
+    expect(session.body.user.id).toBe(user.id)
+    const [row] = await t.db.sql`select password_hash from users where id = ${user.id}`
+    expect(row.passwordHash).toMatch(/^\$argon2id\$/)
+  })
+
+  it('gives the spec messages for bad input', async () => {
+    const client = new ApiClient(t.app)
+    const bad = await client.json(client.post('/api/auth/register', { email: 'not-an-email', password: 'short' }))
+    expect(bad.status).toBe(400)
+    expect(bad.body.errors.email).toEqual(['Valid email address is required'])
+    expect(bad.body.errors.password).toEqual(['Password must be at least 8 characters'])
+    const missing = await client.json(client.post('/api/auth/register', {}))
+    expect(missing.status).toBe(400)
+    expect(missing.body.message).toBe('Valid email address is required')
+  })
+
+  it('refuses a second account for the same e-mail whatever its case', async () => {
+    const client = new ApiClient(t.app)
+    const address = email()
+    await client.post('/api/auth/register', { email: address, password: 'longenough' })
+    const again = await client.json(new ApiClient(t.app).post('/api/auth/register', { email: address.toUpperCase(), password: 'longenough' }))
+    expect(again.status).toBe(409)
+    expect(again.body.message).toBe('An account with this email already exists')
+  })
+})
+
+describe('sign-in', () => {
+  it('rotates the token at sign-in and logout ends the session', async () => {
+    const first = new ApiClient(t.app)
+    const { email: address, password } = await first.register()
+    const oldToken = first.cookies.get('veilmail_session')
+    const second = new ApiClient(t.app)
+    second.cookies.set('veilmail_session', oldToken!)
+    expect((await second.post('/api/auth/login', { email: address, password })).status).toBe(200)
+    const newToken = second.cookies.get('veilmail_session')
+    expect(newToken).toBeDefined()
+    expect(newToken).not.toBe(oldToken)
+    expect((await first.get('/api/auth/session')).status).toBe(401) // the old token is gone
+    expect((await second.post('/api/auth/logout')).status).toBe(200)
+    const replay = new ApiClient(t.app)
+    replay.cookies.set('veilmail_session', newToken!)
+    expect((await replay.get('/api/auth/session')).status).toBe(401)
+    const [{ count }] = await t.db.sql`select count(*)::int as count from sessions s join users u on u.id = s.user_id where u.email = ${address.toLowerCase()}`
+    expect(count).toBe(0)
+  })
+
+  it('answers an unknown e-mail exactly like a wrong password, in similar time', async () => {
+    const client = new ApiClient(t.app)
+    const { email: address } = await client.register()
+    const time = async (body: object) => {
+      const started = performance.now()
+      const res = await client.json(client.post('/api/auth/login', body))
+      return { ...res, ms: performance.now() - started }
+    }
+    const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]
+    const wrongs = [], unknowns = []
+    for (let i = 0; i < 3; i++) {
+      wrongs.push(await time({ email: address, password: 'not the password' }))
+      unknowns.push(await time({ email: email(), password: 'not the password' }))
+    }
+    const wrong = { ...wrongs[0], ms: median(wrongs.map((w) => w.ms)) }
+    const unknown = { ...unknowns[0], ms: median(unknowns.map((u) => u.ms)) }
+    expect(wrong.status).toBe(401)
+    expect(unknown.status).toBe(401)
+    expect(unknown.body).toEqual(wrong.body)
+    expect(wrong.body.message).toBe('Invalid email or password')
+    // both paths run one argon2id verification; neither returns early
+    const ratio = unknown.ms / wrong.ms
+    expect(ratio).toBeGreaterThan(0.33)
+    expect(ratio).toBeLessThan(3)
+  })
+
+  it('rate-limits failed sign-ins per account with 429 { rateLimited, message, resetTime }', async () => {
+    const client = new ApiClient(t.app)
+    const { email: address, password } = await client.register()
+    for (let i = 0; i < 4; i++) expect((await client.post('/api/auth/login', { email: address, password: 'wrong-password' })).status).toBe(401)
+    const limited = await client.json(client.post('/api/auth/login', { email: address, password }))
+    expect(limited.status).toBe(429)
+    expect(limited.body.rateLimited).toBe(true)
+    expect(limited.body.message).toMatch(/Too many/)
+    expect(new Date(limited.body.resetTime).getTime()).toBeGreaterThan(Date.now())
+    const [row] = await t.db.sql`select count, action_type from rate_limits where key = ${address.toLowerCase()}`
+    expect(row).toMatchObject({ count: 4, actionType: 'login-account' })
+  })
+
+  it('extends a session that is used (sliding expiry)', async () => {
+    const client = new ApiClient(t.app)
+    const { user } = await client.register()
+    await t.db.sql`update sessions set last_seen_at = now() - interval '2 days', expires_at = now() + interval '1 day' where user_id = ${user.id}`
+    expect((await client.get('/api/auth/session')).status).toBe(200)
+    const [row] = await t.db.sql`select expires_at from sessions where user_id = ${user.id}`
+    expect(row.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * 86400_000)
+    await t.db.sql`update sessions set expires_at = now() - interval '1 second' where user_id = ${user.id}`
+    expect((await client.get('/api/auth/session')).status).toBe(401)
+  })
+})
+
+describe('CSRF', () => {
+  const bodies: [string, string | undefined, string | undefined][] = [
+    ['form', 'application/x-www-form-urlencoded', 'email=a%40b.c&password=12345678'],
+    ['multipart', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@b.c\r\n--x--\r\n'],
+    ['text/plain', 'text/plain', '{"email":"a@b.c","password":"12345678"}'],
+    ['JSON', 'application/json', '{"email":"a@b.c","password":"12345678"}'],
+    ['no content type', undefined, undefined],
+  ]
+  it.each(bodies)('refuses a cross-site %s request with 403', async (_name, type, body) => {
+    const headers: Record<string, string> = { origin: 'https://evil.example' }
+    if (type) headers['content-type'] = type
+    const res = await t.app.request('http://localhost:3000/api/auth/register', { method: 'POST', headers, body })
+    expect(res.status).toBe(403)
+    expect(await res.json()).toEqual({ message: 'Cross-site request refused' })
+  })
+
+  it('refuses by Sec-Fetch-Site when there is no Origin, and lets our own origin through', async () => {
+    const client = new ApiClient(t.app)
+    expect((await client.post('/api/auth/logout', undefined, { 'sec-fetch-site': 'cross-site' })).status).toBe(403)
+    expect((await client.post('/api/auth/logout', undefined, { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' })).status).toBe(200)
+    const { user } = await client.register()
+    expect((await client.request('DELETE', '/api/account', undefined, { origin: 'http://attacker.test' })).status).toBe(403)
+    expect((await client.get('/api/auth/session')).status).toBe(200)
+    expect(user.id).toBeDefined()
+  })
+})
+
+describe('HTTP errors', () => {
+  it('answers malformed JSON with 400, large bodies with 413, unknown API paths with 404', async () => {
+    const client = new ApiClient(t.app)
+    const malformed = await client.json(client.post('/api/auth/login', '{"email":', { 'content-type': 'application/json' }))
+    expect(malformed).toEqual({ status: 400, body: { message: 'Malformed JSON in request body' } })
+    const big = await client.json(client.post('/api/auth/login', JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(2 * 1024 * 1024) })))
+    expect(big).toEqual({ status: 413, body: { message: 'Request body is too large' } })
+    expect(await client.json(client.get('/api/no-such-thing'))).toEqual({ status: 404, body: { message: 'Not found' } })
+    expect((await client.json(client.post('/api/no-such-thing', {}))).status).toBe(404)
+  })
+
+  it('says which providers are configured', async () => {
+    expect(await new ApiClient(t.app).json(t.app.request('/api/auth/providers'))).toEqual({ status: 200, body: { google: false, microsoft: false } })
+  })
+})

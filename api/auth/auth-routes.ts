@@ -1,0 +1,57 @@
+// E-mail + password accounts and the session: /api/auth/register, login, logout, session.
+import { Hono } from 'hono'
+import { clearRateLimit, peekRateLimit } from '../../db/rate-limits.ts'
+import { findUserByEmail, insertUser } from '../../db/users.ts'
+import type { AppEnv } from '../context.ts'
+import { clientIp } from '../http/client-ip.ts'
+import { countAction, tooMany } from '../http/rate-limit.ts'
+import { jsonBody } from '../http/validate.ts'
+import { LoginSchema, RegisterSchema } from './auth-schemas.ts'
+import { hashPassword, verifyPassword } from './password.ts'
+import { endSession, publicUser, sessionUser, startSession } from './session.ts'
+
+const INVALID_LOGIN = 'Invalid email or password'
+
+export const authRoutes = new Hono<AppEnv>()
+  .get('/session', async (c) => {
+    const user = await sessionUser(c)
+    if (!user) return c.json({ message: 'Not signed in' }, 401)
+    return c.json({ user: publicUser(user) })
+  })
+  .get('/providers', (c) => c.json({ google: Boolean(c.var.deps.config.google), microsoft: Boolean(c.var.deps.config.microsoft) }))
+  .post('/register', jsonBody(RegisterSchema), async (c) => {
+    const { email, password } = c.req.valid('json')
+    const ip = clientIp(c)
+    const hit = await countAction(c, 'register-ip', ip, { ipAddress: ip })
+    if (!hit.allowed) return tooMany(c, hit, 'Too many accounts created from this address. Please try again later.')
+    const user = await insertUser(c.var.deps.sql, { email, passwordHash: await hashPassword(password), authMethod: 'email' })
+    if (!user) return c.json({ message: 'An account with this email already exists', errors: { email: ['An account with this email already exists'] } }, 409)
+    await startSession(c, user.id)
+    return c.json({ user: publicUser(user) }, 201)
+  })
+  .post('/login', jsonBody(LoginSchema), async (c) => {
+    const { email, password } = c.req.valid('json')
+    const { sql, config } = c.var.deps
+    const ip = clientIp(c)
+    const account = email.toLowerCase()
+    // Check both limits before spending a hash; count only failures.
+    const rules = config.rateLimits
+    const byAccount = await peekRateLimit(sql, 'login-account', account, rules['login-account'].limit, rules['login-account'].seconds)
+    const byIp = await peekRateLimit(sql, 'login-ip', ip, rules['login-ip'].limit, rules['login-ip'].seconds)
+    const blocked = [byAccount, byIp].find((hit) => !hit.allowed)
+    if (blocked) return tooMany(c, blocked, 'Too many failed sign-in attempts. Please try again later.')
+
+    const user = await findUserByEmail(sql, email)
+    if (!(await verifyPassword(user?.passwordHash, password)) || !user) {
+      await countAction(c, 'login-account', account)
+      await countAction(c, 'login-ip', ip, { ipAddress: ip })
+      return c.json({ message: INVALID_LOGIN }, 401)
+    }
+    await clearRateLimit(sql, 'login-account', account)
+    await startSession(c, user.id)
+    return c.json({ user: publicUser(user) })
+  })
+  .post('/logout', async (c) => {
+    await endSession(c)
+    return c.json({ message: 'Logged out' })
+  })

@@ -1,0 +1,86 @@
+import { generateKeyPairSync, sign } from 'node:crypto'
+import bs58 from 'bs58'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '../../scripts/testing/api-client.ts'
+import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp({ PUBLIC_URL: 'http://localhost:3000' })
+})
+afterAll(() => t.close())
+
+/** A fresh Solana-style wallet: an ed25519 key whose base58 public key is the address. */
+function wallet() {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519')
+  const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url')
+  return {
+    address: bs58.encode(raw),
+    sign: (message: string) => sign(null, Buffer.from(message, 'utf8'), privateKey).toString('base64'),
+  }
+}
+
+async function nonceFor(client: ApiClient, address: string): Promise<string> {
+  const res = await client.json(client.get(`/api/auth/wallet/nonce?walletAddress=${address}`))
+  expect(res.status).toBe(200)
+  return res.body.message
+}
+
+describe('wallet sign-in', () => {
+  it('signs in the owner of the key, creating the user once', async () => {
+    const w = wallet()
+    const client = new ApiClient(t.app)
+    const message = await nonceFor(client, w.address)
+    expect(message).toContain(`localhost:3000 wants you to sign in with your Solana account:\n${w.address}`)
+    const res = await client.json(client.post('/api/auth/wallet', { walletAddress: w.address, message, signature: w.sign(message) }))
+    expect(res.status).toBe(200)
+    expect(res.body.user).toMatchObject({ walletAddress: w.address, authMethod: 'wallet', email: null })
+    expect((await client.get('/api/auth/session')).status).toBe(200)
+
+    const again = new ApiClient(t.app)
+    const second = await nonceFor(again, w.address)
+    const res2 = await again.json(again.post('/api/auth/wallet', { walletAddress: w.address, message: second, signature: w.sign(second) }))
+    expect(res2.body.user.id).toBe(res.body.user.id)
+  })
+
+  it('refuses an address alone, a reused nonce, another domain and a bad signature', async () => {
+    const w = wallet()
+    const client = new ApiClient(t.app)
+    const post = (body: object) => client.json(client.post('/api/auth/wallet', body))
+
+    expect(await post({ walletAddress: w.address })).toEqual({ status: 401, body: { message: 'Wallet authentication failed' } })
+
+    const message = await nonceFor(client, w.address)
+    expect((await post({ walletAddress: w.address, message, signature: w.sign(message) })).status).toBe(200)
+    expect((await post({ walletAddress: w.address, message, signature: w.sign(message) })).status).toBe(401) // replay
+
+    const other = (await nonceFor(client, w.address)).replace('localhost:3000 wants', 'evil.example wants')
+    expect((await post({ walletAddress: w.address, message: other, signature: w.sign(other) })).status).toBe(401)
+
+    const fresh = await nonceFor(client, w.address)
+    const impostor = wallet()
+    expect((await post({ walletAddress: w.address, message: fresh, signature: impostor.sign(fresh) })).status).toBe(401)
+    // the failed attempt spent the nonce: the owner cannot reuse it either
+    expect((await post({ walletAddress: w.address, message: fresh, signature: w.sign(fresh) })).status).toBe(401)
+  })
+
+  it('refuses a nonce issued for another wallet, and an expired nonce', async () => {
+    const a = wallet()
+    const b = wallet()
+    const client = new ApiClient(t.app)
+    const forA = await nonceFor(client, a.address)
+    const swapped = forA.replace(a.address, b.address)
+    expect((await client.post('/api/auth/wallet', { walletAddress: b.address, message: swapped, signature: b.sign(swapped) })).status).toBe(401)
+
+    const message = await nonceFor(client, a.address)
+    await t.db.sql`update wallet_nonces set expires_at = now() - interval '1 second' where wallet_address = ${a.address}`
+    expect((await client.post('/api/auth/wallet', { walletAddress: a.address, message, signature: a.sign(message) })).status).toBe(401)
+  })
+
+  it('validates the address', async () => {
+    const client = new ApiClient(t.app)
+    const res = await client.json(client.get('/api/auth/wallet/nonce?walletAddress=0OIl'))
+    expect(res.status).toBe(400)
+    expect((await client.json(client.post('/api/auth/wallet', {}))).body.message).toBe('Wallet address is required')
+  })
+})

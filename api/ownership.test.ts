@@ -1,0 +1,62 @@
+// Walks the whole route table: every route that is not public needs a session, and every route
+// with an id in its path answers user A with 404 for each resource of user B.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '../scripts/testing/api-client.ts'
+import { createTestApp, type TestApp } from '../scripts/testing/test-app.ts'
+
+const PUBLIC = new Set([
+  'GET /api/health', 'GET /api/stats', 'GET /api/domains',
+  'GET /api/auth/session', 'GET /api/auth/providers', 'POST /api/auth/register', 'POST /api/auth/login', 'POST /api/auth/logout',
+  'GET /api/auth/wallet/nonce', 'POST /api/auth/wallet', 'GET /api/auth/google', 'GET /api/auth/google/callback',
+])
+
+let t: TestApp
+let a: ApiClient
+let b: ApiClient
+/** User B's resources, by the path parameter that names them. */
+const ofB: Record<string, string> = {}
+
+beforeAll(async () => {
+  t = await createTestApp()
+  a = new ApiClient(t.app)
+  b = new ApiClient(t.app)
+  await a.register()
+  const { user } = await b.register()
+  ofB.userId = user.id
+})
+afterAll(() => t.close())
+
+function apiRoutes() {
+  const seen = new Set<string>()
+  return t.app.routes
+    .filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL' && !r.path.includes('*'))
+    .filter((r) => {
+      const key = `${r.method} ${r.path}`
+      if (seen.has(key)) return false
+      seen.add(key)
+      return true
+    })
+}
+
+const fill = (path: string) => path.replace(/:(\w+)/g, (_, name: string) => {
+  if (!(name in ofB)) throw new Error(`${path}: no fixture of user B for :${name}; add one to api/ownership.test.ts`)
+  return ofB[name]
+})
+
+describe('route table', () => {
+  it('needs a session on every route that is not public', async () => {
+    const guarded = apiRoutes().filter((r) => !PUBLIC.has(`${r.method} ${r.path}`))
+    expect(guarded.length).toBeGreaterThan(0)
+    for (const r of guarded) {
+      const res = await new ApiClient(t.app).request(r.method, fill(r.path), r.method === 'GET' ? undefined : {})
+      expect(`${r.method} ${r.path} → ${res.status}`).toBe(`${r.method} ${r.path} → 401`)
+    }
+  })
+
+  it("answers 404 to user A for every resource of user B", async () => {
+    for (const r of apiRoutes().filter((r) => r.path.includes(':'))) {
+      const res = await a.request(r.method, fill(r.path), r.method === 'GET' ? undefined : {})
+      expect(`${r.method} ${r.path} → ${res.status}`).toBe(`${r.method} ${r.path} → 404`)
+    }
+  })
+})

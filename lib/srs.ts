@@ -1,0 +1,63 @@
+// Sender Rewriting Scheme for forwarded mail (SRS, after RFC 7208 §9.3's advice for forwarders):
+// the envelope sender becomes SRS0=HASH=TT=domain=local@alias-domain, so SPF passes for our
+// domain and bounces come back to us. HASH is an HMAC (from SECRET_KEY) over the rest, TT the
+// day it was made; bounces to an address without a valid, recent hash are refused. We never
+// forward a bounce on (that would reveal the recipient and could loop).
+import { createHmac, hkdfSync } from 'node:crypto'
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
+const MAX_AGE_DAYS = 21
+
+function base32(bytes: Uint8Array, length: number): string {
+  let bits = 0
+  let value = 0
+  let out = ''
+  for (const byte of bytes) {
+    value = (value << 8) | byte
+    bits += 8
+    while (bits >= 5 && out.length < length) {
+      out += BASE32[(value >>> (bits - 5)) & 31]
+      bits -= 5
+    }
+  }
+  return out
+}
+
+export class Srs {
+  readonly #key: Buffer
+
+  constructor(secretKey: string) {
+    this.#key = Buffer.from(hkdfSync('sha256', secretKey, 'veilmail', 'srs', 32))
+  }
+
+  #hash(tt: string, domain: string, local: string): string {
+    const mac = createHmac('sha256', this.#key).update(`${tt}=${domain.toLowerCase()}=${local.toLowerCase()}`).digest()
+    return base32(mac, 8)
+  }
+
+  /** The rewritten sender; the null sender stays null (RFC 5321 §4.5.5). */
+  forward(sender: string, aliasDomain: string, now = Date.now()): string {
+    if (!sender) return ''
+    const at = sender.lastIndexOf('@')
+    const local = sender.slice(0, at)
+    const domain = sender.slice(at + 1)
+    const day = Math.floor(now / 86_400_000) % 1024
+    const tt = BASE32[day >> 5] + BASE32[day & 31]
+    return `SRS0=${this.#hash(tt, domain, local)}=${tt}=${domain}=${local}@${aliasDomain}`
+  }
+
+  /** True when `localPart` is an SRS0 address we made in the last 21 days. */
+  verify(localPart: string, now = Date.now()): boolean {
+    const m = /^srs0=([a-z2-7]{8})=([a-z2-7]{2})=([^=]+)=(.+)$/i.exec(localPart)
+    if (!m) return false
+    const [, hash, tt, domain, local] = m
+    if (this.#hash(tt.toLowerCase(), domain, local) !== hash.toLowerCase()) return false
+    const made = BASE32.indexOf(tt[0].toLowerCase()) * 32 + BASE32.indexOf(tt[1].toLowerCase())
+    const today = Math.floor(now / 86_400_000) % 1024
+    return (today - made + 1024) % 1024 <= MAX_AGE_DAYS
+  }
+
+  static looksLikeSrs(localPart: string): boolean {
+    return /^srs[01]=/i.test(localPart)
+  }
+}

@@ -1,0 +1,51 @@
+// A cookie-keeping client for the real app (app.request), one per simulated browser.
+import type { Hono } from 'hono'
+
+type App = Pick<Hono<any>, 'request'>
+
+export class ApiClient {
+  cookies = new Map<string, string>()
+  app: App
+  origin: string
+  constructor(app: App, origin = 'http://localhost:3000') {
+    this.app = app
+    this.origin = origin
+  }
+
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    const init: RequestInit = { method, headers: { ...headers } }
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body)
+      ;(init.headers as Record<string, string>)['content-type'] ??= 'application/json'
+    }
+    if (this.cookies.size) (init.headers as Record<string, string>).cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+    const res = await this.app.request(this.origin + path, init)
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';')
+      const i = pair.indexOf('=')
+      const name = pair.slice(0, i)
+      const value = pair.slice(i + 1)
+      if (!value || /max-age=0/i.test(line)) this.cookies.delete(name)
+      else this.cookies.set(name, value)
+    }
+    return res
+  }
+
+  get = (path: string, headers?: Record<string, string>) => this.request('GET', path, undefined, headers)
+  post = (path: string, body?: unknown, headers?: Record<string, string>) => this.request('POST', path, body, headers)
+  put = (path: string, body?: unknown) => this.request('PUT', path, body)
+  patch = (path: string, body?: unknown) => this.request('PATCH', path, body)
+  delete = (path: string) => this.request('DELETE', path)
+
+  async json<T = any>(res: Promise<Response> | Response): Promise<{ status: number; body: T }> {
+    const r = await res
+    return { status: r.status, body: (await r.json()) as T }
+  }
+
+  /** Registers a fresh e-mail account and keeps its session. */
+  async register(email = `user-${crypto.randomUUID()}@example.com`, password = 'correct horse battery') {
+    const res = await this.post('/api/auth/register', { email, password })
+    if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`)
+    return { email, password, user: ((await res.json()) as { user: { id: string } }).user }
+  }
+}

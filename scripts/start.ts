@@ -106,6 +106,7 @@ function supervise(line: ProcessLine, color: number, env: NodeJS.ProcessEnv, att
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   children.set(line.name, child)
+  say(`${line.name} started (pid ${child.pid})`)
   prefixed(child.stdout!, line.name, color)
   prefixed(child.stderr!, line.name, color)
   child.on('exit', (code, signal) => {

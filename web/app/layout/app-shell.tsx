@@ -1,0 +1,33 @@
+import { Suspense } from 'react'
+import { Outlet } from 'react-router-dom'
+import { SiteFooter } from '../../components/layout/site-footer.tsx'
+import { PageSpinner } from '../../components/ui/spinner.tsx'
+import { AuthProvider } from '../../features/auth/components/auth-provider.tsx'
+import { FeedbackButton } from './feedback-button.tsx'
+import { NavBar } from './nav-bar.tsx'
+import { ScrollToTop } from './scroll-to-top.tsx'
+
+/** The root route: auth state, nav bar, the page, footer and the Feedback button. */
+export function AppShell() {
+  return (
+    <AuthProvider>
+      <ScrollToTop />
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-primary px-4 py-2 text-primary-foreground focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+      >
+        Skip to content
+      </a>
+      <div className="flex min-h-screen flex-col">
+        <NavBar />
+        <main id="main" className="flex flex-1 flex-col">
+          <Suspense fallback={<PageSpinner />}>
+            <Outlet />
+          </Suspense>
+        </main>
+        <SiteFooter />
+      </div>
+      <FeedbackButton />
+    </AuthProvider>
+  )
+}

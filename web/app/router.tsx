@@ -1,0 +1,57 @@
+import { lazy, type ComponentType, type ReactNode } from 'react'
+import { createBrowserRouter } from 'react-router-dom'
+import { AppShell } from './layout/app-shell.tsx'
+import { RequireAuth } from './layout/require-auth.tsx'
+import { RouteError } from './layout/route-error.tsx'
+import { AuthRoute } from './routes/auth.tsx'
+import { HomeRoute } from './routes/home.tsx'
+import { IndexRoute } from './routes/index.tsx'
+import { RegisterRoute } from './routes/register.tsx'
+
+// Landing and sign-in pages ship in the first bundle; every other page loads on first visit.
+function lazyRoute<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return lazy(() => load().then((module) => ({ default: pick(module) })))
+}
+
+const DashboardRoute = lazyRoute(() => import('./routes/dashboard.tsx'), (m) => m.DashboardRoute)
+const SettingsRoute = lazyRoute(() => import('./routes/settings.tsx'), (m) => m.SettingsRoute)
+const ComposeRoute = lazyRoute(() => import('./routes/compose.tsx'), (m) => m.ComposeRoute)
+const DecryptRoute = lazyRoute(() => import('./routes/decrypt.tsx'), (m) => m.DecryptRoute)
+const InboxRoute = lazyRoute(() => import('./routes/inbox.tsx'), (m) => m.InboxRoute)
+const InboxSettingsRoute = lazyRoute(() => import('./routes/inbox-settings.tsx'), (m) => m.InboxSettingsRoute)
+const InboxEmailRoute = lazyRoute(() => import('./routes/inbox-email.tsx'), (m) => m.InboxEmailRoute)
+const AboutRoute = lazyRoute(() => import('./routes/about.tsx'), (m) => m.AboutRoute)
+const PrivacyRoute = lazyRoute(() => import('./routes/privacy.tsx'), (m) => m.PrivacyRoute)
+const TermsRoute = lazyRoute(() => import('./routes/terms.tsx'), (m) => m.TermsRoute)
+const GdprRoute = lazyRoute(() => import('./routes/gdpr.tsx'), (m) => m.GdprRoute)
+const TransparencyRoute = lazyRoute(() => import('./routes/transparency.tsx'), (m) => m.TransparencyRoute)
+const NotFoundRoute = lazyRoute(() => import('./routes/not-found.tsx'), (m) => m.NotFoundRoute)
+
+const signedIn = (page: ReactNode) => <RequireAuth>{page}</RequireAuth>
+
+/** Spec §2 route table. */
+export const router = createBrowserRouter([
+  {
+    element: <AppShell />,
+    errorElement: <RouteError />,
+    children: [
+      { path: '/', element: <IndexRoute /> },
+      { path: '/home', element: <HomeRoute /> },
+      { path: '/auth', element: <AuthRoute /> },
+      { path: '/register', element: <RegisterRoute /> },
+      { path: '/dashboard', element: signedIn(<DashboardRoute />) },
+      { path: '/settings', element: signedIn(<SettingsRoute />) },
+      { path: '/compose', element: signedIn(<ComposeRoute />) },
+      { path: '/decrypt', element: signedIn(<DecryptRoute />) },
+      { path: '/inbox', element: signedIn(<InboxRoute />) },
+      { path: '/inbox/settings', element: signedIn(<InboxSettingsRoute />) },
+      { path: '/inbox/:emailId', element: signedIn(<InboxEmailRoute />) },
+      { path: '/about', element: <AboutRoute /> },
+      { path: '/privacy', element: <PrivacyRoute /> },
+      { path: '/terms', element: <TermsRoute /> },
+      { path: '/gdpr', element: <GdprRoute /> },
+      { path: '/transparency', element: <TransparencyRoute /> },
+      { path: '*', element: <NotFoundRoute /> },
+    ],
+  },
+])

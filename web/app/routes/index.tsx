@@ -1,0 +1,13 @@
+import { lazy } from 'react'
+import { PageSpinner } from '../../components/ui/spinner.tsx'
+import { useAuth } from '../../features/auth/components/auth-context.ts'
+import { HomeRoute } from './home.tsx'
+
+const DashboardRoute = lazy(() => import('./dashboard.tsx').then((m) => ({ default: m.DashboardRoute })))
+
+/** /: the dashboard when signed in, otherwise the landing page. */
+export function IndexRoute() {
+  const { isLoading, isAuthenticated } = useAuth()
+  if (isLoading) return <PageSpinner />
+  return isAuthenticated ? <DashboardRoute /> : <HomeRoute />
+}

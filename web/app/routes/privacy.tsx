@@ -1,0 +1,136 @@
+import { Link } from 'react-router-dom'
+import { ProsePage, ProseSection } from '../../components/layout/prose-page.tsx'
+import { useDocumentTitle } from '../../hooks/use-document-title.ts'
+import {
+  ACCOUNT_ERASURE_DAYS,
+  DELETED_ALIAS_REMOVAL_DAYS,
+  GDPR_RESPONSE_DAYS,
+  MINIMUM_AGE,
+  SECURITY_LOG_RETENTION_DAYS,
+} from '../../lib/data-policy.ts'
+import { CONTACT_EMAIL } from '../../lib/site.ts'
+
+export function PrivacyRoute() {
+  useDocumentTitle('Privacy Policy')
+  return (
+    <ProsePage
+      eyebrow="_PRIVACY POLICY"
+      title="Privacy Policy"
+      lead="What Veilmail stores, why, for how long, and what it never keeps. Short version: we hold the minimum needed to run your aliases, never log message content, and hold forwarded mail only until it is delivered."
+    >
+      <ProseSection title="Who we are">
+        <p>
+          Veilmail is a privacy e-mail service built in Lithuania and run since January 2025. For anything in this policy,
+          write to <a href={`mailto:${CONTACT_EMAIL}`}>{CONTACT_EMAIL}</a>.
+        </p>
+      </ProseSection>
+
+      <ProseSection title="What we store about you">
+        <ul>
+          <li>
+            <strong>Your account.</strong> Depending on how you sign in: your e-mail address and a password hash
+            (argon2id, never the password itself); your Google account ID and the e-mail address, name and picture
+            Google shares; or the public address of your Solana wallet. Signing in with a wallet proves ownership
+            with a signed one-time message; we never see your wallet's keys.
+          </li>
+          <li>
+            <strong>Sessions.</strong> A random token in an HttpOnly cookie. We store only a hash of it, and delete it
+            when you sign out.
+          </li>
+          <li>
+            <strong>Your aliases.</strong> Each alias's name and domain, where it forwards (e-mail addresses and
+            webhook URLs), your note, whether it is active, when it was created, and four counters: forwarded,
+            replied, dropped and failed.
+          </li>
+          <li>
+            <strong>Reply addresses.</strong> To let you reply anonymously we keep a reply address that links an
+            alias to the person who wrote to it.
+          </li>
+          <li>
+            <strong>Encryption keys.</strong> Your age public key, and your private key only in encrypted form. Keys
+            are generated and decrypted in your browser and the private key is encrypted with your master password,
+            which never reaches us. We cannot read your private key or reset your master password.
+          </li>
+          <li>
+            <strong>Sending credentials and connected mailboxes.</strong> SMTP passwords for your aliases and the
+            IMAP passwords or Microsoft (Outlook) sign-in tokens of mailboxes you connect are encrypted at rest with
+            AES-256-GCM. Messages synced from connected mailboxes are stored so you can read them in the inbox, until
+            you delete them or your account.
+          </li>
+          <li>
+            <strong>Mail you send.</strong> Messages you write in Veilmail wait in an outgoing queue while they are
+            delivered, so that delivery can be retried and you can see its status.
+          </li>
+        </ul>
+      </ProseSection>
+
+      <ProseSection title="Mail we forward">
+        <p>
+          When mail arrives for an alias we write it to an encrypted spool (AES-256-GCM) and deliver it to each of
+          the alias's targets. As soon as every target has it, the message is deleted. If you have a default age key,
+          the message is encrypted to it before it leaves our servers. Mail for a paused alias is dropped unread.
+        </p>
+        <p>
+          Webhook targets receive the message as a JSON payload signed with HMAC-SHA256 at the URL you chose; what
+          happens there is under your control.
+        </p>
+      </ProseSection>
+
+      <ProseSection title="Zero logs">
+        <p>
+          We never write message content, subjects or e-mail addresses to our logs. Our technical and security logs
+          record events such as errors, sign-in attempts and rate-limit hits, with the IP address needed to stop
+          abuse. They are kept for {SECURITY_LOG_RETENTION_DAYS} days and then deleted.
+        </p>
+      </ProseSection>
+
+      <ProseSection title="Cookies and browser storage">
+        <p>
+          One cookie: your session. No advertising, analytics or third-party trackers. Your browser's local storage
+          keeps your theme choice and, if you sign in with a wallet, your wallet's public address.
+        </p>
+      </ProseSection>
+
+      <ProseSection title="Who else sees data">
+        <p>
+          We do not sell, rent or share your data. Some data necessarily passes through others: Google when you sign
+          in with Google, Microsoft when you connect an Outlook mailbox, the mail providers you forward to or connect,
+          and the hosting and mail-relay providers that run our servers, which process it only to provide that
+          service. We disclose data to authorities only when legally required; see the{' '}
+          <Link to="/transparency">Transparency Report</Link>.
+        </p>
+      </ProseSection>
+
+      <ProseSection title="How long we keep it">
+        <ul>
+          <li>Forwarded mail: only until every target has received it.</li>
+          <li>Technical and security logs (which contain no content): {SECURITY_LOG_RETENTION_DAYS} days.</li>
+          <li>Deleted aliases: removed within {DELETED_ALIAS_REMOVAL_DAYS} days.</li>
+          <li>
+            Everything else: for as long as you keep your account. When you delete it from the dashboard you are
+            signed out everywhere at once, your aliases stop working immediately, and all account data is erased
+            within {ACCOUNT_ERASURE_DAYS} days.
+          </li>
+        </ul>
+      </ProseSection>
+
+      <ProseSection title="Your rights">
+        <p>
+          You can see, correct and delete your data in the app at any time. You can also ask us for a copy, a
+          correction or erasure, or object to processing: we answer within {GDPR_RESPONSE_DAYS} days. Details are on
+          our <Link to="/gdpr">GDPR page</Link>.
+        </p>
+      </ProseSection>
+
+      <ProseSection title="Children">
+        <p>Veilmail is not for children under {MINIMUM_AGE}. If we learn that an account belongs to one, we delete it.</p>
+      </ProseSection>
+
+      <ProseSection title="Changes">
+        <p>
+          When this policy changes we update this page before the change takes effect.
+        </p>
+      </ProseSection>
+    </ProsePage>
+  )
+}

@@ -1,0 +1,34 @@
+import { ApiError, apiGet, apiRequest } from '../../../lib/api-client.ts'
+import type { SessionUser } from '../../../../api/auth/auth-schemas.ts'
+import { bytesToBase64, getSolanaProvider, WALLET_NOT_FOUND_MESSAGE } from '../lib/solana-wallet.ts'
+
+export const WALLET_AUTH_FAILED_MESSAGE = 'Wallet authentication failed'
+
+/**
+ * Proves ownership of a Solana wallet: connect, fetch a one-time message from the server,
+ * sign it in the wallet, and let the server verify the signature.
+ */
+export async function signInWithWallet(): Promise<{ user: SessionUser; walletAddress: string }> {
+  const provider = getSolanaProvider()
+  if (!provider) throw new Error(WALLET_NOT_FOUND_MESSAGE)
+
+  const { publicKey } = await provider.connect()
+  const walletAddress = publicKey.toString()
+  try {
+    const { message } = await apiGet<{ message: string }>(
+      `/api/auth/wallet/nonce?walletAddress=${encodeURIComponent(walletAddress)}`,
+    )
+    const { signature } = await provider.signMessage(new TextEncoder().encode(message), 'utf8')
+    const { user } = await apiRequest<{ user: SessionUser }>('POST', '/api/auth/wallet', {
+      walletAddress,
+      message,
+      signature: bytesToBase64(signature),
+    })
+    return { user, walletAddress }
+  } catch (error) {
+    console.error(WALLET_AUTH_FAILED_MESSAGE, error)
+    // A rate limit explains itself; any other server refusal is one generic failure.
+    if (error instanceof ApiError && !error.rateLimited) throw new Error(WALLET_AUTH_FAILED_MESSAGE)
+    throw error
+  }
+}

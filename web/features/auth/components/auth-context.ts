@@ -1,0 +1,27 @@
+import { createContext, useContext } from 'react'
+import type { LoginInput, RegisterInput, SessionUser } from '../../../../api/auth/auth-schemas.ts'
+import type { AuthMethod } from '../lib/auth-method.ts'
+
+export interface AuthState {
+  user: SessionUser | null
+  isAuthenticated: boolean
+  /** True while the first session check is running. */
+  isLoading: boolean
+  authMethod: AuthMethod
+  login: (input: LoginInput) => Promise<SessionUser>
+  register: (input: RegisterInput) => Promise<SessionUser>
+  connectWallet: () => Promise<SessionUser>
+  loginWithGoogle: () => void
+  /** Server logout, local reset, "Logged Out" toast, then /home. */
+  logout: () => Promise<void>
+  /** Forget the user locally (after the account was deleted on the server). */
+  resetAuth: () => void
+}
+
+export const AuthContext = createContext<AuthState | undefined>(undefined)
+
+export function useAuth(): AuthState {
+  const context = useContext(AuthContext)
+  if (context === undefined) throw new Error('useAuth must be used within an AuthProvider')
+  return context
+}

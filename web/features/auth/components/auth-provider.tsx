@@ -1,0 +1,95 @@
+import { useCallback, useEffect, useMemo, type ReactNode } from 'react'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useNavigate } from 'react-router-dom'
+import type { LoginInput, RegisterInput, SessionUser } from '../../../../api/auth/auth-schemas.ts'
+import { toast } from '../../../components/ui/use-toast.ts'
+import { getSession, SESSION_QUERY_KEY } from '../api/get-session.ts'
+import { loginWithEmail } from '../api/login.ts'
+import { registerWithEmail } from '../api/register.ts'
+import { signInWithWallet } from '../api/sign-in-with-wallet.ts'
+import { logout as logoutRequest } from '../api/logout.ts'
+import { resolveAuthMethod } from '../lib/auth-method.ts'
+import { clearStoredAuth, storeWalletAddress } from '../lib/auth-storage.ts'
+import { AuthContext, type AuthState } from './auth-context.ts'
+
+export const GOOGLE_SIGN_IN_URL = '/api/auth/google'
+
+/** Holds who is signed in (spec §3/§4 "Auth"); the session is checked once on load. */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const session = useQuery({ queryKey: SESSION_QUERY_KEY, queryFn: getSession })
+  const user = session.data ?? null
+
+  const signedOut = session.isError || (session.isSuccess && session.data === null)
+  useEffect(() => {
+    if (session.isError) console.error('Session check failed', session.error)
+    if (signedOut) clearStoredAuth()
+  }, [signedOut, session.isError, session.error])
+
+  const setUser = useCallback(
+    (next: SessionUser | null) => queryClient.setQueryData(SESSION_QUERY_KEY, next),
+    [queryClient],
+  )
+
+  const resetAuth = useCallback(() => {
+    // Drop every cached answer that belonged to the old user, keep the (now empty) session.
+    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_QUERY_KEY[0] })
+    setUser(null)
+    clearStoredAuth()
+  }, [queryClient, setUser])
+
+  const login = useCallback(
+    async (input: LoginInput) => {
+      const signedIn = await loginWithEmail(input)
+      setUser(signedIn)
+      return signedIn
+    },
+    [setUser],
+  )
+
+  const register = useCallback(
+    async (input: RegisterInput) => {
+      const created = await registerWithEmail(input)
+      setUser(created)
+      return created
+    },
+    [setUser],
+  )
+
+  const connectWallet = useCallback(async () => {
+    const { user: signedIn, walletAddress } = await signInWithWallet()
+    setUser(signedIn)
+    storeWalletAddress(walletAddress)
+    return signedIn
+  }, [setUser])
+
+  const loginWithGoogle = useCallback(() => {
+    window.location.href = GOOGLE_SIGN_IN_URL
+  }, [])
+
+  const logout = useCallback(async () => {
+    await logoutRequest()
+    resetAuth()
+    toast({ title: 'Logged Out', description: 'Successfully logged out' })
+    navigate('/home')
+  }, [navigate, resetAuth])
+
+  const value = useMemo<AuthState>(
+    () => ({
+      user,
+      isAuthenticated: user !== null,
+      isLoading: session.isPending,
+      authMethod: resolveAuthMethod(user),
+      login,
+      register,
+      connectWallet,
+      loginWithGoogle,
+      logout,
+      resetAuth,
+    }),
+    [user, session.isPending, login, register, connectWallet, loginWithGoogle, logout, resetAuth],
+  )
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>
+}

@@ -1,0 +1,21 @@
+import * as v from 'valibot'
+import { ApiError } from '../../../lib/api-client.ts'
+
+export type FieldErrorMap = Partial<Record<string, string>>
+
+/** First message per field from a failed valibot parse. */
+export function issuesToFieldErrors(issues: v.BaseIssue<unknown>[]): FieldErrorMap {
+  const nested = v.flatten(issues as [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]).nested ?? {}
+  const errors: FieldErrorMap = {}
+  for (const [field, messages] of Object.entries(nested)) if (messages?.[0]) errors[field] = messages[0]
+  return errors
+}
+
+/** First message per field from a server answer `{ errors: { field: [msg] } }`. */
+export function apiFieldErrors(error: unknown): FieldErrorMap {
+  const errors: FieldErrorMap = {}
+  if (error instanceof ApiError && error.errors) {
+    for (const [field, messages] of Object.entries(error.errors)) if (messages?.[0]) errors[field] = messages[0]
+  }
+  return errors
+}

@@ -11,6 +11,7 @@ import { securityHeaders } from './http/security-headers.ts'
 import { webStatic } from './http/web-static.ts'
 import { systemRoutes } from './system/system-routes.ts'
 import { accountRoutes } from './account/account-routes.ts'
+import { aliasRoutes } from './aliases/alias-routes.ts'
 import { authRoutes } from './auth/auth-routes.ts'
 import { googleRoutes } from './auth/google-routes.ts'
 import { walletRoutes } from './auth/wallet-routes.ts'
@@ -25,6 +26,7 @@ export function createApi() {
     .route('/auth/wallet', walletRoutes)
     .route('/auth/google', googleRoutes)
     .route('/', accountRoutes)
+    .route('/aliases', aliasRoutes)
 }
 export type ApiType = ReturnType<typeof createApi>
 

@@ -23,6 +23,8 @@ beforeAll(async () => {
   await a.register()
   const { user } = await b.register()
   ofB.userId = user.id
+  const alias = await b.json(b.post(`/api/aliases/${user.id}`, { alias: `b-${user.id.slice(0, 8)}`, domain: 'veilmail.test', forwardTo: 'b@example.com' }))
+  ofB.aliasId = alias.body.alias.id
 })
 afterAll(() => t.close())
 
@@ -58,5 +60,9 @@ describe('route table', () => {
       const res = await a.request(r.method, fill(r.path), r.method === 'GET' ? undefined : {})
       expect(`${r.method} ${r.path} → ${res.status}`).toBe(`${r.method} ${r.path} → 404`)
     }
+    // and B's things are untouched
+    const list = await b.json(b.get(`/api/aliases/${ofB.userId}`))
+    expect(list.body.aliases).toHaveLength(1)
+    expect(list.body.aliases[0]).toMatchObject({ active: true, forwardTo: 'b@example.com' })
   })
 })

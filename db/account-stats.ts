@@ -2,10 +2,17 @@ import type { Db } from './client.ts'
 
 export interface AccountStats {
   aliases: number
+  forwarded: number
+  replied: number
 }
 
 /** What an account holds, for its owner. Later capabilities add their own counts here. */
 export async function countAccountData(db: Db, userId: string): Promise<AccountStats> {
-  const [row] = await db<AccountStats[]>`select (select count(*) from aliases where user_id = ${userId})::int as aliases`
+  const [row] = await db<AccountStats[]>`
+    select count(a.id)::int as aliases,
+           coalesce(sum(c.forwarded), 0)::int as forwarded,
+           coalesce(sum(c.replied), 0)::int as replied
+    from aliases a left join alias_counters c on c.alias_id = a.id
+    where a.user_id = ${userId}`
   return row
 }

@@ -20,7 +20,7 @@ export function invalid(c: Context, issues: v.BaseIssue<unknown>[]) {
 /** Validates a JSON body; `c.req.valid('json')` then holds the parsed output. */
 export function jsonBody<S extends v.GenericSchema>(schema: S) {
   return validator('json', (value, c) => {
-    const parsed = v.safeParse(schema, value ?? {})
+    const parsed = v.safeParse(schema, value ?? {}, { abortPipeEarly: true })
     if (!parsed.success) return invalid(c, parsed.issues)
     return parsed.output as v.InferOutput<S>
   })
@@ -29,7 +29,7 @@ export function jsonBody<S extends v.GenericSchema>(schema: S) {
 /** Validates the query string. */
 export function queryParams<S extends v.GenericSchema>(schema: S) {
   return validator('query', (value, c) => {
-    const parsed = v.safeParse(schema, value)
+    const parsed = v.safeParse(schema, value, { abortPipeEarly: true })
     if (!parsed.success) return invalid(c, parsed.issues)
     return parsed.output as v.InferOutput<S>
   })

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '../../scripts/testing/api-client.ts'
+import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp({ RATE_LIMITS: 'alias-create=25/3600' })
+})
+afterAll(() => t.close())
+
+async function signedInUser() {
+  const client = new ApiClient(t.app)
+  const { user } = await client.register()
+  return { client, userId: user.id }
+}
+
+const unique = () => `news-${crypto.randomUUID().slice(0, 8)}`
+
+describe('creating aliases', () => {
+  it('creates an alias and lists it with its counters', async () => {
+    const { client, userId } = await signedInUser()
+    const name = unique()
+    const res = await client.json(client.post(`/api/aliases/${userId}`, { alias: name, domain: 'veil.test', forwardTo: ' me@example.com , https://hooks.example.com/in ', notes: 'shopping' }))
+    expect(res.status).toBe(201)
+    expect(res.body.alias).toMatchObject({ alias: name, domain: 'veil.test', forwardTo: 'me@example.com,https://hooks.example.com/in', active: true, notes: 'shopping', lastForwardTo: null, counters: { forwarded: 0, replied: 0, dropped: 0, failed: 0 } })
+    const list = await client.json(client.get(`/api/aliases/${userId}`))
+    expect(list.body.aliases.map((a: { alias: string }) => a.alias)).toEqual([name])
+    expect((await client.json(client.get('/api/account-stats'))).body.aliases).toBe(1)
+  })
+
+  it('gives the spec messages for each field', async () => {
+    const { client, userId } = await signedInUser()
+    const post = (body: object) => client.json(client.post(`/api/aliases/${userId}`, body))
+    expect((await post({})).body.errors).toEqual({
+      alias: ['Alias is required'], domain: ['Domain is required'], forwardTo: ['At least one email address or webhook URL is required'],
+    })
+    expect((await post({ alias: 'bad alias!', domain: 'veil.test', forwardTo: 'a@b.co' })).body.errors.alias).toEqual(['Invalid alias format'])
+    expect((await post({ alias: 'fine', domain: 'veil.test', forwardTo: 'not-an-address, ftp://x' })).body.errors.forwardTo).toEqual(['Please enter valid email addresses and/or webhook URLs (https://example.com/hook) separated by commas'])
+    expect((await post({ alias: 'fine', domain: 'veil.test', forwardTo: 'a@b.co', notes: 'x'.repeat(129) })).body.errors.notes).toEqual(['Notes must be 128 characters or less'])
+    expect((await post({ alias: unique(), domain: 'gmail.com', forwardTo: 'a@b.co' })).body.message).toBe('This domain is not available')
+    expect((await post({ alias: unique(), domain: 'veil.test', forwardTo: 'loop@veilmail.test' })).body.message).toBe('An alias cannot forward to another alias address')
+  })
+
+  it('refuses reserved names, also disguised with dots, dashes, underscores or capitals', async () => {
+    const { client, userId } = await signedInUser()
+    for (const name of ['admin', 'PayPal', 'pay.pal', 'Pay-Pal', 'coin_base', 'postmaster', 'Dr', 'urgent', 'dhl', 'Binance']) {
+      const res = await client.json(client.post(`/api/aliases/${userId}`, { alias: name, domain: 'veil.test', forwardTo: 'a@b.co' }))
+      expect(`${name} ${res.status} ${res.body.reserved}`).toBe(`${name} 400 true`)
+    }
+  })
+
+  it('keeps addresses unique across users and forever after deletion', async () => {
+    const a = await signedInUser()
+    const b = await signedInUser()
+    const name = unique()
+    const created = await a.client.json(a.client.post(`/api/aliases/${a.userId}`, { alias: name, domain: 'veil.test', forwardTo: 'a@b.co' }))
+    const dup = await b.client.json(b.client.post(`/api/aliases/${b.userId}`, { alias: name.toUpperCase(), domain: 'veil.test', forwardTo: 'b@b.co' }))
+    expect(dup.status).toBe(409)
+    expect(dup.body.message).toMatch(/already taken/)
+    expect((await b.client.post(`/api/aliases/${b.userId}`, { alias: name, domain: 'veilmail.test', forwardTo: 'b@b.co' })).status).toBe(201)
+    expect((await a.client.json(a.client.delete(`/api/aliases/${created.body.alias.id}`))).body).toEqual({ message: 'Alias deleted' })
+    expect((await b.client.post(`/api/aliases/${b.userId}`, { alias: name, domain: 'veil.test', forwardTo: 'b@b.co' })).status).toBe(409)
+  })
+
+  it('rate-limits creation per user with the browser shape', async () => {
+    const { client, userId } = await signedInUser()
+    let last
+    for (let i = 0; i < 26; i++) last = await client.json(client.post(`/api/aliases/${userId}`, { alias: unique(), domain: 'veil.test', forwardTo: 'a@b.co' }))
+    expect(last!.status).toBe(429)
+    expect(last!.body).toMatchObject({ rateLimited: true, message: 'You are creating aliases too quickly.' })
+    expect(Date.parse(last!.body.resetTime)).toBeGreaterThan(Date.now())
+  })
+})
+
+describe('changing aliases', () => {
+  async function withAlias() {
+    const user = await signedInUser()
+    const res = await user.client.json(user.client.post(`/api/aliases/${user.userId}`, { alias: unique(), domain: 'veil.test', forwardTo: 'me@example.com' }))
+    return { ...user, id: res.body.alias.id as string }
+  }
+
+  it('pauses with forwardTo null and resumes with the targets it had', async () => {
+    const { client, id } = await withAlias()
+    const paused = await client.json(client.patch(`/api/aliases/${id}/toggle`, { active: false }))
+    expect(paused.body.message).toBe('Alias paused')
+    expect(paused.body.alias).toMatchObject({ active: false, forwardTo: 'null', lastForwardTo: 'me@example.com' })
+    const resumed = await client.json(client.patch(`/api/aliases/${id}/toggle`, { active: true }))
+    expect(resumed.body.message).toBe('Alias activated')
+    expect(resumed.body.alias).toMatchObject({ active: true, forwardTo: 'me@example.com' })
+  })
+
+  it('updates fields, keeps new targets of a paused alias for its resume, and needs one field', async () => {
+    const { client, id } = await withAlias()
+    const renamed = unique()
+    const res = await client.json(client.put(`/api/aliases/${id}`, { alias: renamed, notes: 'new note' }))
+    expect(res.body.alias).toMatchObject({ alias: renamed, notes: 'new note' })
+    await client.patch(`/api/aliases/${id}/toggle`, { active: false })
+    const edited = await client.json(client.put(`/api/aliases/${id}`, { forwardTo: 'other@example.com' }))
+    expect(edited.body.alias).toMatchObject({ active: false, forwardTo: 'null', lastForwardTo: 'other@example.com' })
+    expect((await client.json(client.put(`/api/aliases/${id}`, { active: true }))).body.alias).toMatchObject({ active: true, forwardTo: 'other@example.com' })
+    const none = await client.json(client.put(`/api/aliases/${id}`, {}))
+    expect(none.status).toBe(400)
+    expect(none.body.message).toBe('At least one field (alias, forwardTo, active, notes, or lastForwardTo) must be provided')
+    expect((await client.json(client.put(`/api/aliases/${id}`, { notes: '' }))).body.alias.notes).toBeNull()
+  })
+
+  it('reveals and rotates the webhook signing secret', async () => {
+    const { client, id } = await withAlias()
+    const first = (await client.json(client.get(`/api/aliases/${id}/webhook-secret`))).body.secret
+    expect(first).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/)
+    const rotated = (await client.json(client.post(`/api/aliases/${id}/webhook-secret/rotate`))).body.secret
+    expect(rotated).not.toBe(first)
+    expect((await client.json(client.get(`/api/aliases/${id}/webhook-secret`))).body.secret).toBe(rotated)
+  })
+
+  it('answers 404 for ids that are not UUIDs', async () => {
+    const { client } = await withAlias()
+    expect((await client.put('/api/aliases/not-a-uuid', { notes: 'x' })).status).toBe(404)
+    expect((await client.get('/api/aliases/123')).status).toBe(404)
+  })
+})

@@ -1,0 +1,104 @@
+// aliases as their owner manages them. Every function takes the owner's id and filters by it.
+import type { Db } from './client.ts'
+
+export interface AliasRow {
+  id: string
+  userId: string
+  alias: string
+  domain: string
+  forwardTo: string
+  lastForwardTo: string | null
+  active: boolean
+  notes: string | null
+  createdAt: Date
+  updatedAt: Date
+  forwarded: string
+  replied: string
+  dropped: string
+  failed: string
+}
+
+const select = (db: Db) => db`
+  select a.id, a.user_id, a.alias, a.domain, a.forward_to, a.last_forward_to, a.active, a.notes, a.created_at, a.updated_at,
+         coalesce(c.forwarded, 0) as forwarded, coalesce(c.replied, 0) as replied,
+         coalesce(c.dropped, 0) as dropped, coalesce(c.failed, 0) as failed
+  from aliases a left join alias_counters c on c.alias_id = a.id`
+
+export async function listAliases(db: Db, userId: string): Promise<AliasRow[]> {
+  return db<AliasRow[]>`${select(db)} where a.user_id = ${userId} order by a.created_at desc, a.id`
+}
+
+export async function findAlias(db: Db, userId: string, aliasId: string): Promise<AliasRow | undefined> {
+  const [row] = await db<AliasRow[]>`${select(db)} where a.user_id = ${userId} and a.id = ${aliasId}`
+  return row
+}
+
+export interface NewAlias { alias: string; domain: string; forwardTo: string; notes?: string | null }
+
+/** Inserts an alias; undefined when the address is taken now or was ever deleted. */
+export async function insertAlias(db: Db, userId: string, a: NewAlias): Promise<string | undefined> {
+  try {
+    const [row] = await db<{ id: string }[]>`
+      insert into aliases (user_id, alias, domain, forward_to, notes)
+      values (${userId}, ${a.alias}, ${a.domain}, ${a.forwardTo}, ${a.notes || null})
+      on conflict do nothing returning id`
+    return row?.id
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') return undefined // deleted address (trigger)
+    throw error
+  }
+}
+
+export interface AliasChanges {
+  alias?: string
+  forwardTo?: string
+  lastForwardTo?: string | null
+  notes?: string | null
+  active?: boolean
+}
+
+/** Applies the changes; false when the new address is taken. */
+export async function updateAlias(db: Db, userId: string, aliasId: string, changes: AliasChanges): Promise<boolean> {
+  const set: Record<string, unknown> = {}
+  if (changes.alias !== undefined) set.alias = changes.alias
+  if (changes.forwardTo !== undefined) set.forward_to = changes.forwardTo
+  if (changes.lastForwardTo !== undefined) set.last_forward_to = changes.lastForwardTo
+  if (changes.notes !== undefined) set.notes = changes.notes || null
+  if (changes.active !== undefined) set.active = changes.active
+  try {
+    await db`update aliases set ${db(set)}, updated_at = now() where id = ${aliasId} and user_id = ${userId}`
+    return true
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') return false
+    throw error
+  }
+}
+
+export async function deleteAlias(db: Db, userId: string, aliasId: string): Promise<boolean> {
+  const rows = await db`delete from aliases where id = ${aliasId} and user_id = ${userId} returning id`
+  return rows.length === 1
+}
+
+export async function countAliasesCreatedSince(db: Db, userId: string, since: Date): Promise<number> {
+  const [row] = await db<{ count: number }[]>`select count(*)::int as count from aliases where user_id = ${userId} and created_at >= ${since}`
+  return row.count
+}
+
+export async function findWebhookSecret(db: Db, userId: string, aliasId: string): Promise<string | undefined> {
+  const [row] = await db<{ webhookSecret: string }[]>`select webhook_secret from aliases where id = ${aliasId} and user_id = ${userId}`
+  return row?.webhookSecret
+}
+
+export async function replaceWebhookSecret(db: Db, userId: string, aliasId: string, secret: string): Promise<boolean> {
+  const rows = await db`update aliases set webhook_secret = ${secret}, updated_at = now() where id = ${aliasId} and user_id = ${userId} returning id`
+  return rows.length === 1
+}
+
+/** The user's aliases that have SMTP credentials, for the compose page's sender list. */
+export async function listAliasesWithSmtp(db: Db, userId: string): Promise<{ id: string; alias: string; domain: string }[]> {
+  return db`
+    select distinct a.id, a.alias, a.domain, a.created_at from aliases a
+    join smtp_credentials s on s.alias_id = a.id and s.active
+    where a.user_id = ${userId} and a.active
+    order by a.created_at desc`
+}

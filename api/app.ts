@@ -12,6 +12,7 @@ import { webStatic } from './http/web-static.ts'
 import { systemRoutes } from './system/system-routes.ts'
 import { accountRoutes } from './account/account-routes.ts'
 import { aliasRoutes } from './aliases/alias-routes.ts'
+import { smtpRoutes } from './smtp/smtp-routes.ts'
 import { authRoutes } from './auth/auth-routes.ts'
 import { googleRoutes } from './auth/google-routes.ts'
 import { walletRoutes } from './auth/wallet-routes.ts'
@@ -27,6 +28,7 @@ export function createApi() {
     .route('/auth/google', googleRoutes)
     .route('/', accountRoutes)
     .route('/aliases', aliasRoutes)
+    .route('/smtp-credentials', smtpRoutes)
 }
 export type ApiType = ReturnType<typeof createApi>
 

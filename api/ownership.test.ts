@@ -25,6 +25,8 @@ beforeAll(async () => {
   ofB.userId = user.id
   const alias = await b.json(b.post(`/api/aliases/${user.id}`, { alias: `b-${user.id.slice(0, 8)}`, domain: 'veilmail.test', forwardTo: 'b@example.com' }))
   ofB.aliasId = alias.body.alias.id
+  const credential = await b.json(b.post('/api/smtp-credentials', { aliasId: ofB.aliasId }))
+  ofB.credentialId = credential.body.credential.id
 })
 afterAll(() => t.close())
 
@@ -60,6 +62,8 @@ describe('route table', () => {
       const res = await a.request(r.method, fill(r.path), r.method === 'GET' ? undefined : {})
       expect(`${r.method} ${r.path} → ${res.status}`).toBe(`${r.method} ${r.path} → 404`)
     }
+    // ids in request bodies are checked the same way
+    expect((await a.post('/api/smtp-credentials', { aliasId: ofB.aliasId })).status).toBe(404)
     // and B's things are untouched
     const list = await b.json(b.get(`/api/aliases/${ofB.userId}`))
     expect(list.body.aliases).toHaveLength(1)

@@ -4,6 +4,7 @@ import { Hono } from 'hono'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AuthedEnv } from '../auth/session.ts'
 import { deleteAlias, findAlias, findWebhookSecret, insertAlias, listAliases, listAliasesWithSmtp, replaceWebhookSecret, updateAlias, type AliasChanges, type AliasRow } from '../../db/aliases.ts'
+import { syncCredentialUsernames } from '../../db/smtp-credentials.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { countAction, tooMany } from '../http/rate-limit.ts'
@@ -85,6 +86,7 @@ export const aliasRoutes = new Hono<AppEnv>()
     }
     if (input.active !== undefined && input.active !== alias.active) changes = { ...changes, ...pauseChanges({ ...alias, ...(changes.forwardTo ? { forwardTo: changes.forwardTo } : {}) }, input.active) }
     if (!(await updateAlias(sql, userId, alias.id, changes))) return taken(c)
+    if (changes.alias !== undefined) await syncCredentialUsernames(sql, alias.id)
     return c.json({ alias: aliasView((await findAlias(sql, userId, alias.id))!) })
   })
   .patch('/:aliasId/toggle', signedIn, ownAlias, jsonBody(ToggleAliasSchema), async (c) => {

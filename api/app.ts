@@ -13,6 +13,7 @@ import { systemRoutes } from './system/system-routes.ts'
 import { accountRoutes } from './account/account-routes.ts'
 import { aliasRoutes } from './aliases/alias-routes.ts'
 import { smtpRoutes } from './smtp/smtp-routes.ts'
+import { emailJobRoutes } from './email-jobs/email-job-routes.ts'
 import { authRoutes } from './auth/auth-routes.ts'
 import { googleRoutes } from './auth/google-routes.ts'
 import { walletRoutes } from './auth/wallet-routes.ts'
@@ -29,6 +30,7 @@ export function createApi() {
     .route('/', accountRoutes)
     .route('/aliases', aliasRoutes)
     .route('/smtp-credentials', smtpRoutes)
+    .route('/email-jobs', emailJobRoutes)
 }
 export type ApiType = ReturnType<typeof createApi>
 

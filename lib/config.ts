@@ -46,6 +46,8 @@ const EnvSchema = v.object({
   DKIM_KEYS_DIR: v.optional(v.pipe(v.string(), v.nonEmpty())),
   DKIM_SELECTOR: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i, 'must be a DNS label')), 'veilmail'),
   WEBHOOK_ATTACHMENT_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number)), '1048576'),
+  DELIVERY_CONCURRENCY: v.optional(PositiveInt, '8'),
+  DELIVERY_POLL_SECONDS: v.optional(PositiveInt, '10'),
   GOOGLE_CLIENT_ID: v.optional(v.string()),
   GOOGLE_CLIENT_SECRET: v.optional(v.string()),
   // Where the Google OpenID endpoints live; tests point these at a local stand-in server.
@@ -54,6 +56,10 @@ const EnvSchema = v.object({
   GOOGLE_USERINFO_URL: v.optional(Url, 'https://openidconnect.googleapis.com/v1/userinfo'),
   MICROSOFT_CLIENT_ID: v.optional(v.string()),
   MICROSOFT_CLIENT_SECRET: v.optional(v.string()),
+  // Outgoing mail: how long a queued e-mail can still be cancelled, and the first retry delay
+  // (doubled at each attempt) after a temporary failure.
+  UNDO_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number)), '10'),
+  EMAIL_RETRY_DELAY_SECONDS: v.optional(PositiveInt, '30'),
   // Override rate limits: comma-separated `action=count/seconds`, e.g. `register-ip=5/3600`.
   RATE_LIMITS: v.optional(v.pipe(v.string(), v.regex(/^([a-z-]+=\d+\/\d+)(,[a-z-]+=\d+\/\d+)*$/, 'must be action=count/seconds, comma separated'))),
   // Behind a reverse proxy, take the client address from X-Forwarded-For.
@@ -100,6 +106,7 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     dnsTimeoutMs: e.DNS_TIMEOUT_MS,
     dkim: { keysDir: e.DKIM_KEYS_DIR ? path.resolve(e.DKIM_KEYS_DIR) : undefined, selector: e.DKIM_SELECTOR },
     webhookAttachmentMaxBytes: e.WEBHOOK_ATTACHMENT_MAX_BYTES,
+    delivery: { concurrency: e.DELIVERY_CONCURRENCY, pollSeconds: e.DELIVERY_POLL_SECONDS },
     allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS,
     google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
       ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, authUrl: e.GOOGLE_AUTH_URL, tokenUrl: e.GOOGLE_TOKEN_URL, userInfoUrl: e.GOOGLE_USERINFO_URL }
@@ -107,6 +114,8 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     microsoft: e.MICROSOFT_CLIENT_ID && e.MICROSOFT_CLIENT_SECRET ? { clientId: e.MICROSOFT_CLIENT_ID, clientSecret: e.MICROSOFT_CLIENT_SECRET } : undefined,
     logLevel: e.LOG_LEVEL,
     rateLimits: rateLimits(e.RATE_LIMITS),
+    undoSeconds: e.UNDO_SECONDS,
+    emailRetryDelaySeconds: e.EMAIL_RETRY_DELAY_SECONDS,
     trustProxy: e.TRUST_PROXY,
   }
 }

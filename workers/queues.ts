@@ -17,6 +17,8 @@ export interface QueueDefinition<S extends v.GenericSchema = v.GenericSchema> {
   expireInSeconds: number
   /** completed jobs are kept this long for inspection (ids only, payloads carry no content) */
   retentionSeconds?: number
+  /** a worker that stops beating this often (it died) has its job retried (min 10) */
+  heartbeatSeconds?: number
 }
 export type Payload<Q extends QueueDefinition> = v.InferOutput<Q['schema']>
 
@@ -38,6 +40,55 @@ export const queues = {
     retryBackoff: true,
     retryDelayMax: 3600,
     expireInSeconds: 15 * 60,
+  }),
+  /**
+   * Inbound forwarding (issue #4), one job per (message, target), carrying the delivery id only.
+   * E-mail: retried for about two days, like an MTA queue. A dead job marks its delivery failed.
+   */
+  forwardEmail: defineQueue({
+    name: 'forward-email',
+    schema: v.object({ deliveryId: Uuid }),
+    retryLimit: 20,
+    retryDelay: 30,
+    retryBackoff: true,
+    retryDelayMax: 4 * 3600,
+    expireInSeconds: 10 * 60,
+    heartbeatSeconds: 30,
+  }),
+  /** Webhooks: the Standard Webhooks schedule (seconds, minutes, then hours, about a day in all). */
+  forwardWebhook: defineQueue({
+    name: 'forward-webhook',
+    schema: v.object({ deliveryId: Uuid }),
+    retryLimit: 9,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 5 * 3600,
+    expireInSeconds: 2 * 60,
+    heartbeatSeconds: 30,
+  }),
+  /** Anonymous replies through a reverse alias, re-sent from the alias to the outside contact. */
+  forwardReply: defineQueue({
+    name: 'forward-reply',
+    schema: v.object({ deliveryId: Uuid }),
+    retryLimit: 20,
+    retryDelay: 30,
+    retryBackoff: true,
+    retryDelayMax: 4 * 3600,
+    expireInSeconds: 10 * 60,
+    heartbeatSeconds: 30,
+  }),
+  /**
+   * Sends one email job (compose or submission). Each job is enqueued with its own retry limit
+   * (the row's maxRetries) and backoff; the row's status is kept in step by the handler.
+   */
+  sendEmail: defineQueue({
+    name: 'send-email',
+    schema: v.object({ emailJobId: Uuid }),
+    retryLimit: 5,
+    retryDelay: 30,
+    retryBackoff: true,
+    retryDelayMax: 3600,
+    expireInSeconds: 5 * 60,
   }),
 } satisfies Record<string, QueueDefinition>
 
@@ -67,6 +118,7 @@ export async function createQueues(boss: PgBoss, definitions: QueueDefinition[] 
       retryBackoff: q.retryBackoff,
       ...(q.retryBackoff && q.retryDelayMax ? { retryDelayMax: q.retryDelayMax } : {}),
       expireInSeconds: q.expireInSeconds,
+      ...(q.heartbeatSeconds ? { heartbeatSeconds: q.heartbeatSeconds } : {}),
       retentionSeconds: q.retentionSeconds ?? 7 * 86400,
       deadLetter: deadLetterName(q),
       notify: true, // workers are woken by NOTIFY when a job is created, not by polling
@@ -89,6 +141,10 @@ export interface EnqueueOptions {
   startAfter?: Date | number
   singletonKey?: string
   id?: string
+  /** per-job retry policy, overriding the queue's */
+  retryLimit?: number
+  retryDelay?: number
+  retryBackoff?: boolean
 }
 
 /**
@@ -116,9 +172,10 @@ export async function work<Q extends QueueDefinition>(
   boss: PgBoss,
   queue: Q,
   handler: (payload: Payload<Q>, ctx: WorkContext) => Promise<void>,
-  options: { localConcurrency?: number } = {},
+  options: { localConcurrency?: number; /** idle re-check for retries that came due (new jobs wake workers at once) */ pollSeconds?: number } = {},
 ): Promise<string> {
-  return boss.work<unknown>(queue.name, { batchSize: 1, perJobResults: true, localConcurrency: options.localConcurrency ?? 1 }, async (jobs) => {
+  const polling = options.pollSeconds ? { pollingIntervalSeconds: options.pollSeconds, notifyPollingIntervalSeconds: options.pollSeconds } : {}
+  return boss.work<unknown>(queue.name, { batchSize: 1, perJobResults: true, localConcurrency: options.localConcurrency ?? 1, ...polling }, async (jobs) => {
     const results = []
     for (const job of jobs) {
       const parsed = v.safeParse(queue.schema, job.data)

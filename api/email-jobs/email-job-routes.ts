@@ -1,0 +1,68 @@
+// Outgoing e-mail from the web (spec §7): queue, status, cancel (undo).
+import { randomUUID } from 'node:crypto'
+import { Hono } from 'hono'
+import { findAlias } from '../../db/aliases.ts'
+import { cancelEmailJob, findEmailJob, insertEmailJob, type EmailJobRow } from '../../db/email-jobs.ts'
+import { encryptToRecipient, isArmoredAge } from '../../lib/age.ts'
+import { sealEmailJobContent } from '../../lib/email-job-content.ts'
+import { enqueue, queues } from '../../workers/queues.ts'
+import type { AppEnv } from '../context.ts'
+import { notFound, signedIn } from '../http/ownership.ts'
+import { jsonBody } from '../http/validate.ts'
+import { CreateEmailJobSchema, type EmailJobStatusView } from './email-job-schemas.ts'
+
+const MAX_RETRIES = 5
+
+function statusView(job: EmailJobRow): EmailJobStatusView {
+  return {
+    success: true, status: job.status, currentRetries: job.currentRetries, maxRetries: job.maxRetries,
+    lastError: job.lastError, messageId: job.messageId,
+    canUndo: (job.status === 'pending' || job.status === 'retrying') && job.undoUntil.getTime() > Date.now(),
+  }
+}
+
+export const emailJobRoutes = new Hono<AppEnv>()
+  .post('/', signedIn, jsonBody(CreateEmailJobSchema), async (c) => {
+    const input = c.req.valid('json')
+    const { sql, boss, config } = c.var.deps
+    const alias = await findAlias(sql, c.var.user.id, input.fromAliasId)
+    if (!alias) return c.json({ message: 'Please select a sender alias', errors: { fromAliasId: ['Please select a sender alias'] } }, 400)
+    if (!alias.active || alias.forwardTo === 'null') return c.json({ message: 'This alias is paused. Resume it to send from it.' }, 400)
+
+    // The web app encrypts in the browser; an API client may send plain text to be encrypted here.
+    let body = input.body
+    if (input.useEncryption && !isArmoredAge(body)) body = await encryptToRecipient(body, input.recipientPublicKey!)
+
+    const id = randomUUID()
+    const now = Date.now()
+    const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : new Date(now)
+    const undoUntil = new Date(now + config.undoSeconds * 1000)
+    const startAfter = new Date(Math.max(scheduledAt.getTime(), undoUntil.getTime()))
+    const content = sealEmailJobContent(config.secretKey, id, {
+      kind: 'compose', subject: input.subject, body, sharedPublicKey: input.shareMyPublicKey ? input.myPublicKeyToShare : undefined,
+    })
+    await sql.begin(async (tx) => {
+      await insertEmailJob(tx, {
+        id, userId: c.var.user.id, aliasId: alias.id, source: 'compose', recipientEmail: input.to, content,
+        useEncryption: input.useEncryption, shareMyPublicKey: input.shareMyPublicKey, priority: input.priority,
+        maxRetries: MAX_RETRIES, scheduledAt, undoUntil,
+      })
+      await enqueue(tx, boss, queues.sendEmail, { emailJobId: id }, {
+        priority: input.priority, startAfter, retryLimit: MAX_RETRIES, retryDelay: config.emailRetryDelaySeconds, retryBackoff: true,
+      })
+    })
+    return c.json({ jobId: id, canUndo: config.undoSeconds > 0 }, 201)
+  })
+  .get('/:jobId/status', signedIn, async (c) => {
+    const job = await findEmailJob(c.var.deps.sql, c.var.user.id, c.req.param('jobId'))
+    return job ? c.json(statusView(job)) : notFound(c)
+  })
+  .post('/:jobId/cancel', signedIn, async (c) => {
+    const { sql } = c.var.deps
+    const job = await findEmailJob(sql, c.var.user.id, c.req.param('jobId'))
+    if (!job) return notFound(c)
+    if (!(await cancelEmailJob(sql, c.var.user.id, job.id))) {
+      return c.json({ success: false, message: 'The email may have already been sent.' }, 409)
+    }
+    return c.json({ success: true, message: 'Email sending cancelled' })
+  })

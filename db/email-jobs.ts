@@ -1,0 +1,99 @@
+// email_jobs: the outgoing queue's rows. Status changes are single guarded updates, so a
+// cancel and a worker's claim can never both win.
+import type { Db } from './client.ts'
+
+export type EmailJobStatus = 'pending' | 'sending' | 'retrying' | 'sent' | 'failed' | 'cancelled'
+
+export interface EmailJobRow {
+  id: string
+  userId: string
+  aliasId: string | null
+  source: 'compose' | 'smtp'
+  recipientEmail: string
+  content: Buffer | null
+  status: EmailJobStatus
+  priority: number
+  maxRetries: number
+  currentRetries: number
+  scheduledAt: Date
+  undoUntil: Date
+  lastError: string | null
+  messageId: string | null
+}
+
+export interface NewEmailJob {
+  id: string
+  userId: string
+  aliasId: string
+  source: 'compose' | 'smtp'
+  recipientEmail: string
+  content: Buffer
+  useEncryption: boolean
+  shareMyPublicKey: boolean
+  priority: number
+  maxRetries: number
+  scheduledAt: Date
+  undoUntil: Date
+}
+
+export async function insertEmailJob(db: Db, j: NewEmailJob): Promise<void> {
+  await db`
+    insert into email_jobs (id, user_id, alias_id, source, recipient_email, content, use_encryption, share_my_public_key, priority, max_retries, scheduled_at, undo_until)
+    values (${j.id}, ${j.userId}, ${j.aliasId}, ${j.source}, ${j.recipientEmail}, ${j.content}, ${j.useEncryption}, ${j.shareMyPublicKey}, ${j.priority}, ${j.maxRetries}, ${j.scheduledAt}, ${j.undoUntil})`
+}
+
+const columns = 'id, user_id, alias_id, source, recipient_email, content, status, priority, max_retries, current_retries, scheduled_at, undo_until, last_error, message_id'
+
+export async function findEmailJob(db: Db, userId: string, jobId: string): Promise<EmailJobRow | undefined> {
+  const [row] = await db<EmailJobRow[]>`select ${db.unsafe(columns)} from email_jobs where id = ${jobId} and user_id = ${userId}`
+  return row
+}
+
+export async function getEmailJob(db: Db, jobId: string): Promise<EmailJobRow | undefined> {
+  const [row] = await db<EmailJobRow[]>`select ${db.unsafe(columns)} from email_jobs where id = ${jobId}`
+  return row
+}
+
+/** Cancels a job nobody has started sending; false when it is too late. */
+export async function cancelEmailJob(db: Db, userId: string, jobId: string): Promise<boolean> {
+  const rows = await db`
+    update email_jobs set status = 'cancelled', cancelled_at = now(), content = null, updated_at = now()
+    where id = ${jobId} and user_id = ${userId} and status in ('pending', 'retrying') returning id`
+  return rows.length === 1
+}
+
+/** A worker takes the job; undefined when it was cancelled, finished, or is held by another. */
+export async function claimEmailJob(db: Db, jobId: string): Promise<EmailJobRow | undefined> {
+  const [row] = await db<EmailJobRow[]>`
+    update email_jobs set status = 'sending', updated_at = now()
+    where id = ${jobId} and status in ('pending', 'retrying') returning ${db.unsafe(columns)}`
+  return row
+}
+
+/** A worker that died while sending left the job in `sending`: take it over. */
+export async function reclaimStaleEmailJob(db: Db, jobId: string, olderThanSeconds: number): Promise<EmailJobRow | undefined> {
+  const [row] = await db<EmailJobRow[]>`
+    update email_jobs set updated_at = now()
+    where id = ${jobId} and status = 'sending' and updated_at < now() - ${`${olderThanSeconds} seconds`}::interval
+    returning ${db.unsafe(columns)}`
+  return row
+}
+
+export async function markEmailJobSent(db: Db, jobId: string, messageId: string): Promise<void> {
+  await db`update email_jobs set status = 'sent', message_id = ${messageId}, processed_at = now(), content = null, last_error = null, updated_at = now() where id = ${jobId}`
+}
+
+export async function markEmailJobRetrying(db: Db, jobId: string, lastError: string): Promise<void> {
+  await db`update email_jobs set status = 'retrying', current_retries = current_retries + 1, last_error = ${lastError}, updated_at = now() where id = ${jobId} and status = 'sending'`
+}
+
+export async function markEmailJobFailed(db: Db, jobId: string, lastError: string, details: string | null = null): Promise<void> {
+  await db`update email_jobs set status = 'failed', last_error = ${lastError}, error_details = ${details}, processed_at = now(), content = null, updated_at = now() where id = ${jobId}`
+}
+
+/** A job whose queue entry ran out of attempts (e.g. workers died mid-send) ends as failed. */
+export async function abandonEmailJob(db: Db, jobId: string): Promise<void> {
+  await db`update email_jobs set status = 'failed', last_error = coalesce(last_error, 'Delivery stopped after repeated interruptions'),
+           processed_at = now(), content = null, updated_at = now()
+           where id = ${jobId} and status in ('pending', 'sending', 'retrying')`
+}

@@ -1,0 +1,18 @@
+// What an email job sends, sealed at rest (AES-256-GCM, the job id as associated data) until
+// the job is finished and the content wiped.
+import { SecretBox } from './secret-box.ts'
+
+export type EmailJobContent =
+  | { kind: 'compose'; subject: string; body: string; sharedPublicKey?: string }
+  /** a message submitted over SMTP, as the client sent it (base64) */
+  | { kind: 'raw'; raw: string }
+
+const box = (secretKey: string) => new SecretBox(secretKey, 'email-job')
+
+export function sealEmailJobContent(secretKey: string, jobId: string, content: EmailJobContent): Buffer {
+  return box(secretKey).seal(JSON.stringify(content), jobId)
+}
+
+export function openEmailJobContent(secretKey: string, jobId: string, sealed: Buffer): EmailJobContent {
+  return JSON.parse(box(secretKey).openText(sealed, jobId)) as EmailJobContent
+}

@@ -1,0 +1,165 @@
+// Sending from an alias through the compose API: real database, real delivery worker, a real
+// smtp-server as the relay.
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { Decrypter, generateX25519Identity, identityToRecipient, armor } from 'age-encryption'
+import { simpleParser } from 'mailparser'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApp } from '../api/app.ts'
+import { ApiClient } from '../scripts/testing/api-client.ts'
+import { createMailEnv, type MailEnv } from '../scripts/testing/mail-env.ts'
+import { waitFor } from '../scripts/testing/mail-stand-ins.ts'
+import { startDeliveryWorker } from './delivery-worker.ts'
+
+let env: MailEnv
+let client: ApiClient
+let aliasId: string
+let from: string
+
+beforeAll(async () => {
+  env = await createMailEnv({ env: { UNDO_SECONDS: '0', EMAIL_RETRY_DELAY_SECONDS: '1' } })
+  client = new ApiClient(createApp({ sql: env.db.sql, boss: env.boss, config: env.config }))
+  const { user } = await client.register()
+  const name = `sender-${crypto.randomUUID().slice(0, 8)}`
+  const res = await client.json(client.post(`/api/aliases/${user.id}`, { alias: name, domain: 'veilmail.test', forwardTo: 'me@example.com' }))
+  aliasId = res.body.alias.id
+  from = `${name}@veilmail.test`
+}, 60_000)
+afterAll(() => env.close())
+
+const compose = (over: Record<string, unknown> = {}) =>
+  client.json(client.post('/api/email-jobs', { to: 'friend@example.org', subject: 'Hello', body: 'Hi there', fromAliasId: aliasId, useEncryption: false, shareMyPublicKey: false, priority: 0, ...over }))
+
+const status = async (jobId: string) => (await client.json(client.get(`/api/email-jobs/${jobId}/status`))).body
+const untilStatus = (jobId: string, wanted: string) => expect.poll(async () => (await status(jobId)).status, { timeout: 20_000, interval: 100 }).toBe(wanted)
+const relayed = (subject: string) => waitFor(env.relay, 'message', () => env.relay.messages.find((m) => m.raw.includes(`Subject: ${subject}`)))
+
+describe('compose → delivery', () => {
+  it('sends from the alias with a Message-ID on its domain, DKIM-signed, and records it', async () => {
+    const subject = `plain ${crypto.randomUUID()}`
+    const { status: code, body } = await compose({ subject })
+    expect(code).toBe(201)
+    expect(body).toEqual({ jobId: expect.any(String), canUndo: false })
+    const message = await relayed(subject)
+    expect(message.from).toBe(from)
+    expect(message.to).toEqual(['friend@example.org'])
+    const parsed = await simpleParser(message.raw)
+    expect(parsed.from?.text).toBe(from)
+    expect(parsed.messageId).toBe(`<${body.jobId}@veilmail.test>`)
+    expect(parsed.text?.trim()).toBe('Hi there')
+    expect(message.raw.toString()).toMatch(/DKIM-Signature: [^]*d=veilmail\.test/)
+    await untilStatus(body.jobId, 'sent')
+    expect(await status(body.jobId)).toMatchObject({ success: true, currentRetries: 0, maxRetries: 5, lastError: null, messageId: `<${body.jobId}@veilmail.test>` })
+    const [row] = await env.db.sql`select content from email_jobs where id = ${body.jobId}`
+    expect(row.content).toBeNull() // nothing of the message is kept once sent
+  })
+
+  it('retries a 4xx and sends once the relay accepts; a 5xx fails at once with its reply', async () => {
+    env.relay.rejectRcpt = 451
+    const subject = `retry ${crypto.randomUUID()}`
+    const { body } = await compose({ subject })
+    await untilStatus(body.jobId, 'retrying')
+    expect((await status(body.jobId)).lastError).toMatch(/451/)
+    env.relay.rejectRcpt = undefined
+    await relayed(subject)
+    await untilStatus(body.jobId, 'sent')
+    expect((await status(body.jobId)).currentRetries).toBeGreaterThanOrEqual(1)
+
+    env.relay.rejectRcpt = 550
+    const failed = await compose({ subject: `reject ${crypto.randomUUID()}` })
+    await untilStatus(failed.body.jobId, 'failed')
+    const final = await status(failed.body.jobId)
+    expect(final.currentRetries).toBe(0)
+    expect(final.lastError).toMatch(/550 5\.1\.1 rejected by test relay/)
+    env.relay.rejectRcpt = undefined
+  })
+
+  it('encrypts the body to the recipient age key and shares the sender key', async () => {
+    const identity = await generateX25519Identity()
+    const recipient = await identityToRecipient(identity)
+    const mine = await identityToRecipient(await generateX25519Identity())
+    const subject = `secret ${crypto.randomUUID()}`
+    const { body } = await compose({ subject, body: 'the launch code is 1234', useEncryption: true, recipientPublicKey: recipient, shareMyPublicKey: true, myPublicKeyToShare: mine })
+    const message = await relayed(subject)
+    expect(message.raw.includes('launch code')).toBe(false)
+    const parsed = await simpleParser(message.raw)
+    const block = /-----BEGIN AGE ENCRYPTED FILE-----[^]+?-----END AGE ENCRYPTED FILE-----/.exec(parsed.text!)![0]
+    const decrypter = new Decrypter()
+    decrypter.addIdentity(identity)
+    expect(await decrypter.decrypt(armor.decode(block), 'text')).toBe('the launch code is 1234')
+    expect(parsed.headers.get('x-age-recipient')).toBe(mine)
+    expect(parsed.attachments.map((a) => [a.filename, a.contentType])).toEqual([['age-public-key.txt', 'application/x-age-public-key']])
+    if (existsSync('/usr/bin/age')) {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'age-'))
+      writeFileSync(path.join(dir, 'id.txt'), identity + '\n')
+      expect(execFileSync('age', ['-d', '-i', path.join(dir, 'id.txt')], { input: block }).toString()).toBe('the launch code is 1234')
+    }
+    await untilStatus(body.jobId, 'sent')
+  })
+})
+
+describe('undo, schedule, priority and refusals', () => {
+  it('cancels within the undo window, and refuses once the mail has gone', async () => {
+    const slow = await createMailEnv({ worker: true, env: { UNDO_SECONDS: '30' } })
+    try {
+      const api = new ApiClient(createApp({ sql: slow.db.sql, boss: slow.boss, config: slow.config }))
+      const { user } = await api.register()
+      const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: `undo-${user.id.slice(0, 8)}`, domain: 'veil.test', forwardTo: 'me@example.com' }))).body.alias
+      const queued = await api.json(api.post('/api/email-jobs', { to: 'x@example.org', subject: 'oops', body: 'wrong person', fromAliasId: alias.id }))
+      expect(queued.body.canUndo).toBe(true)
+      expect((await api.json(api.get(`/api/email-jobs/${queued.body.jobId}/status`))).body).toMatchObject({ status: 'pending', canUndo: true })
+      expect((await api.json(api.post(`/api/email-jobs/${queued.body.jobId}/cancel`))).body).toEqual({ success: true, message: 'Email sending cancelled' })
+      expect((await api.json(api.get(`/api/email-jobs/${queued.body.jobId}/status`))).body.status).toBe('cancelled')
+      await slow.db.sql`update pgboss.job set start_after = now() where name = 'send-email'` // let the worker see it now
+      await expect.poll(async () => (await slow.db.sql`select state from pgboss.job where name = 'send-email'`)[0]?.state, { timeout: 15_000 }).toBe('completed')
+      expect(slow.relay.messages).toHaveLength(0)
+    } finally {
+      await slow.close()
+    }
+    const { body } = await compose({ subject: `gone ${crypto.randomUUID()}` })
+    await untilStatus(body.jobId, 'sent')
+    expect(await client.json(client.post(`/api/email-jobs/${body.jobId}/cancel`))).toEqual({ status: 409, body: { success: false, message: 'The email may have already been sent.' } })
+  })
+
+  it('delivers a priority-10 mail before 1,000 priority-0 mails queued ahead of it', async () => {
+    const busy = await createMailEnv({ worker: false, env: { UNDO_SECONDS: '0' } })
+    try {
+      const api = new ApiClient(createApp({ sql: busy.db.sql, boss: busy.boss, config: busy.config }))
+      const { user } = await api.register()
+      const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: `bulk-${user.id.slice(0, 8)}`, domain: 'veil.test', forwardTo: 'me@example.com' }))).body.alias
+      for (let i = 0; i < 1000; i++) await api.post('/api/email-jobs', { to: 'bulk@example.org', subject: `bulk ${i}`, body: 'b', fromAliasId: alias.id, priority: 0 })
+      await api.post('/api/email-jobs', { to: 'vip@example.org', subject: 'urgent one', body: 'b', fromAliasId: alias.id, priority: 10 })
+      await startDeliveryWorker(busy.boss, busy.deps, { concurrency: 1, pollSeconds: 0.5 })
+      await waitFor(busy.relay, 'message', () => busy.relay.messages.length >= 3)
+      expect(busy.relay.messages[0].to).toEqual(['vip@example.org'])
+    } finally {
+      await busy.close()
+    }
+  }, 120_000)
+
+  it('holds a scheduled mail until its time', async () => {
+    const subject = `later ${crypto.randomUUID()}`
+    const at = new Date(Date.now() + 2500)
+    const { body } = await compose({ subject, scheduledAt: at.toISOString() })
+    expect((await status(body.jobId)).status).toBe('pending')
+    await relayed(subject)
+    expect(Date.now()).toBeGreaterThanOrEqual(at.getTime() - 50)
+  })
+
+  it('refuses header injection, another user’s alias, a bad age key, and a paused alias', async () => {
+    expect((await compose({ subject: 'Hi\r\nBcc: victim@example.com' })).body).toMatchObject({ message: 'Header values cannot contain line breaks' })
+    expect((await compose({ to: 'a@example.org\r\nBcc: b@example.org' })).status).toBe(400)
+    expect((await compose({ useEncryption: true, recipientPublicKey: 'age1nope' })).body.errors.recipientPublicKey).toEqual(['Not a valid age public key (age1…)'])
+    expect((await compose({ useEncryption: true })).body.errors.recipientPublicKey).toEqual(["Recipient's public key is required when encryption is enabled"])
+    const other = new ApiClient(createApp({ sql: env.db.sql, boss: env.boss, config: env.config }))
+    await other.register()
+    const stolen = await other.json(other.post('/api/email-jobs', { to: 'x@example.org', subject: 's', body: 'b', fromAliasId: aliasId }))
+    expect(stolen.status).toBe(400)
+    expect(stolen.body.message).toBe('Please select a sender alias')
+    await client.patch(`/api/aliases/${aliasId}/toggle`, { active: false })
+    expect((await compose()).body.message).toBe('This alias is paused. Resume it to send from it.')
+    await client.patch(`/api/aliases/${aliasId}/toggle`, { active: true })
+  })
+})

@@ -1,0 +1,64 @@
+// send-email: delivers one email job through the outbound transport, From the alias, with a
+// Message-ID on the alias domain, DKIM-signed for it. A 5xx fails the job at once; anything else
+// is retried with backoff until maxRetries. The row's status follows every step, and the claim
+// (pending|retrying → sending) makes a duplicated or retried job send at most once.
+import MailComposer from 'nodemailer/lib/mail-composer/index.js'
+import { getAliasForDelivery } from '../db/alias-routing.ts'
+import { claimEmailJob, getEmailJob, markEmailJobFailed, markEmailJobRetrying, markEmailJobSent, reclaimStaleEmailJob, type EmailJobRow } from '../db/email-jobs.ts'
+import { openEmailJobContent, type EmailJobContent } from '../lib/email-job-content.ts'
+import type { DeliveryDeps } from './delivery-deps.ts'
+import { PermanentDeliveryError } from './outbound-transport.ts'
+import type { Payload, queues, WorkContext } from './queues.ts'
+
+/** A worker that died mid-send leaves `sending`; after this long another attempt takes over. */
+const STALE_SENDING_SECONDS = 120
+
+export async function sendEmail(deps: DeliveryDeps, payload: Payload<typeof queues.sendEmail>, ctx: WorkContext): Promise<void> {
+  const { sql, config } = deps
+  const job = (await claimEmailJob(sql, payload.emailJobId)) ?? (await reclaimStaleEmailJob(sql, payload.emailJobId, STALE_SENDING_SECONDS))
+  if (!job) {
+    const current = await getEmailJob(sql, payload.emailJobId)
+    if (current?.status === 'sending') throw new Error('email job is being sent by another worker') // look again later
+    return // cancelled, sent, failed or gone: nothing to do
+  }
+  const alias = job.aliasId ? await getAliasForDelivery(sql, job.aliasId) : undefined
+  if (!alias || !job.content) return markEmailJobFailed(sql, job.id, 'The sending alias no longer exists')
+  if (!alias.active || alias.forwardTo === 'null') return markEmailJobFailed(sql, job.id, 'The sending alias is paused')
+
+  const from = `${alias.alias}@${alias.domain}`
+  const messageId = `<${job.id}@${alias.domain}>`
+  const raw = await composeMessage(openEmailJobContent(config.secretKey, job.id, job.content), from, job, messageId)
+  try {
+    await deps.transport.send({ id: `job-${job.id}`, from, to: job.recipientEmail, raw: await deps.dkim.sign(raw, alias.domain) })
+  } catch (error) {
+    const reply = replyText(error)
+    if (error instanceof PermanentDeliveryError) return markEmailJobFailed(sql, job.id, reply)
+    if (ctx.retryCount >= job.maxRetries) return markEmailJobFailed(sql, job.id, reply)
+    await markEmailJobRetrying(sql, job.id, reply)
+    throw error
+  }
+  await markEmailJobSent(sql, job.id, messageId)
+}
+
+function replyText(error: unknown): string {
+  const e = error as { response?: string; responseCode?: number; code?: string }
+  if (e.response) return e.response.slice(0, 500)
+  if (e.code === 'ECONNREFUSED' || e.code === 'ETIMEDOUT' || e.code === 'ESOCKET' || e.code === 'ECONNECTION') return 'The mail relay could not be reached'
+  return 'Temporary delivery failure'
+}
+
+/** A submitted message goes out as the client wrote it (the submission server checked From). */
+async function composeMessage(content: EmailJobContent, from: string, job: EmailJobRow, messageId: string): Promise<Buffer> {
+  if (content.kind === 'raw') return Buffer.from(content.raw, 'base64')
+  const text = content.sharedPublicKey
+    ? `${content.body}\n\n-- \nMy age public key (encrypt your reply to it with age):\n${content.sharedPublicKey}\n`
+    : content.body
+  const composer = new MailComposer({
+    from, to: job.recipientEmail, subject: content.subject, text, messageId, date: new Date(),
+    headers: content.sharedPublicKey ? { 'X-Age-Recipient': content.sharedPublicKey } : undefined,
+    attachments: content.sharedPublicKey
+      ? [{ filename: 'age-public-key.txt', content: content.sharedPublicKey + '\n', contentType: 'application/x-age-public-key' }]
+      : undefined,
+  })
+  return composer.compile().build()
+}

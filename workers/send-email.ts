@@ -9,6 +9,7 @@ import { openEmailJobContent, type EmailJobContent } from '../lib/email-job-cont
 import type { DeliveryDeps } from './delivery-deps.ts'
 import { PermanentDeliveryError } from './outbound-transport.ts'
 import type { Payload, queues, WorkContext } from './queues.ts'
+import { headerFields } from './submission-accept.ts'
 
 /** A worker that died mid-send leaves `sending`; after this long another attempt takes over. */
 const STALE_SENDING_SECONDS = 120
@@ -26,8 +27,9 @@ export async function sendEmail(deps: DeliveryDeps, payload: Payload<typeof queu
   if (!alias.active || alias.forwardTo === 'null') return markEmailJobFailed(sql, job.id, 'The sending alias is paused')
 
   const from = `${alias.alias}@${alias.domain}`
-  const messageId = `<${job.id}@${alias.domain}>`
-  const raw = await composeMessage(openEmailJobContent(config.secretKey, job.id, job.content), from, job, messageId)
+  const content = openEmailJobContent(config.secretKey, job.id, job.content)
+  const raw = await composeMessage(content, from, job, `<${job.id}@${alias.domain}>`)
+  const messageId = headerFields(raw).find((f) => f.name === 'message-id')?.value ?? `<${job.id}@${alias.domain}>`
   try {
     await deps.transport.send({ id: `job-${job.id}`, from, to: job.recipientEmail, raw: await deps.dkim.sign(raw, alias.domain) })
   } catch (error) {

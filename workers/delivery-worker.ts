@@ -1,0 +1,40 @@
+// The consumers of the `delivery` process: forward-email, forward-webhook, forward-reply, send-email,
+// account-cleanup, and
+// their dead-letter queues (a job out of retries fails its delivery for good, so the spooled
+// message is still deleted once every target is done).
+import type { PgBoss } from 'pg-boss'
+import { abandonDelivery } from './delivery-step.ts'
+import type { DeliveryDeps } from './delivery-deps.ts'
+import { forwardEmailHandler } from './forward-email.ts'
+import { forwardReplyHandler } from './forward-reply.ts'
+import { forwardWebhookHandler } from './forward-webhook.ts'
+import { deadLetterName, queues, work } from './queues.ts'
+import { sendEmail } from './send-email.ts'
+import { accountCleanup } from './account-cleanup.ts'
+import { abandonEmailJob } from '../db/email-jobs.ts'
+
+export interface DeliveryWorkerOptions {
+  /** jobs run at once per queue in this process */
+  concurrency?: number
+  /** how soon a retry that came due is picked up (new jobs wake the workers at once) */
+  pollSeconds?: number
+}
+
+export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, options: DeliveryWorkerOptions = {}): Promise<string[]> {
+  const localConcurrency = options.concurrency ?? 8
+  const pollSeconds = options.pollSeconds ?? 10
+  const ids = [
+    await work(boss, queues.forwardEmail, forwardEmailHandler(deps), { localConcurrency, pollSeconds }),
+    await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), { localConcurrency, pollSeconds }),
+    await work(boss, queues.forwardReply, forwardReplyHandler(deps), { localConcurrency: Math.max(1, localConcurrency / 2), pollSeconds }),
+  ]
+  for (const queue of [queues.forwardEmail, queues.forwardWebhook, queues.forwardReply]) {
+    const dead = { ...queue, name: deadLetterName(queue) }
+    ids.push(await work(boss, dead, ({ deliveryId }) => abandonDelivery(deps, deliveryId), { pollSeconds: 60 }))
+  }
+  // outgoing mail (compose and submission) and account erasure
+  ids.push(await work(boss, queues.sendEmail, (payload, ctx) => sendEmail(deps, payload, ctx), { localConcurrency, pollSeconds }))
+  ids.push(await work(boss, { ...queues.sendEmail, name: deadLetterName(queues.sendEmail) }, ({ emailJobId }) => abandonEmailJob(deps.sql, emailJobId), { pollSeconds: 60 }))
+  ids.push(await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { pollSeconds: 60 }))
+  return ids
+}

@@ -1,0 +1,34 @@
+// SMTP AUTH for the submission server (RFC 4954, PLAIN and LOGIN, only over TLS): the username
+// is the alias address, the password is checked against the credential's argon2id verifier.
+// Failures are counted per client address and answered 535; too many → 454 until the window ends.
+import { peekRateLimit, hitRateLimit } from '../db/rate-limits.ts'
+import { findCredentialForLogin } from '../db/smtp-credentials.ts'
+import type { Sql } from '../db/client.ts'
+import { verifyPassword } from '../api/auth/password.ts'
+import type { Config } from '../lib/config.ts'
+import { SmtpReply } from './smtp-reply.ts'
+
+export interface SubmissionUser {
+  credentialId: string
+  aliasId: string
+  userId: string
+  address: string
+  domain: string
+}
+
+const invalid = () => new SmtpReply(535, '5.7.8 Authentication credentials invalid')
+
+export async function authenticate(sql: Sql, config: Config, ip: string, username: string, password: string): Promise<SubmissionUser> {
+  const rule = config.rateLimits['smtp-auth-ip']
+  if (!(await peekRateLimit(sql, 'smtp-auth-ip', ip, rule.limit, rule.seconds)).allowed) {
+    throw new SmtpReply(454, '4.7.0 Too many failed authentication attempts, try again later')
+  }
+  const credential = await findCredentialForLogin(sql, username.trim())
+  const ok = await verifyPassword(credential?.passwordVerifier, password)
+  if (!credential || !ok) {
+    await hitRateLimit(sql, 'smtp-auth-ip', ip, rule.limit, rule.seconds, { ipAddress: ip })
+    throw invalid()
+  }
+  if (!credential.aliasActive) throw new SmtpReply(535, '5.7.8 This alias is paused and cannot send')
+  return { credentialId: credential.id, aliasId: credential.aliasId, userId: credential.userId, address: `${credential.alias}@${credential.domain}`.toLowerCase(), domain: credential.domain }
+}

@@ -33,7 +33,7 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
     ids.push(await work(boss, dead, ({ deliveryId }) => abandonDelivery(deps, deliveryId), { pollSeconds: 60 }))
   }
   // outgoing mail (compose and submission) and account erasure
-  ids.push(await work(boss, queues.sendEmail, (payload, ctx) => sendEmail(deps, payload, ctx), { localConcurrency, pollSeconds }))
+  ids.push(await work(boss, queues.sendEmail, (payload, ctx) => sendEmail(deps, payload, ctx), { localConcurrency: 2, batchSize: Math.max(1, Math.ceil(localConcurrency / 2)), pollSeconds }))
   ids.push(await work(boss, { ...queues.sendEmail, name: deadLetterName(queues.sendEmail) }, ({ emailJobId }) => abandonEmailJob(deps.sql, emailJobId), { pollSeconds: 60 }))
   ids.push(await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { pollSeconds: 60 }))
   return ids

@@ -167,33 +167,41 @@ export interface WorkContext {
 /**
  * Runs `handler` for each job of `queue`. The payload is parsed first: an invalid one goes
  * straight to the dead-letter queue. A handler throws to retry and returns when done.
+ * With `batchSize` > 1 each worker takes that many jobs per fetch, runs them side by side, and
+ * fetches again at once while batches come back full (a backlog drains without polling pauses).
  */
 export async function work<Q extends QueueDefinition>(
   boss: PgBoss,
   queue: Q,
   handler: (payload: Payload<Q>, ctx: WorkContext) => Promise<void>,
-  options: { localConcurrency?: number; /** idle re-check for retries that came due (new jobs wake workers at once) */ pollSeconds?: number } = {},
+  options: {
+    localConcurrency?: number
+    batchSize?: number
+    /** idle re-check for retries that came due (new jobs wake workers at once) */
+    pollSeconds?: number
+  } = {},
 ): Promise<string> {
   const polling = options.pollSeconds ? { pollingIntervalSeconds: options.pollSeconds, notifyPollingIntervalSeconds: options.pollSeconds } : {}
-  return boss.work<unknown>(queue.name, { batchSize: 1, perJobResults: true, localConcurrency: options.localConcurrency ?? 1, ...polling }, async (jobs) => {
-    const results = []
-    for (const job of jobs) {
-      const parsed = v.safeParse(queue.schema, job.data)
-      if (!parsed.success) {
-        log.error('job.invalid_payload', { queue: queue.name, job: job.id })
-        results.push({ id: job.id, status: 'deadletter' as const })
-        continue
-      }
-      const started = performance.now()
-      try {
-        await handler(parsed.output, { jobId: job.id, retryCount: job.retryCount, signal: job.signal })
-        log.info('job.done', { queue: queue.name, job: job.id, ms: Math.round(performance.now() - started) })
-        results.push({ id: job.id, status: 'completed' as const })
-      } catch (error) {
-        log.warn('job.failed', { queue: queue.name, job: job.id, attempt: job.retryCount, ms: Math.round(performance.now() - started), ...errorFields(error) })
-        results.push({ id: job.id, status: 'failed' as const, output: { error: error instanceof Error ? error.name : 'error' } })
-      }
+  const batchSize = options.batchSize ?? 1
+  const runOne = async (job: { id: string; data: unknown; retryCount: number; signal: AbortSignal }) => {
+    const parsed = v.safeParse(queue.schema, job.data)
+    if (!parsed.success) {
+      log.error('job.invalid_payload', { queue: queue.name, job: job.id })
+      return { id: job.id, status: 'deadletter' as const }
     }
-    return results
-  })
+    const started = performance.now()
+    try {
+      await handler(parsed.output, { jobId: job.id, retryCount: job.retryCount, signal: job.signal })
+      log.info('job.done', { queue: queue.name, job: job.id, ms: Math.round(performance.now() - started) })
+      return { id: job.id, status: 'completed' as const }
+    } catch (error) {
+      log.warn('job.failed', { queue: queue.name, job: job.id, attempt: job.retryCount, ms: Math.round(performance.now() - started), ...errorFields(error) })
+      return { id: job.id, status: 'failed' as const, output: { error: error instanceof Error ? error.name : 'error' } }
+    }
+  }
+  return boss.work<unknown>(
+    queue.name,
+    { batchSize, perJobResults: true, localConcurrency: options.localConcurrency ?? 1, ...(batchSize > 1 ? { burstWhenBatchFull: true } : {}), ...polling },
+    (jobs) => Promise.all(jobs.map(runOne)),
+  )
 }

@@ -1,18 +1,21 @@
-// npm run bench [-- name]: runs one benchmark, or all of them in turn. Each prints a table.
+// `npm run bench [-- name…]`: runs the named benchmarks, or all of them, one after another.
+// Each is a module in this folder exporting `run(): Promise<void>` that prints its own table.
 export {}
-const benchmarks: Record<string, () => Promise<{ run(): Promise<void> }>> = {
+
+const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
+  forward: () => import('./forward.ts'),
   queue: () => import('./queue.ts'),
+  send: () => import('./send.ts'),
 }
 
 const names = process.argv.slice(2)
-for (const name of names) {
-  if (!(name in benchmarks)) {
-    console.error(`unknown benchmark ${name}; known: ${Object.keys(benchmarks).join(', ')}`)
-    process.exit(2)
-  }
+const unknown = names.filter((n) => !(n in benches))
+if (unknown.length) {
+  process.stderr.write(`Unknown benchmark: ${unknown.join(', ')} (known: ${Object.keys(benches).join(', ')})\n`)
+  process.exit(2)
 }
-for (const name of names.length ? names : Object.keys(benchmarks)) {
-  console.log(`\n== ${name} ==`)
-  await (await benchmarks[name]()).run()
+for (const name of names.length ? names : Object.keys(benches)) {
+  const bench = await benches[name]()
+  await bench.run()
 }
 process.exit(0)

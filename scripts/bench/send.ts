@@ -1,0 +1,66 @@
+// Outgoing mail: email jobs delivered per second to a local relay (1 KB bodies, jobs queued
+// through the compose API first), and compose → relay-received latency with idle workers.
+import { createApp } from '../../api/app.ts'
+import { createSql } from '../../db/client.ts'
+import { createDeliveryDeps } from '../../workers/delivery-deps.ts'
+import { startDeliveryWorker } from '../../workers/delivery-worker.ts'
+import { createBoss } from '../../workers/queues.ts'
+import { printTable } from '../print-table.ts'
+import { ApiClient } from '../testing/api-client.ts'
+import { startRelay } from '../testing/mail-stand-ins.ts'
+import { testConfig } from '../testing/test-app.ts'
+import { benchDatabase, ms, percentile } from './bench-db.ts'
+
+const BULK = 2000
+const LATENCY_SAMPLES = 200
+const CONCURRENCY = 16
+
+export async function run(): Promise<void> {
+  const db = await benchDatabase()
+  const relay = await startRelay()
+  const sql = createSql(db.url, { max: CONCURRENCY * 2 + 8 })
+  const boss = createBoss(db.url, { max: 20, maintenance: false })
+  const config = testConfig({ DATABASE_URL: db.url, OUTBOUND_SMTP_URL: relay.url, UNDO_SECONDS: '0', DATA_DIR: `/tmp/veilmail-bench-${process.pid}` })
+  try {
+    await boss.start()
+    const api = new ApiClient(createApp({ sql, boss, config }))
+    const { user } = await api.register()
+    const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: 'bench-sender', domain: 'veilmail.test', forwardTo: 'me@example.com' }))).body.alias
+    const body = 'x'.repeat(1000)
+    const compose = (subject: string) => api.post('/api/email-jobs', { to: 'sink@example.org', subject, body, fromAliasId: alias.id })
+
+    // Throughput: a backlog queued while no worker runs, then drained.
+    for (let i = 0; i < BULK; i++) await compose(`bulk ${i}`)
+    const deps = createDeliveryDeps(sql, config)
+    const started = performance.now()
+    await startDeliveryWorker(boss, deps, { concurrency: CONCURRENCY, pollSeconds: 1 })
+    while (relay.messages.length < BULK) await new Promise((r) => relay.once('message', r))
+    const seconds = (performance.now() - started) / 1000
+
+    // Latency: one mail at a time into idle workers.
+    const latencies: number[] = []
+    for (let i = 0; i < LATENCY_SAMPLES; i++) {
+      const subject = `latency ${i}`
+      const arrived = new Promise<void>((resolve) => {
+        const check = () => (relay.messages.at(-1)?.raw.includes(`Subject: ${subject}`) ? (relay.off('message', check), resolve()) : undefined)
+        relay.on('message', check)
+      })
+      const t0 = performance.now()
+      await compose(subject)
+      await arrived
+      latencies.push(performance.now() - t0)
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    latencies.sort((a, b) => a - b)
+    printTable([
+      { benchmark: `email jobs delivered (backlog of ${BULK}, ${CONCURRENCY} workers)`, result: `${(BULK / seconds).toFixed(0)} jobs/s`, detail: `${seconds.toFixed(2)} s` },
+      { benchmark: 'compose → relay received, idle workers', result: `p50 ${ms(percentile(latencies, 50))}`, detail: `p99 ${ms(percentile(latencies, 99))}, n=${LATENCY_SAMPLES}` },
+    ])
+    deps.transport.close()
+  } finally {
+    await boss.stop({ graceful: false })
+    await sql.end()
+    await relay.close()
+    await db.close()
+  }
+}

@@ -3,6 +3,8 @@ import { ShieldAlert } from 'lucide-react'
 import { PageContainer, PageHeader } from '../../components/layout/page-header.tsx'
 import { useDocumentTitle } from '../../hooks/use-document-title.ts'
 import { DeleteAccountCard } from '../../features/account/components/delete-account-card.tsx'
+import { AliasList } from '../../features/aliases/components/alias-list.tsx'
+import { CreateAliasForm } from '../../features/aliases/components/create-alias-form.tsx'
 import { useAuth } from '../../features/auth/components/auth-context.ts'
 
 export const POST_DELETION_REDIRECT_MS = 2000
@@ -34,6 +36,8 @@ export function DashboardRoute() {
   return (
     <PageContainer>
       <PageHeader title="Email Forwarding" subtitle="Manage privacy aliases and email forwarding settings" />
+      <CreateAliasForm userId={user.id} />
+      <AliasList userId={user.id} />
       <DeleteAccountCard onDeleted={handleDeleted} />
     </PageContainer>
   )

@@ -14,6 +14,7 @@ import { accountRoutes } from './account/account-routes.ts'
 import { aliasRoutes } from './aliases/alias-routes.ts'
 import { smtpRoutes } from './smtp/smtp-routes.ts'
 import { emailJobRoutes } from './email-jobs/email-job-routes.ts'
+import { encryptionRoutes } from './encryption/encryption-routes.ts'
 import { authRoutes } from './auth/auth-routes.ts'
 import { googleRoutes } from './auth/google-routes.ts'
 import { walletRoutes } from './auth/wallet-routes.ts'
@@ -31,6 +32,7 @@ export function createApi() {
     .route('/aliases', aliasRoutes)
     .route('/smtp-credentials', smtpRoutes)
     .route('/email-jobs', emailJobRoutes)
+    .route('/', encryptionRoutes)
 }
 export type ApiType = ReturnType<typeof createApi>
 

@@ -27,6 +27,10 @@ beforeAll(async () => {
   ofB.aliasId = alias.body.alias.id
   const credential = await b.json(b.post('/api/smtp-credentials', { aliasId: ofB.aliasId }))
   ofB.credentialId = credential.body.credential.id
+  const key = await b.json(b.post('/api/encryption-keys', { keyName: 'b key', masterPassword: 'b master password' }))
+  ofB.keyId = key.body.key.id
+  const job = await b.json(b.post('/api/email-jobs', { to: 'friend@example.org', subject: 'hi', body: 'hello', fromAliasId: ofB.aliasId }))
+  ofB.jobId = job.body.jobId
 })
 afterAll(() => t.close())
 
@@ -64,9 +68,13 @@ describe('route table', () => {
     }
     // ids in request bodies are checked the same way
     expect((await a.post('/api/smtp-credentials', { aliasId: ofB.aliasId })).status).toBe(404)
+    expect((await a.json(a.post('/api/email-jobs', { to: 'x@example.org', subject: 's', body: 'b', fromAliasId: ofB.aliasId }))).status).toBe(400)
     // and B's things are untouched
+    expect((await b.json(b.get(`/api/email-jobs/${ofB.jobId}/status`))).body.status).toBe('pending')
     const list = await b.json(b.get(`/api/aliases/${ofB.userId}`))
     expect(list.body.aliases).toHaveLength(1)
     expect(list.body.aliases[0]).toMatchObject({ active: true, forwardTo: 'b@example.com' })
+    const keys = await b.json(b.get('/api/encryption-keys'))
+    expect(keys.body.keys).toMatchObject([{ id: ofB.keyId, isDefault: true }])
   })
 })

@@ -17,7 +17,7 @@ describe('account deletion', () => {
     const phone = new ApiClient(t.app)
     await phone.post('/api/auth/login', { email, password })
     await t.db.sql`insert into aliases (user_id, alias, domain, forward_to) values (${user.id}, ${'del-' + user.id.slice(0, 8)}, 'veilmail.test', ${email})`
-    expect((await laptop.json(laptop.get('/api/account-stats'))).body).toEqual({ aliases: 1, forwarded: 0, replied: 0 })
+    expect((await laptop.json(laptop.get('/api/account-stats'))).body).toEqual({ aliases: 1, forwarded: 0, replied: 0, keys: 0 })
 
     const res = await laptop.json(laptop.delete('/api/account'))
     expect(res).toEqual({ status: 200, body: { message: 'Account deleted' } })

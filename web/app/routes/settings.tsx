@@ -1,11 +1,15 @@
 import { PageContainer, PageHeader } from '../../components/layout/page-header.tsx'
 import { useDocumentTitle } from '../../hooks/use-document-title.ts'
+import { useAuth } from '../../features/auth/components/auth-context.ts'
+import { EncryptionKeysCard } from '../../features/encryption/components/encryption-keys-card.tsx'
 
 export function SettingsRoute() {
   useDocumentTitle('Settings')
+  const { user } = useAuth()
   return (
     <PageContainer>
-      <PageHeader title="Settings" />
+      <PageHeader title="Settings" subtitle="Generate and manage the encryption keys that protect your mail" />
+      {user && <EncryptionKeysCard userId={user.id} />}
     </PageContainer>
   )
 }

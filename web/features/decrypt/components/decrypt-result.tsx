@@ -1,0 +1,53 @@
+import { CircleCheck, Copy, LockOpen, X } from 'lucide-react'
+import { Button } from '../../../components/ui/button.tsx'
+import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.tsx'
+import { Textarea } from '../../../components/ui/textarea.tsx'
+import { toast } from '../../../components/ui/use-toast.ts'
+
+async function copyResult(text: string) {
+  try {
+    await navigator.clipboard.writeText(text)
+    toast({ title: 'Copied to clipboard', description: 'The decrypted message was copied.' })
+  } catch {
+    toast({ title: 'Copy failed', description: 'Failed to copy text to clipboard.', variant: 'destructive' })
+  }
+}
+
+/** Spec §2 result panel: the decrypted text, copy, "Successfully decrypted" and Clear Results. */
+export function DecryptResult({ text, onClear }: { text: string | undefined; onClear: () => void }) {
+  return (
+    <Card className="flex flex-col" data-testid="decrypt-result">
+      <CardHeader className="flex-row items-center justify-between gap-2">
+        <CardTitle>Decrypted Message</CardTitle>
+        {text !== undefined && (
+          <Button variant="outline" size="sm" onClick={() => copyResult(text)} aria-label="Copy decrypted message">
+            <Copy aria-hidden="true" />
+            Copy
+          </Button>
+        )}
+      </CardHeader>
+      <CardContent className="flex flex-1 flex-col gap-4">
+        {text === undefined ? (
+          <div className="flex flex-1 flex-col items-center justify-center gap-3 rounded-lg border border-dashed border-border px-4 py-16 text-center">
+            <LockOpen className="size-8 text-muted-foreground" aria-hidden="true" />
+            <p className="text-sm text-muted-foreground">Enter encrypted text and decrypt to see results</p>
+          </div>
+        ) : (
+          <>
+            <Textarea readOnly value={text} rows={14} aria-label="Decrypted text" className="flex-1 whitespace-pre-wrap" />
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <p className="flex items-center gap-2 text-sm font-medium text-primary">
+                <CircleCheck className="size-4" aria-hidden="true" />
+                Successfully decrypted
+              </p>
+              <Button variant="ghost" size="sm" onClick={onClear}>
+                <X aria-hidden="true" />
+                Clear Results
+              </Button>
+            </div>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  )
+}

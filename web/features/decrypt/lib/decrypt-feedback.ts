@@ -1,0 +1,18 @@
+// Spec §8 "Decrypt (page)": what a failed attempt says.
+import { AgeFailure } from '../../../../api/encryption/age-core.ts'
+import type { ToastInput } from '../../../components/ui/use-toast.ts'
+import { errorMessage } from '../../../lib/api-client.ts'
+
+export function decryptFailureToast(error: unknown, { manual = false } = {}): ToastInput {
+  if (error instanceof AgeFailure) {
+    if (error.kind === 'needs-recreation') {
+      return { title: 'Encryption key needs update', description: 'This key was created with an older method. Please delete it and create a new one in Settings.', variant: 'destructive' }
+    }
+    return { title: 'Decryption failed', description: error.message || 'Failed to decrypt the message.', variant: 'destructive' }
+  }
+  const message = errorMessage(error, '')
+  if (!manual && /master password protection/i.test(message)) {
+    return { title: 'Key Compatibility Issue', description: 'This encryption key uses master password protection. Create a new key in Settings for auto-decrypt, or use manual decrypt below.', variant: 'destructive' }
+  }
+  return { title: 'Decryption failed', description: message || 'An error occurred while decrypting the message.', variant: 'destructive' }
+}

@@ -34,7 +34,7 @@ export function Toaster() {
             )}
           >
             <Icon aria-hidden="true" className={cn('mt-0.5 size-4 shrink-0', destructive ? '' : 'text-primary')} />
-            <div className="grid gap-1">
+            <div className="grid flex-1 gap-1">
               <Toast.Title className="font-semibold">{t.title}</Toast.Title>
               {t.description && (
                 <Toast.Description className={destructive ? 'opacity-95' : 'text-muted-foreground'}>
@@ -42,6 +42,19 @@ export function Toaster() {
                 </Toast.Description>
               )}
             </div>
+            {t.action && (
+              <Toast.Action
+                altText={t.action.altText}
+                onClick={t.action.onClick}
+                className={cn(
+                  'inline-flex h-8 shrink-0 cursor-pointer items-center self-center rounded-md border px-3 text-xs font-medium transition-colors',
+                  'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring/30',
+                  destructive ? 'border-white/40 hover:bg-white/15' : 'border-input bg-card hover:bg-muted',
+                )}
+              >
+                {t.action.label}
+              </Toast.Action>
+            )}
             <Toast.Close
               aria-label="Close"
               className={cn(

@@ -9,10 +9,19 @@ export const TOAST_DESTRUCTIVE_DURATION_MS = 7000
 
 export type ToastVariant = 'default' | 'destructive'
 
+/** One button on a toast (e.g. Undo); clicking it also closes the toast. */
+export interface ToastAction {
+  label: string
+  /** What the button does, for screen readers that reach the toast by the F8 hotkey. */
+  altText: string
+  onClick: () => void
+}
+
 export interface ToastInput {
   title: string
   description?: string
   variant?: ToastVariant
+  action?: ToastAction
 }
 
 export interface ToastItem extends ToastInput {

@@ -1,0 +1,162 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useMutation } from '@tanstack/react-query'
+import { RotateCcw, Send } from 'lucide-react'
+import type { CreateEmailJobInput } from '../../../../api/email-jobs/email-job-schemas.ts'
+import { Button } from '../../../components/ui/button.tsx'
+import { Card } from '../../../components/ui/card.tsx'
+import { FormField } from '../../../components/ui/form-field.tsx'
+import { NativeSelect } from '../../../components/ui/native-select.tsx'
+import { Spinner } from '../../../components/ui/spinner.tsx'
+import { Textarea } from '../../../components/ui/textarea.tsx'
+import { toast } from '../../../components/ui/use-toast.ts'
+import { ApiError, errorMessage } from '../../../lib/api-client.ts'
+import {
+  composeErrors,
+  EMPTY_COMPOSE,
+  initialShareChoice,
+  PUBLIC_KEY_REQUIRED_TOAST,
+  validateCompose,
+  type ComposeErrors,
+  type ComposeValues,
+  type SenderAlias,
+  type ShareableKey,
+} from '../lib/compose-form.ts'
+import { ComposeField } from './compose-field.tsx'
+import { EncryptionFields } from './encryption-fields.tsx'
+
+interface ComposeFormProps {
+  aliases: readonly SenderAlias[]
+  /** the user's saved keys; undefined while they load */
+  keys: readonly ShareableKey[] | undefined
+  /** Queues the e-mail (encrypting it first when asked); rejects when it could not. */
+  onSend: (request: CreateEmailJobInput) => Promise<unknown>
+}
+
+/** Spec §2 "Compose page": From, To, Subject, Message, encryption; Reset and Send Email. */
+export function ComposeForm({ aliases, keys, onSend }: ComposeFormProps) {
+  const formRef = useRef<HTMLFormElement>(null)
+  const [values, setValues] = useState<ComposeValues>(EMPTY_COMPOSE)
+  const [errors, setErrors] = useState<ComposeErrors>({})
+  const [attempts, setAttempts] = useState(0)
+  const sending = useMutation({ mutationFn: onSend })
+  const busy = sending.isPending
+
+  // After a refused submit, take the keyboard to the first field that needs attention.
+  useEffect(() => {
+    if (attempts > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
+  }, [attempts])
+
+  function change(patch: Partial<ComposeValues>) {
+    setValues((prev) => ({ ...prev, ...patch }))
+    setErrors((prev) => {
+      const next = { ...prev }
+      for (const field of Object.keys(patch) as (keyof ComposeValues)[]) delete next[field]
+      return next
+    })
+  }
+
+  function changeShare(shareMyPublicKey: boolean) {
+    const choice = values.myPublicKeyToShare || (shareMyPublicKey ? initialShareChoice(keys) : '')
+    change({ shareMyPublicKey, myPublicKeyToShare: choice })
+  }
+
+  function reset() {
+    setValues(EMPTY_COMPOSE)
+    setErrors({})
+  }
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    if (busy) return
+    const result = validateCompose(values)
+    if (!result.success) {
+      setErrors(result.errors)
+      setAttempts((n) => n + 1)
+      if (values.useEncryption && !values.recipientPublicKey.trim()) toast({ ...PUBLIC_KEY_REQUIRED_TOAST, variant: 'destructive' })
+      return
+    }
+    setErrors({})
+    sending.mutate(result.request, {
+      onSuccess: reset,
+      onError: (error) => {
+        if (error instanceof ApiError && error.errors) {
+          setErrors(composeErrors(error.errors, values))
+          setAttempts((n) => n + 1)
+        }
+        toast({ title: 'Sending failed', description: errorMessage(error, 'Failed to queue email'), variant: 'destructive' })
+      },
+    })
+  }
+
+  return (
+    <Card className="max-w-3xl p-4 sm:p-6">
+        <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label="Compose Email" className="grid gap-5">
+          <ComposeField
+            label="From"
+            error={errors.fromAlias}
+            hint={aliases.length === 0 ? 'All your aliases are paused. Resume one in the Dashboard to send from it.' : undefined}
+          >
+            {(control) => (
+              <NativeSelect {...control} name="fromAlias" value={values.fromAlias} disabled={busy} onChange={(e) => change({ fromAlias: e.target.value })}>
+                <option value="" disabled>
+                  Select an alias
+                </option>
+                {aliases.map((alias) => (
+                  <option key={alias.id} value={alias.id}>
+                    {alias.address}
+                  </option>
+                ))}
+              </NativeSelect>
+            )}
+          </ComposeField>
+          <FormField
+            label="To"
+            name="to"
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            spellCheck={false}
+            placeholder="recipient@example.com"
+            value={values.to}
+            disabled={busy}
+            onChange={(e) => change({ to: e.target.value })}
+            error={errors.to}
+          />
+          <FormField
+            label="Subject"
+            name="subject"
+            autoComplete="off"
+            placeholder="What is this about?"
+            value={values.subject}
+            disabled={busy}
+            onChange={(e) => change({ subject: e.target.value })}
+            error={errors.subject}
+          />
+          <ComposeField label="Message" error={errors.body}>
+            {(control) => (
+              <Textarea
+                {...control}
+                name="body"
+                rows={10}
+                placeholder="Write your message..."
+                value={values.body}
+                disabled={busy}
+                onChange={(e) => change({ body: e.target.value })}
+              />
+            )}
+          </ComposeField>
+          <EncryptionFields values={values} errors={errors} keys={keys} disabled={busy} onChange={change} onShareChange={changeShare} />
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <Button variant="outline" onClick={reset} disabled={busy}>
+              <RotateCcw aria-hidden="true" />
+              Reset
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? <Spinner decorative /> : <Send aria-hidden="true" />}
+              {busy ? 'Sending...' : 'Send Email'}
+            </Button>
+          </div>
+        </form>
+    </Card>
+  )
+}

@@ -1,0 +1,29 @@
+import type { CreateEmailJobInput } from '../../../../api/email-jobs/email-job-schemas.ts'
+import { apiRequest } from '../../../lib/api-client.ts'
+
+/** What the compose page and the inbox dialog ask to send: the shared schema's parsed output. */
+export type EmailJobRequest = Pick<
+  CreateEmailJobInput,
+  'to' | 'subject' | 'body' | 'fromAliasId' | 'useEncryption' | 'recipientPublicKey' | 'shareMyPublicKey' | 'myPublicKeyToShare'
+>
+
+export interface QueuedEmailJob {
+  jobId: string
+  /** True while the server holds the job for its undo window. */
+  canUndo: boolean
+}
+
+/** POST /api/email-jobs with the spec §7 payload; the body must already be what should be sent. */
+export function createEmailJob(request: EmailJobRequest): Promise<QueuedEmailJob> {
+  return apiRequest<QueuedEmailJob>('POST', '/api/email-jobs', {
+    to: request.to,
+    subject: request.subject,
+    body: request.body,
+    fromAliasId: request.fromAliasId,
+    useEncryption: request.useEncryption,
+    recipientPublicKey: request.useEncryption ? (request.recipientPublicKey ?? '') : '',
+    shareMyPublicKey: request.shareMyPublicKey,
+    myPublicKeyToShare: request.shareMyPublicKey ? (request.myPublicKeyToShare ?? '') : '',
+    priority: 0, // spec §9: the UI always sends 0
+  })
+}

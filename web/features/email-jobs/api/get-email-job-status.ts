@@ -1,0 +1,12 @@
+import type { EmailJobStatusView } from '../../../../api/email-jobs/email-job-schemas.ts'
+import { apiGet } from '../../../lib/api-client.ts'
+
+/** A status the browser may not know yet is read as "still in progress" (spec §4). */
+export type EmailJobStatus = Omit<EmailJobStatusView, 'status' | 'success'> & {
+  success: boolean
+  status: EmailJobStatusView['status'] | (string & {})
+}
+
+export function getEmailJobStatus(jobId: string): Promise<EmailJobStatus> {
+  return apiGet<EmailJobStatus>(`/api/email-jobs/${encodeURIComponent(jobId)}/status`)
+}

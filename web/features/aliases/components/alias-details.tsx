@@ -1,13 +1,16 @@
 import type { AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import { SmtpCredentialsPanel } from '../../smtp/components/smtp-credentials-panel.tsx'
+import { aliasAddress, isAliasOn } from '../lib/alias-state.ts'
 import { WebhookSecretPanel } from './webhook-secret-panel.tsx'
 
 /**
- * The expandable per-alias area. Each panel here manages one thing the alias owns; the SMTP
- * credentials panel of spec §2 belongs here too, once the SMTP credential API exists.
+ * The expandable per-alias area. Each panel here manages one thing the alias owns; it mounts
+ * only while expanded, so their requests wait until the user opens it.
  */
 export function AliasDetails({ alias }: { alias: AliasView }) {
   return (
     <div className="grid gap-4" data-testid="alias-details">
+      <SmtpCredentialsPanel aliasId={alias.id} address={aliasAddress(alias)} paused={!isAliasOn(alias)} />
       <WebhookSecretPanel alias={alias} />
     </div>
   )

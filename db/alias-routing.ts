@@ -1,0 +1,41 @@
+// What the mail pipeline reads about aliases: RCPT lookup at the MX, targets and secret at delivery.
+import type { Db } from './client.ts'
+
+export interface RoutedAlias {
+  id: string
+  userId: string
+  alias: string
+  domain: string
+  forwardTo: string
+  lastForwardTo: string | null
+  active: boolean
+}
+
+export interface DeliveryAlias extends RoutedAlias {
+  webhookSecret: string
+}
+
+/** The alias at `localPart@domain` (local part compared case-insensitively, like the unique index). */
+export async function findAliasByAddress(db: Db, localPart: string, domain: string): Promise<RoutedAlias | undefined> {
+  const [row] = await db<RoutedAlias[]>`
+    select id, user_id, alias, domain, forward_to, last_forward_to, active
+    from aliases where lower(alias) = lower(${localPart}) and domain = ${domain}`
+  return row
+}
+
+export async function getAliasForDelivery(db: Db, id: string): Promise<DeliveryAlias | undefined> {
+  const [row] = await db<DeliveryAlias[]>`
+    select id, user_id, alias, domain, forward_to, last_forward_to, active, webhook_secret
+    from aliases where id = ${id}`
+  return row
+}
+
+/** A paused alias (spec §4) accepts mail and drops it unread. */
+export function isPaused(alias: Pick<RoutedAlias, 'forwardTo' | 'active'>): boolean {
+  return !alias.active || alias.forwardTo.trim() === 'null'
+}
+
+/** The user's own addresses behind an alias, also while it is paused: who may reply through it. */
+export function recipientTargets(alias: Pick<RoutedAlias, 'forwardTo' | 'lastForwardTo'>): string {
+  return alias.forwardTo.trim() === 'null' ? (alias.lastForwardTo ?? '') : alias.forwardTo
+}

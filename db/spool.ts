@@ -1,0 +1,82 @@
+// The inbound spool (sealed messages awaiting delivery) and its deliveries, one per target.
+import type { Db } from './client.ts'
+
+export interface SpoolMessage {
+  id: string
+  raw: Buffer
+  meta: Buffer
+  size: number
+  receivedAt: Date
+}
+
+export type DeliveryKind = 'email' | 'webhook' | 'reply'
+export type DeliveryStatus = 'pending' | 'sent' | 'failed'
+
+export interface Delivery {
+  id: string
+  spoolId: string
+  aliasId: string | null
+  kind: DeliveryKind
+  target: string | null
+  reverseAliasId: string | null
+  status: DeliveryStatus
+  attempts: number
+}
+
+export async function insertSpoolMessage(db: Db, message: { id: string; raw: Buffer; meta: Buffer; size: number }): Promise<void> {
+  await db`insert into spool_messages (id, raw, meta, size) values (${message.id}, ${message.raw}, ${message.meta}, ${message.size})`
+}
+
+export async function getSpoolMessage(db: Db, id: string): Promise<SpoolMessage | undefined> {
+  const [row] = await db<SpoolMessage[]>`select id, raw, meta, size, received_at from spool_messages where id = ${id}`
+  return row
+}
+
+/**
+ * Serialises the deliveries of one message as they finish, so the last one to finish sees every
+ * other as done and deletes the message (two finishing at once would each see the other pending).
+ */
+export async function lockSpoolMessage(db: Db, id: string): Promise<void> {
+  await db`select id from spool_messages where id = ${id} for update`
+}
+
+/** Deletes the message once none of its deliveries is pending; true when it was deleted. */
+export async function deleteSpoolMessageIfDone(db: Db, id: string): Promise<boolean> {
+  const rows = await db`
+    delete from spool_messages s where s.id = ${id}
+      and not exists (select 1 from deliveries d where d.spool_id = s.id and d.status = 'pending')
+    returning s.id`
+  return rows.length > 0
+}
+
+/** The id is chosen by the caller, so the delivery's job can be enqueued in the same pipeline. */
+export async function insertDelivery(
+  db: Db,
+  input: { id: string; spoolId: string; aliasId: string; kind: DeliveryKind; target: string | null; reverseAliasId?: string | null },
+): Promise<void> {
+  await db`
+    insert into deliveries (id, spool_id, alias_id, kind, target, reverse_alias_id)
+    values (${input.id}, ${input.spoolId}, ${input.aliasId}, ${input.kind}, ${input.target}, ${input.reverseAliasId ?? null})`
+}
+
+/**
+ * Locks a delivery for the rest of the transaction: a second worker holding the same job (after an
+ * expiry) waits here and then finds it no longer pending, so a target is never sent twice at once.
+ */
+export async function lockDelivery(db: Db, id: string): Promise<Delivery | undefined> {
+  const [row] = await db<Delivery[]>`
+    select id, spool_id, alias_id, kind, target, reverse_alias_id, status, attempts
+    from deliveries where id = ${id} for update`
+  return row
+}
+
+export async function finishDelivery(db: Db, id: string, status: 'sent' | 'failed', error: string | null = null): Promise<void> {
+  await db`
+    update deliveries set status = ${status}, last_error = ${error}, attempts = attempts + 1, finished_at = now()
+    where id = ${id}`
+}
+
+/** Records a failed attempt (error class only, never a server's text: it can quote addresses). */
+export async function recordDeliveryAttempt(db: Db, id: string, error: string): Promise<void> {
+  await db`update deliveries set attempts = attempts + 1, last_error = ${error} where id = ${id}`
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest'
+import { parseEnvelopeAddress } from './mail-address.ts'
+import { Srs } from './srs.ts'
+
+const srs = new Srs('test-secret-key-that-is-long-enough-0123456789')
+const day = 86_400_000
+
+describe('SRS', () => {
+  it('rewrites a sender onto the alias domain and recognises its own addresses', () => {
+    const rewritten = srs.forward('Ada.L@Outside.example', 'veilmail.test')
+    expect(rewritten).toMatch(/^SRS0=[a-z2-7]{8}=[a-z2-7]{2}=Outside\.example=Ada\.L@veilmail\.test$/)
+    const local = parseEnvelopeAddress(rewritten)!.localPart
+    expect(srs.verify(local)).toBe(true)
+    expect(srs.verify(local.toLowerCase())).toBe(true)
+  })
+
+  it('keeps the null sender null', () => {
+    expect(srs.forward('', 'veilmail.test')).toBe('')
+  })
+
+  it('refuses forged, altered, foreign-keyed and expired addresses', () => {
+    const now = Date.now()
+    const local = srs.forward('a@outside.example', 'veilmail.test', now).split('@')[0]
+    expect(srs.verify(local.replace('=outside.example=', '=other.example='))).toBe(false)
+    expect(srs.verify(local.replace(/^SRS0=[a-z2-7]{8}/, 'SRS0=aaaaaaaa'))).toBe(false)
+    expect(new Srs('another-secret-key-that-is-long-enough-012345').verify(local)).toBe(false)
+    expect(srs.verify(local, now + 20 * day)).toBe(true)
+    expect(srs.verify(local, now + 30 * day)).toBe(false)
+    expect(srs.verify('SRS0=nonsense')).toBe(false)
+  })
+})

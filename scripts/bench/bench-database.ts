@@ -1,0 +1,43 @@
+// A database for a benchmark: DATABASE_URL when set (a scratch database is created on that
+// server), else an embedded Postgres in a temporary folder. Migrated like production.
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import postgres from 'postgres'
+import { startEmbeddedPostgres } from '../../db/embedded.ts'
+import { migrateAll } from '../migrate-all.ts'
+import { freePort } from '../testing/free-port.ts'
+
+export interface BenchDatabase {
+  url: string
+  close(): Promise<void>
+}
+
+export async function createBenchDatabase(): Promise<BenchDatabase> {
+  if (process.env.DATABASE_URL) {
+    const name = `vm_bench_${randomBytes(4).toString('hex')}`
+    const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} })
+    await admin.unsafe(`create database ${name}`)
+    const url = new URL(process.env.DATABASE_URL)
+    url.pathname = `/${name}`
+    await migrateAll(url.toString())
+    return {
+      url: url.toString(),
+      async close() {
+        await admin.unsafe(`drop database if exists ${name} with (force)`)
+        await admin.end()
+      },
+    }
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'veilmail-bench-'))
+  const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres'), port: await freePort(), database: 'bench' })
+  await migrateAll(db.url)
+  return {
+    url: db.url,
+    async close() {
+      await db.stop()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}

@@ -1,0 +1,68 @@
+// The frame every forward job runs in. The delivery row is locked for the whole attempt, so a
+// second copy of the job (after an expiry) waits and then finds the work done; a delivery that is
+// no longer pending is never sent again. The send and the "sent" mark commit together; a crash
+// between the two sends again with the same Message-ID / webhook-id, which receivers dedupe.
+// When the last pending delivery of a message ends, the spooled message is deleted with it.
+import type { Sql, Tx } from '../db/client.ts'
+import { getAliasForDelivery, type DeliveryAlias } from '../db/alias-routing.ts'
+import { incrementAliasCounter, type AliasCounter } from '../db/alias-counters.ts'
+import { deleteSpoolMessageIfDone, finishDelivery, getSpoolMessage, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../db/spool.ts'
+import type { SpoolCodec, SpoolMeta } from './spool-codec.ts'
+
+export interface DeliveryContext {
+  tx: Tx
+  delivery: Delivery
+  alias: DeliveryAlias
+  spoolId: string
+  raw: Buffer
+  meta: SpoolMeta
+}
+
+/** What a handler returns: done, or failed for good with a short reason code (never server text). */
+export type DeliveryOutcome = { status: 'sent' } | { status: 'failed'; reason: string }
+
+export interface StepDeps {
+  sql: Sql
+  codec: SpoolCodec
+}
+
+const successCounter: Record<Delivery['kind'], AliasCounter> = { email: 'forwarded', webhook: 'forwarded', reply: 'replied' }
+
+async function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<void> {
+  await lockSpoolMessage(tx, delivery.spoolId)
+  await finishDelivery(tx, delivery.id, outcome.status, outcome.status === 'failed' ? outcome.reason : null)
+  if (delivery.aliasId) await incrementAliasCounter(tx, delivery.aliasId, outcome.status === 'sent' ? successCounter[delivery.kind] : 'failed')
+  await deleteSpoolMessageIfDone(tx, delivery.spoolId)
+}
+
+export async function runDelivery(deps: StepDeps, deliveryId: string, send: (ctx: DeliveryContext) => Promise<DeliveryOutcome>): Promise<DeliveryOutcome | undefined> {
+  try {
+    return await deps.sql.begin(async (tx) => {
+      const delivery = await lockDelivery(tx, deliveryId)
+      if (!delivery || delivery.status !== 'pending') return undefined
+      const alias = delivery.aliasId ? await getAliasForDelivery(tx, delivery.aliasId) : undefined
+      const spool = await getSpoolMessage(tx, delivery.spoolId)
+      let outcome: DeliveryOutcome
+      if (!alias || !spool) outcome = { status: 'failed', reason: 'alias-deleted' }
+      else {
+        const raw = deps.codec.openRaw(spool.id, spool.raw)
+        const meta = deps.codec.openMeta(spool.id, spool.meta)
+        outcome = await send({ tx, delivery, alias, spoolId: spool.id, raw, meta })
+      }
+      await finish(tx, delivery, outcome)
+      return outcome
+    })
+  } catch (error) {
+    await recordDeliveryAttempt(deps.sql, deliveryId, error instanceof Error ? error.name : 'error').catch(() => {})
+    throw error
+  }
+}
+
+/** A job that ran out of retries (its dead-letter copy): the delivery fails for good. */
+export async function abandonDelivery(deps: StepDeps, deliveryId: string): Promise<void> {
+  await deps.sql.begin(async (tx) => {
+    const delivery = await lockDelivery(tx, deliveryId)
+    if (!delivery || delivery.status !== 'pending') return
+    await finish(tx, delivery, { status: 'failed', reason: 'retries-exhausted' })
+  })
+}

@@ -1,0 +1,39 @@
+// The `delivery` process: queue consumers for inbound forwarding (e-mail, webhooks, replies).
+import { createSql } from '../db/client.ts'
+import { requireDatabaseUrl } from '../db/database-url.ts'
+import { config } from '../lib/config.ts'
+import { errorFields, log, setLogProcess } from '../lib/log.ts'
+import { onShutdown } from '../lib/process-lifecycle.ts'
+import { DkimConfigError, loadDkimKeys } from '../lib/dkim-keys.ts'
+import { createDeliveryDeps } from './delivery-deps.ts'
+import { DkimSigner } from './dkim-signer.ts'
+import { startDeliveryWorker } from './delivery-worker.ts'
+import { createBoss, createQueues } from './queues.ts'
+
+setLogProcess('delivery')
+const cfg = config()
+let dkim: DkimSigner
+try {
+  dkim = new DkimSigner(loadDkimKeys(cfg))
+} catch (error) {
+  if (!(error instanceof DkimConfigError)) throw error
+  process.stderr.write(`Invalid configuration:\n  ${error.message}\n`)
+  process.exit(78) // EX_CONFIG
+}
+const databaseUrl = requireDatabaseUrl(cfg)
+const { concurrency, pollSeconds } = cfg.delivery
+// Each running job (email, webhook, reply) holds a connection for its delivery row lock, and takes another at times.
+const sql = createSql(databaseUrl, { max: concurrency * 5 + 4, name: 'veilmail-delivery' })
+const boss = createBoss(databaseUrl)
+await boss.start()
+await createQueues(boss)
+
+const deps = createDeliveryDeps(sql, cfg, { dkim })
+await startDeliveryWorker(boss, deps, { concurrency, pollSeconds })
+log.info('delivery.started', { concurrency })
+
+onShutdown(async () => {
+  await boss.stop({ graceful: true, timeout: 10_000 }).catch((e) => log.warn('queue.stop_failed', errorFields(e)))
+  deps.transport.close()
+  await sql.end({ timeout: 5 })
+})

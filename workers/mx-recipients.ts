@@ -1,0 +1,48 @@
+// RCPT TO rules of the MX (RFC 5321 §4.1.1.3, §3.6.2): only our domains (no relaying), only
+// existing aliases, reverse aliases written to by the alias's own recipients, and SRS bounce
+// addresses we issued. A paused alias accepts and drops.
+import type { Sql } from '../db/client.ts'
+import { findAliasByAddress, getAliasForDelivery, isPaused, recipientTargets, type RoutedAlias } from '../db/alias-routing.ts'
+import { findReverseAlias, type ReverseAlias } from '../db/reverse-aliases.ts'
+import { domainOf, parseEnvelopeAddress, sameAddress, splitTargets } from '../lib/mail-address.ts'
+import { Srs } from '../lib/srs.ts'
+import { isReverseAliasLocalPart } from './reverse-alias-address.ts'
+import { replies } from './smtp-reply.ts'
+
+export type Recipient =
+  | { kind: 'alias'; alias: RoutedAlias }
+  | { kind: 'paused'; alias: RoutedAlias }
+  | { kind: 'reverse'; reverse: ReverseAlias; alias: RoutedAlias }
+  | { kind: 'bounce' }
+
+export interface RecipientDeps {
+  sql: Sql
+  mailDomains: string[]
+  srs: Srs
+}
+
+/** The user's mailboxes behind an alias: the only senders who may write to its reverse aliases. */
+export function ownerMailboxes(alias: Pick<RoutedAlias, 'forwardTo' | 'lastForwardTo'>): string[] {
+  return splitTargets(recipientTargets(alias)).emails
+}
+
+export async function resolveRecipient(deps: RecipientDeps, address: string, mailFrom: string): Promise<Recipient> {
+  const parsed = parseEnvelopeAddress(address)
+  if (!parsed) throw deps.mailDomains.includes(domainOf(address)) ? replies.badMailbox() : address.includes('@') ? replies.relayDenied() : replies.unknownMailbox()
+  if (!deps.mailDomains.includes(parsed.domain)) throw replies.relayDenied()
+
+  if (isReverseAliasLocalPart(parsed.localPart)) {
+    const reverse = await findReverseAlias(deps.sql, parsed.localPart, parsed.domain)
+    const alias = reverse && (await getAliasForDelivery(deps.sql, reverse.aliasId))
+    if (!reverse || !alias) throw replies.unknownMailbox()
+    if (!mailFrom || !ownerMailboxes(alias).some((m) => sameAddress(m, mailFrom))) throw replies.notARecipient()
+    return { kind: 'reverse', reverse, alias }
+  }
+  if (Srs.looksLikeSrs(parsed.localPart)) {
+    if (!deps.srs.verify(parsed.localPart)) throw replies.unknownMailbox()
+    return { kind: 'bounce' }
+  }
+  const alias = await findAliasByAddress(deps.sql, parsed.localPart, parsed.domain)
+  if (!alias) throw replies.unknownMailbox() // unknown and deleted alike
+  return isPaused(alias) ? { kind: 'paused', alias } : { kind: 'alias', alias }
+}

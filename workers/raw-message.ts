@@ -1,0 +1,71 @@
+// A message as bytes: its header fields (RFC 5322 §2.2, folded lines kept as they were) and its
+// body, which we never touch. Header text is held as latin1 ("binary") strings so that every
+// byte, 8-bit or not, comes back out unchanged.
+
+export interface HeaderField {
+  /** lower-cased field name */
+  key: string
+  /** the whole field, name and folded value, without the final line break */
+  line: string
+}
+
+export interface SplitMessage {
+  headers: HeaderField[]
+  body: Buffer
+}
+
+/** Splits at the first empty line (CRLF or bare LF); a message without one is all header. */
+export function splitMessage(raw: Buffer): SplitMessage {
+  let end = -1
+  let bodyStart = raw.length
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] !== 0x0a) continue
+    if (i === 0 || (i === 1 && raw[0] === 0x0d)) { end = 0; bodyStart = i + 1; break }
+    const next = raw[i + 1]
+    const lineEnd = raw[i - 1] === 0x0d ? i - 1 : i
+    if (next === 0x0a) { end = lineEnd; bodyStart = i + 2; break }
+    if (next === 0x0d && raw[i + 2] === 0x0a) { end = lineEnd; bodyStart = i + 3; break }
+  }
+  const headerText = raw.subarray(0, end < 0 ? raw.length : end).toString('latin1')
+  const headers: HeaderField[] = []
+  for (const line of headerText.split(/\r?\n/)) {
+    if (/^[ \t]/.test(line) && headers.length) headers[headers.length - 1].line += '\r\n' + line
+    else if (line.includes(':')) headers.push({ key: line.slice(0, line.indexOf(':')).trim().toLowerCase(), line })
+    // a line that is neither a field nor a continuation is dropped: it would corrupt what follows
+  }
+  return { headers, body: end < 0 ? Buffer.alloc(0) : raw.subarray(bodyStart) }
+}
+
+export function joinMessage(headers: HeaderField[], body: Buffer): Buffer {
+  const head = headers.map((h) => h.line + '\r\n').join('') + '\r\n'
+  return Buffer.concat([Buffer.from(head, 'latin1'), body])
+}
+
+/** The unfolded value of a field (RFC 5322 §2.2.3), as latin1 text. */
+export function fieldValue(field: HeaderField): string {
+  return field.line.slice(field.line.indexOf(':') + 1).replace(/\r?\n(?=[ \t])/g, '').trim()
+}
+
+export function firstValue(headers: HeaderField[], key: string): string | undefined {
+  const field = headers.find((h) => h.key === key)
+  return field ? fieldValue(field) : undefined
+}
+
+/** A new field; `value` must already be ASCII (encode words first). Long lines are folded at spaces. */
+export function makeField(name: string, value: string): HeaderField {
+  const words = `${name}: ${value}`.split(' ')
+  let line = ''
+  let current = ''
+  for (const word of words) {
+    if (current && current.length + 1 + word.length > 76) {
+      line += current + '\r\n'
+      current = ' ' + word
+    } else current = current ? current + ' ' + word : word
+  }
+  return { key: name.toLowerCase(), line: line + current }
+}
+
+/** Text of a latin1-held header value as UTF-8 (8-bit headers, RFC 6532). */
+export function utf8(value: string): string {
+  return Buffer.from(value, 'latin1').toString('utf8')
+}

@@ -11,6 +11,7 @@ import { forwardWebhookHandler } from './forward-webhook.ts'
 import { deadLetterName, queues, work } from './queues.ts'
 import { sendEmail } from './send-email.ts'
 import { accountCleanup } from './account-cleanup.ts'
+import { housekeeping, HOUSEKEEPING_CRON } from './housekeeping.ts'
 import { abandonEmailJob } from '../db/email-jobs.ts'
 
 export interface DeliveryWorkerOptions {
@@ -33,8 +34,12 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
     ids.push(await work(boss, dead, ({ deliveryId }) => abandonDelivery(deps, deliveryId), { pollSeconds: 60 }))
   }
   // outgoing mail (compose and submission) and account erasure
-  ids.push(await work(boss, queues.sendEmail, (payload, ctx) => sendEmail(deps, payload, ctx), { localConcurrency: 2, batchSize: Math.max(1, Math.ceil(localConcurrency / 2)), pollSeconds }))
+  // Two fetch loops with batches (burst while full) drain a backlog without polling pauses.
+  const sendLoops = Math.min(2, localConcurrency)
+  ids.push(await work(boss, queues.sendEmail, (payload, ctx) => sendEmail(deps, payload, ctx), { localConcurrency: sendLoops, batchSize: Math.ceil(localConcurrency / sendLoops), pollSeconds }))
   ids.push(await work(boss, { ...queues.sendEmail, name: deadLetterName(queues.sendEmail) }, ({ emailJobId }) => abandonEmailJob(deps.sql, emailJobId), { pollSeconds: 60 }))
   ids.push(await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { pollSeconds: 60 }))
+  ids.push(await work(boss, queues.housekeeping, () => housekeeping(deps.sql), { pollSeconds: 60 }))
+  await boss.schedule(queues.housekeeping.name, HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
   return ids
 }

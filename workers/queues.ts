@@ -77,6 +77,15 @@ export const queues = {
     expireInSeconds: 10 * 60,
     heartbeatSeconds: 30,
   }),
+  /** Daily: expired sessions, spent wallet nonces and stale rate-limit windows. */
+  housekeeping: defineQueue({
+    name: 'housekeeping',
+    schema: v.object({}),
+    retryLimit: 3,
+    retryDelay: 300,
+    retryBackoff: false,
+    expireInSeconds: 15 * 60,
+  }),
   /**
    * Sends one email job (compose or submission). Each job is enqueued with its own retry limit
    * (the row's maxRetries) and backoff; the row's status is kept in step by the handler.

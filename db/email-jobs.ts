@@ -70,11 +70,14 @@ export async function claimEmailJob(db: Db, jobId: string): Promise<EmailJobRow 
   return row
 }
 
-/** A worker that died while sending left the job in `sending`: take it over. */
-export async function reclaimStaleEmailJob(db: Db, jobId: string, olderThanSeconds: number): Promise<EmailJobRow | undefined> {
+/**
+ * The queue handed this job out again while its row says `sending`: the attempt that set it
+ * lost its lease (the worker died or hung past the job's expiry), so this attempt takes over.
+ */
+export async function reclaimEmailJob(db: Db, jobId: string): Promise<EmailJobRow | undefined> {
   const [row] = await db<EmailJobRow[]>`
     update email_jobs set updated_at = now()
-    where id = ${jobId} and status = 'sending' and updated_at < now() - ${`${olderThanSeconds} seconds`}::interval
+    where id = ${jobId} and status = 'sending'
     returning ${db.unsafe(columns)}`
   return row
 }

@@ -4,24 +4,18 @@
 // (pending|retrying → sending) makes a duplicated or retried job send at most once.
 import MailComposer from 'nodemailer/lib/mail-composer/index.js'
 import { getAliasForDelivery } from '../db/alias-routing.ts'
-import { claimEmailJob, getEmailJob, markEmailJobFailed, markEmailJobRetrying, markEmailJobSent, reclaimStaleEmailJob, type EmailJobRow } from '../db/email-jobs.ts'
+import { claimEmailJob, markEmailJobFailed, markEmailJobRetrying, markEmailJobSent, reclaimEmailJob, type EmailJobRow } from '../db/email-jobs.ts'
 import { openEmailJobContent, type EmailJobContent } from '../lib/email-job-content.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
 import { PermanentDeliveryError } from './outbound-transport.ts'
 import type { Payload, queues, WorkContext } from './queues.ts'
 import { headerFields } from './submission-accept.ts'
 
-/** A worker that died mid-send leaves `sending`; after this long another attempt takes over. */
-const STALE_SENDING_SECONDS = 120
-
 export async function sendEmail(deps: DeliveryDeps, payload: Payload<typeof queues.sendEmail>, ctx: WorkContext): Promise<void> {
   const { sql, config } = deps
-  const job = (await claimEmailJob(sql, payload.emailJobId)) ?? (await reclaimStaleEmailJob(sql, payload.emailJobId, STALE_SENDING_SECONDS))
-  if (!job) {
-    const current = await getEmailJob(sql, payload.emailJobId)
-    if (current?.status === 'sending') throw new Error('email job is being sent by another worker') // look again later
-    return // cancelled, sent, failed or gone: nothing to do
-  }
+  // A retry of a job whose row is still `sending` means the earlier attempt lost its lease.
+  const job = (await claimEmailJob(sql, payload.emailJobId)) ?? (ctx.retryCount > 0 ? await reclaimEmailJob(sql, payload.emailJobId) : undefined)
+  if (!job) return // cancelled, sent, failed or gone: nothing to do
   const alias = job.aliasId ? await getAliasForDelivery(sql, job.aliasId) : undefined
   if (!alias || !job.content) return markEmailJobFailed(sql, job.id, 'The sending alias no longer exists')
   if (!alias.active || alias.forwardTo === 'null') return markEmailJobFailed(sql, job.id, 'The sending alias is paused')

@@ -1,0 +1,63 @@
+// The `delivery` process killed with SIGKILL while it is sending an email job: the job's lease
+// expires, the next worker takes it over, and the relay gets the message exactly once.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import path from 'node:path'
+import { PgBoss } from 'pg-boss'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { createApp } from '../api/app.ts'
+import { ApiClient } from '../scripts/testing/api-client.ts'
+import { createMailEnv, type MailEnv } from '../scripts/testing/mail-env.ts'
+import { waitFor } from '../scripts/testing/mail-stand-ins.ts'
+import { TEST_SECRET_KEY } from '../scripts/testing/test-app.ts'
+import { queues } from './queues.ts'
+
+let env: MailEnv
+let monitor: PgBoss
+const children: ChildProcess[] = []
+
+beforeAll(async () => {
+  env = await createMailEnv({ worker: false, env: { UNDO_SECONDS: '0', EMAIL_RETRY_DELAY_SECONDS: '1' } })
+  await env.boss.updateQueue(queues.sendEmail.name, { expireInSeconds: 3, heartbeatSeconds: null })
+  monitor = new PgBoss({ connectionString: env.db.url, schema: 'pgboss', max: 2, supervise: true, schedule: false, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1 })
+  monitor.on('error', () => {})
+  await monitor.start()
+})
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL')
+  await monitor?.stop({ graceful: false })
+  await env?.close()
+})
+
+function startDeliveryProcess(): ChildProcess {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'delivery.ts')], {
+    env: {
+      PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: env.db.url, DATA_DIR: env.config.dataDir, SECRET_KEY: TEST_SECRET_KEY,
+      OUTBOUND_SMTP_URL: env.relay.url, MAIL_DOMAINS: env.config.mailDomains.join(','), DELIVERY_POLL_SECONDS: '1',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  children.push(child)
+  return child
+}
+
+it('sends exactly once when the delivery worker is killed mid-send', async () => {
+  const api = new ApiClient(createApp({ sql: env.db.sql, boss: env.boss, config: env.config }))
+  const { user } = await api.register()
+  const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: `kill-${user.id.slice(0, 8)}`, domain: 'veilmail.test', forwardTo: 'me@example.com' }))).body.alias
+  env.relay.holdData = new Promise(() => {}) // the first attempt never hears back from the relay
+  const first = startDeliveryProcess()
+  const { body } = await api.json(api.post('/api/email-jobs', { to: 'once@example.org', subject: 'exactly once', body: 'hello', fromAliasId: alias.id }))
+  await once(env.relay, 'data-started')
+  first.kill('SIGKILL')
+  await once(first, 'exit')
+  expect((await api.json(api.get(`/api/email-jobs/${body.jobId}/status`))).body.status).toBe('sending')
+  env.relay.holdData = undefined
+
+  const second = startDeliveryProcess()
+  await waitFor(env.relay, 'message', () => env.relay.messages.find((m) => m.raw.includes('Subject: exactly once')), 25_000)
+  await expect.poll(async () => (await api.json(api.get(`/api/email-jobs/${body.jobId}/status`))).body.status, { timeout: 10_000 }).toBe('sent')
+  expect(env.relay.messages.filter((m) => m.raw.includes('Subject: exactly once'))).toHaveLength(1)
+  second.kill('SIGTERM')
+  await once(second, 'exit')
+}, 45_000)

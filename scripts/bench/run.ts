@@ -6,6 +6,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   forward: () => import('./forward.ts'),
   queue: () => import('./queue.ts'),
   send: () => import('./send.ts'),
+  web: () => import('./web.ts'),
 }
 
 const names = process.argv.slice(2)

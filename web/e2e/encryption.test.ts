@@ -1,9 +1,11 @@
 // Encryption keys and decryption in a real browser against the real web process: keys are made,
 // downloaded and used in the browser, and no request ever carries a master password or a
-// private key. Debian's age CLI checks the results independently.
+// private key. Debian's age CLI checks the results independently. scrypt runs in the age worker
+// and can take many seconds on a busy machine: the tests wait for outcomes (toasts, closed
+// dialogs, rows), and look at a pending label only while they hold its request themselves.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ageAvailable, ageDecrypt, ageDecryptWithPassphrase, ageEncrypt } from '../../scripts/testing/age-cli.ts'
 import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
@@ -15,7 +17,9 @@ const run = browserAvailable() && ageAvailable()
 const WORK_PASSWORD = 'work master pässword 1'
 const BACKUP_PASSWORD = 'backup master password 2'
 const MESSAGE = 'Meet at the usual place.\nBring the Grüße 🔐'
-const SLOW = 90_000 // scrypt in the browser, plus the age CLI
+const SLOW = 180_000 // scrypt in the browser (twice in some tests), plus the age CLI
+const PAGE = 60_000 // tests without scrypt; above the page's default wait of 45 s
+const SCRYPT_WAIT = { timeout: 90_000 } // an outcome that comes after scrypt in the worker
 
 let db: TestDatabase
 let server: WebServer
@@ -24,6 +28,10 @@ let context: BrowserContext
 let page: Page
 /** Every request the browser made, with its body. */
 const requests: { method: string; url: string; body: string }[] = []
+/** The URLs of the workers the page started. */
+const workers: string[] = []
+/** Console messages about Content Security Policy violations. */
+const cspViolations: string[] = []
 /** What the downloaded key file said. */
 let keyFile: { keyName: string; publicKey: string; privateKey: string; createdAt: string; isDefault: boolean }
 
@@ -35,7 +43,9 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'], acceptDownloads: true })
   context.on('request', (request) => requests.push({ method: request.method(), url: request.url(), body: request.postData() ?? '' }))
   page = await context.newPage()
-  page.setDefaultTimeout(45_000) // scrypt in the browser can take seconds on a busy machine
+  page.setDefaultTimeout(45_000) // a busy machine; scrypt waits use SCRYPT_WAIT
+  page.on('worker', (worker) => workers.push(worker.url()))
+  page.on('console', (message) => /content security policy/i.test(message.text()) && cspViolations.push(message.text()))
   const res = await context.request.post(`${server.url}/api/auth/register`, { data: { email: `keys.${crypto.randomUUID().slice(0, 8)}@example.com`, password: 'correct horse battery' } })
   expect(res.status()).toBe(201)
 })
@@ -50,37 +60,76 @@ afterAll(async () => {
 
 const toast = (title: string) => page.getByTestId('toast').getByText(title, { exact: true })
 const toastText = (text: string) => page.getByTestId('toast').getByText(text)
+/** The toast with this title and a description containing `text`. */
+const toastWith = (title: string, text: string) =>
+  page.getByTestId('toast').filter({ has: page.getByText(title, { exact: true }) }).filter({ hasText: text })
 const keyCard = (name: string): Locator => page.locator(`[data-testid="encryption-key"][data-key-name="${name}"]`)
 const screenshot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true })
 const defaultKeys = () => page.locator('[data-testid="encryption-key"]:has([data-testid="default-badge"])')
+
+/**
+ * Holds the page's `method` requests to `url` until release(), so the state the UI shows while
+ * it waits for them (a pending label) stays up until the test has seen it.
+ */
+async function holdRequests(url: string, method: string) {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const passing: Promise<void>[] = []
+  const handler = (route: Route) => {
+    if (route.request().method() !== method) return route.fallback()
+    const passed = released.then(() => route.continue())
+    passing.push(passed)
+    return passed
+  }
+  await page.route(url, handler)
+  return {
+    /** Lets the held requests go on, then stops holding. */
+    async stop() {
+      release()
+      await Promise.all(passing)
+      await page.unroute(url, handler)
+    },
+  }
+}
+
+const keyRows = async (name: string) => (await db.sql<{ n: number }[]>`select count(*)::int as n from encryption_keys where key_name = ${name}`)[0].n
 
 async function createKey(name: string, password: string) {
   await page.getByRole('button', { name: 'Create New Key' }).click()
   const dialog = page.getByRole('dialog', { name: 'Create New Encryption Key' })
   await dialog.getByLabel('Key Name').fill(name)
   await dialog.getByLabel('Master Password').fill(password)
-  await dialog.getByRole('button', { name: 'Create Key' }).click()
-  await dialog.getByRole('button', { name: 'Creating...' }).waitFor()
-  await toast('Encryption key created').waitFor()
+  // the upload follows scrypt; held, it keeps "Creating..." up until seen
+  const upload = await holdRequests('**/api/encryption-keys', 'POST')
+  try {
+    await dialog.getByRole('button', { name: 'Create Key' }).click()
+    await dialog.getByRole('button', { name: 'Creating...' }).waitFor()
+    expect(await dialog.getByLabel('Master Password').isDisabled()).toBe(true)
+  } finally {
+    await upload.stop()
+  }
+  await toastWith('Encryption key created', `"${name}" is ready`).waitFor(SCRYPT_WAIT)
   await dialog.waitFor({ state: 'detached' })
   await keyCard(name).waitFor()
+  expect(await keyRows(name)).toBe(1)
 }
 
 describe.skipIf(!run)('encryption keys in the browser', () => {
   it('shows the empty Settings page and refuses a nameless or passwordless key', async () => {
     // hold the list until "Loading keys..." has been seen
-    let release!: () => void
-    const held = new Promise<void>((resolve) => (release = resolve))
-    await page.route('**/api/encryption-keys', async (route) => {
-      await held
-      await route.continue()
-    })
-    await page.goto(server.url + '/settings')
+    const list = await holdRequests('**/api/encryption-keys', 'GET')
+    const response = await page.goto(server.url + '/settings')
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor()
     await page.getByText('Loading keys...').waitFor()
-    release()
+    await list.stop()
     await page.getByText('No encryption keys', { exact: true }).waitFor()
-    await page.unroute('**/api/encryption-keys')
+    // The age worker is a same-origin script: script-src 'self' covers it (worker-src falls back
+    // to it), with no blob: or eval allowed.
+    const csp = Object.fromEntries(
+      (await response!.headerValue('content-security-policy'))!.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]),
+    )
+    expect(csp['script-src']).toEqual(["'self'"])
+    expect(csp['worker-src']).toBeUndefined()
     await page.getByText('Create your first encryption key to start receiving encrypted emails').waitFor()
     await screenshot('settings-empty-1280.png')
 
@@ -104,7 +153,7 @@ describe.skipIf(!run)('encryption keys in the browser', () => {
     expect(await password.getAttribute('type')).toBe('password')
     await dialog.getByRole('button', { name: 'Cancel' }).click()
     expect(requests.filter((r) => r.method === 'POST' && r.url.endsWith('/api/encryption-keys'))).toHaveLength(0)
-  })
+  }, PAGE)
 
   it('creates keys in the browser and uploads only the public key and the locked private key', async () => {
     await createKey('Work', WORK_PASSWORD)
@@ -128,6 +177,8 @@ describe.skipIf(!run)('encryption keys in the browser', () => {
     const identityFile = await ageDecryptWithPassphrase(work.encryptedPrivateKey, WORK_PASSWORD)
     expect(identityFile).toContain(`# public key: ${work.publicKey}\n`)
     expect(await ageDecrypt(await ageEncrypt(MESSAGE, work.publicKey), identityFile)).toBe(MESSAGE)
+    // scrypt ran in the age worker, loaded from our own origin under the CSP
+    expect(workers.map((url) => new URL(url)).filter((url) => url.origin === server.url && /^\/assets\/age-worker-[\w-]+\.js$/.test(url.pathname))).toHaveLength(1)
     await screenshot('settings-keys-1280.png')
   }, SLOW)
 
@@ -142,7 +193,7 @@ describe.skipIf(!run)('encryption keys in the browser', () => {
     await keyCard('Backup').getByRole('button', { name: 'Make Default' }).click()
     await keyCard('Backup').getByTestId('default-badge').waitFor()
     await expect.poll(() => defaultKeys().count()).toBe(1)
-  })
+  }, PAGE)
 
   it('downloads a key file decrypted in the browser, after refusing a wrong master password', async () => {
     await keyCard('Work').getByRole('button', { name: 'Download' }).click()
@@ -151,13 +202,18 @@ describe.skipIf(!run)('encryption keys in the browser', () => {
     await toast('Password required').waitFor()
     await toastText('Please enter your master password to download the keys.').waitFor()
     await dialog.getByLabel('Master Password').fill('not the password')
-    await dialog.getByRole('button', { name: 'Download Keys' }).click()
-    await dialog.getByRole('button', { name: 'Downloading...' }).waitFor()
-    await toast('Download failed').waitFor()
-    await toastText(AGE_FAILURE_MESSAGES['wrong-password']).waitFor()
+    // the locked key is fetched before scrypt; held, it keeps "Downloading..." up until seen
+    const material = await holdRequests('**/api/encryption-keys/*/encrypted-private-key', 'GET')
+    try {
+      await dialog.getByRole('button', { name: 'Download Keys' }).click()
+      await dialog.getByRole('button', { name: 'Downloading...' }).waitFor()
+    } finally {
+      await material.stop()
+    }
+    await toastWith('Download failed', AGE_FAILURE_MESSAGES['wrong-password']).waitFor(SCRYPT_WAIT)
 
     await dialog.getByLabel('Master Password').fill(WORK_PASSWORD)
-    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download Keys' }).click()])
+    const [download] = await Promise.all([page.waitForEvent('download', SCRYPT_WAIT), dialog.getByRole('button', { name: 'Download Keys' }).click()])
     expect(download.suggestedFilename()).toBe('Work-encryption-keys.json')
     const text = readFileSync((await download.path())!, 'utf8')
     keyFile = JSON.parse(text)
@@ -188,14 +244,19 @@ describe.skipIf(!run)('encryption keys in the browser', () => {
     await form.getByLabel('Master Password').fill('wrong again')
     await form.getByLabel('Encrypted Message').fill(ciphertext)
     await form.getByRole('button', { name: 'Decrypt Message' }).click()
-    await toast('Decryption failed').waitFor()
-    await toastText(AGE_FAILURE_MESSAGES['wrong-password']).waitFor()
+    await toastWith('Decryption failed', AGE_FAILURE_MESSAGES['wrong-password']).waitFor(SCRYPT_WAIT)
 
     await form.getByLabel('Master Password').fill(WORK_PASSWORD)
-    await form.getByRole('button', { name: 'Decrypt Message' }).click()
-    await form.getByRole('button', { name: 'Decrypting...' }).waitFor()
+    // held, the locked key's request keeps "Decrypting..." up until seen
+    const material = await holdRequests('**/api/encryption-keys/*/encrypted-private-key', 'GET')
+    try {
+      await form.getByRole('button', { name: 'Decrypt Message' }).click()
+      await form.getByRole('button', { name: 'Decrypting...' }).waitFor()
+    } finally {
+      await material.stop()
+    }
+    await page.getByText('Successfully decrypted').waitFor(SCRYPT_WAIT)
     await toast('Decryption successful').waitFor()
-    await page.getByText('Successfully decrypted').waitFor()
     expect(await page.getByLabel('Decrypted text').inputValue()).toBe(MESSAGE)
     await screenshot('decrypt-auto-1280.png')
 
@@ -229,6 +290,7 @@ describe.skipIf(!run)('encryption keys in the browser', () => {
     await form.getByLabel('Private Key').fill(JSON.stringify(keyFile, null, 2))
     await form.getByLabel('Encrypted Message').fill(ciphertext)
     await form.getByRole('button', { name: 'Decrypt Message' }).click()
+    await page.getByText('Successfully decrypted').waitFor()
     await toast('Decryption successful').waitFor()
     expect(await page.getByLabel('Decrypted text').inputValue()).toBe(MESSAGE)
     await page.setViewportSize({ width: 390, height: 844 })
@@ -275,7 +337,7 @@ describe.skipIf(!run)('encryption keys in the browser', () => {
     await toast('Encryption key needs update').waitFor()
     await toastText('This key was created with an older method. Please delete it and create a new one in Settings.').waitFor()
     await page.getByText('Enter encrypted text and decrypt to see results').waitFor()
-  })
+  }, PAGE)
 
   it('never sent a master password or a private key, and never asked the server to decrypt', async () => {
     const secrets = [WORK_PASSWORD, BACKUP_PASSWORD, 'not the password', 'wrong again', keyFile.privateKey, 'AGE-SECRET-KEY-']
@@ -291,5 +353,6 @@ describe.skipIf(!run)('encryption keys in the browser', () => {
     expect(apiCalls).not.toContain('POST /api/encryption-keys/:id/download')
     expect(apiCalls).not.toContain('POST /api/decrypt-auto')
     expect(apiCalls).not.toContain('POST /api/decrypt-manual')
+    expect(cspViolations).toEqual([])
   })
 })

@@ -5,7 +5,7 @@ import { getKeyMaterial } from './get-key-material.ts'
 
 /** Auto decrypt (spec §7 decrypt-auto), done locally: the master password is not sent. */
 export async function decryptWithSavedKey({ encryptedText, keyId, masterPassword }: DecryptAutoInput): Promise<string> {
-  checkEncryptedText(encryptedText)
+  await checkEncryptedText(encryptedText)
   return decryptWithKeyMaterial(encryptedText, await getKeyMaterial(keyId), masterPassword)
 }
 

@@ -1,10 +1,10 @@
 // Spec §8 "Decrypt (page)": what a failed attempt says.
-import { AgeFailure } from '../../../../api/encryption/age-core.ts'
 import type { ToastInput } from '../../../components/ui/use-toast.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
+import { AgeError } from '../../encryption/lib/age-client.ts'
 
 export function decryptFailureToast(error: unknown, { manual = false } = {}): ToastInput {
-  if (error instanceof AgeFailure) {
+  if (error instanceof AgeError) {
     if (error.kind === 'needs-recreation') {
       return { title: 'Encryption key needs update', description: 'This key was created with an older method. Please delete it and create a new one in Settings.', variant: 'destructive' }
     }

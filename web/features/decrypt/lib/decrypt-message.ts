@@ -1,27 +1,20 @@
-// Decryption in the browser, for the Decrypt page and the inbox's encrypted-block widget. The
-// text is checked first (no network, no scrypt for a bad paste); failures are AgeFailure with
-// the texts of api/encryption/age-core.ts.
-import { decryptFile, findIdentity, readArmored, unlockPrivateKey } from '../../../../api/encryption/age-core.ts'
+// Decryption in the browser, for the Decrypt page and the inbox's encrypted-block widget. It runs
+// in the age worker (scrypt for saved keys takes seconds). The text is checked first (no network,
+// no scrypt for a bad paste); failures are AgeError with the texts of api/encryption/age-core.ts.
 import type { KeyMaterial } from '../../../../api/encryption/encryption-schemas.ts'
-import { nextPaint } from '../../../lib/next-paint.ts'
+import { runAge } from '../../encryption/lib/age-client.ts'
 
-/** Throws AgeFailure unless the text holds a complete armored age message. */
-export function checkEncryptedText(encryptedText: string): void {
-  readArmored(encryptedText)
+/** Rejects with AgeError unless the text holds a complete armored age message. */
+export async function checkEncryptedText(encryptedText: string): Promise<void> {
+  await runAge('checkArmored', { encryptedText })
 }
 
 /** With a pasted private key: bare, an age-keygen identity file or a downloaded key file. */
-export async function decryptWithPrivateKey(encryptedText: string, privateKey: string): Promise<string> {
-  const file = readArmored(encryptedText)
-  const identity = findIdentity(privateKey)
-  await nextPaint()
-  return decryptFile(file, identity)
+export function decryptWithPrivateKey(encryptedText: string, privateKey: string): Promise<string> {
+  return runAge('decryptWithPrivateKey', { encryptedText, privateKey })
 }
 
 /** With a saved key (its locked material from the server) and its master password. */
-export async function decryptWithKeyMaterial(encryptedText: string, material: KeyMaterial, masterPassword: string): Promise<string> {
-  const file = readArmored(encryptedText)
-  await nextPaint()
-  const privateKey = await unlockPrivateKey(material.encryptedPrivateKey, masterPassword, material.publicKey)
-  return decryptFile(file, privateKey)
+export function decryptWithKeyMaterial(encryptedText: string, material: KeyMaterial, masterPassword: string): Promise<string> {
+  return runAge('decryptWithKeyMaterial', { encryptedText, encryptedPrivateKey: material.encryptedPrivateKey, masterPassword, publicKey: material.publicKey })
 }

@@ -50,13 +50,16 @@ export function planDeliveries(recipients: Recipient[]): { deliveries: PlannedDe
 export async function spoolMessage(deps: SpoolDeps, recipients: Recipient[], message?: { raw: Buffer; meta: SpoolMeta }): Promise<string | undefined> {
   const { deliveries, droppedAliasIds } = planDeliveries(recipients)
   if (deliveries.length === 0 && droppedAliasIds.length === 0) return undefined
+  if (deliveries.length && !message) throw new Error('deliveries without a message')
   const id = randomUUID()
-  await deps.sql.begin(async (tx) => {
-    // Every statement is sent at once (postgres.js pipelines a transaction's queries), one round
-    // trip instead of one per row: delivery ids are made here so nothing waits for a reply.
-    const statements: Promise<unknown>[] = []
-    if (deliveries.length) {
-      if (!message) throw new Error('deliveries without a message')
+  // One round trip for BEGIN and every statement (postgres.js pipelines on a reserved
+  // connection; delivery ids are made here so nothing waits for a reply), then COMMIT once all
+  // of them succeeded. Any failure rolls the whole message back.
+  const tx = await deps.sql.reserve()
+  try {
+    // postgres.js runs a query when it is first awaited: BEGIN must be sent before anything else.
+    const statements: Promise<unknown>[] = [tx`begin`.execute()]
+    if (message && deliveries.length) {
       const { raw, meta } = message
       statements.push(insertSpoolMessage(tx, { id, raw: deps.codec.sealRaw(id, raw), meta: deps.codec.sealMeta(id, meta), size: raw.length }))
       for (const d of deliveries) {
@@ -65,7 +68,15 @@ export async function spoolMessage(deps: SpoolDeps, recipients: Recipient[], mes
       }
     }
     for (const aliasId of droppedAliasIds) statements.push(incrementAliasCounter(tx, aliasId, 'dropped'))
-    await Promise.all(statements)
-  })
+    const settled = await Promise.allSettled(statements)
+    const failed = settled.find((r) => r.status === 'rejected')
+    if (failed) throw failed.reason
+    await tx`commit`
+  } catch (error) {
+    await tx`rollback`.catch(() => {})
+    throw error
+  } finally {
+    tx.release()
+  }
   return deliveries.length ? id : undefined
 }

@@ -139,7 +139,8 @@ export async function createQueues(boss: PgBoss, definitions: QueueDefinition[] 
 function executorFor(db: Db) {
   return {
     async executeSql(text: string, values: unknown[] = []) {
-      const rows = await db.unsafe(text, values as never[])
+      // Prepared per connection: pg-boss statements are long, and planning one each time costs milliseconds.
+      const rows = await db.unsafe(text, values as never[], { prepare: true })
       return { rows: [...rows] }
     },
   }

@@ -71,7 +71,7 @@ describe('work', () => {
       void work(boss, probe, async (payload) => {
         seen.push(payload)
         if (payload.userId === userId) resolve()
-      })
+      }, { pollSeconds: 1 })
     })
     // bypass enqueue()'s validation to simulate an untrusted payload
     const badId = await boss.send(probe.name, { userId: 42 })

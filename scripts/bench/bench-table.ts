@@ -12,3 +12,5 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export const ms = (n: number) => `${n.toFixed(1)} ms`

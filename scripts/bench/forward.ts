@@ -18,7 +18,7 @@ import { createDeliveryDeps } from '../../workers/delivery-deps.ts'
 import { startDeliveryWorker } from '../../workers/delivery-worker.ts'
 import { createBoss } from '../../workers/queues.ts'
 import { startRelay } from '../testing/mail-stand-ins.ts'
-import { createBenchDatabase } from './bench-database.ts'
+import { benchDatabase } from './bench-db.ts'
 import { percentile, printTable, sleep } from './bench-table.ts'
 
 const THROUGHPUT_MESSAGES = 2000
@@ -34,7 +34,7 @@ function message(i: number, to: string): string {
 
 export async function run() {
   setLogLevel('warn')
-  const db = await createBenchDatabase()
+  const db = await benchDatabase()
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'veilmail-bench-data-'))
   const relay = await startRelay()
   const env = {

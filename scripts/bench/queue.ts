@@ -5,7 +5,8 @@ import * as v from 'valibot'
 import { createSql } from '../../db/client.ts'
 import { createBoss, createQueues, defineQueue, enqueue, work } from '../../workers/queues.ts'
 import { printTable } from '../print-table.ts'
-import { benchDatabase, ms, percentile } from './bench-db.ts'
+import { benchDatabase } from './bench-db.ts'
+import { ms, percentile } from './bench-table.ts'
 
 const probe = defineQueue({
   name: 'bench-wakeup',

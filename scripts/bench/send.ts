@@ -9,7 +9,8 @@ import { printTable } from '../print-table.ts'
 import { ApiClient } from '../testing/api-client.ts'
 import { startRelay } from '../testing/mail-stand-ins.ts'
 import { testConfig } from '../testing/test-app.ts'
-import { benchDatabase, ms, percentile } from './bench-db.ts'
+import { benchDatabase } from './bench-db.ts'
+import { ms, percentile } from './bench-table.ts'
 
 const BULK = 2000
 const LATENCY_SAMPLES = 200

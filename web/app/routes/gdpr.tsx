@@ -3,7 +3,6 @@ import { ProsePage, ProseSection } from '../../components/layout/prose-page.tsx'
 import { useDocumentTitle } from '../../hooks/use-document-title.ts'
 import {
   ACCOUNT_ERASURE_DAYS,
-  DELETED_ALIAS_REMOVAL_DAYS,
   GDPR_RESPONSE_DAYS,
   MINIMUM_AGE,
   SECURITY_LOG_RETENTION_DAYS,
@@ -77,7 +76,7 @@ export function GdprRoute() {
         <ul>
           <li>Forwarded mail: deleted as soon as every target has received it.</li>
           <li>Technical and security logs, which contain no message content: {SECURITY_LOG_RETENTION_DAYS} days.</li>
-          <li>Deleted aliases: removed within {DELETED_ALIAS_REMOVAL_DAYS} days.</li>
+          <li>Deleted aliases: removed at once with their settings, notes and counters. The bare address is kept, linked to no one, so it can never be given to someone else and receive mail meant for you.</li>
           <li>
             Account data: kept while your account exists. Deleting your account signs you out everywhere at once, stops
             your aliases immediately and erases all account data within {ACCOUNT_ERASURE_DAYS} days.

@@ -3,7 +3,6 @@ import { ProsePage, ProseSection } from '../../components/layout/prose-page.tsx'
 import { useDocumentTitle } from '../../hooks/use-document-title.ts'
 import {
   ACCOUNT_ERASURE_DAYS,
-  DELETED_ALIAS_REMOVAL_DAYS,
   GDPR_RESPONSE_DAYS,
   MINIMUM_AGE,
   SECURITY_LOG_RETENTION_DAYS,
@@ -105,7 +104,7 @@ export function PrivacyRoute() {
         <ul>
           <li>Forwarded mail: only until every target has received it.</li>
           <li>Technical and security logs (which contain no content): {SECURITY_LOG_RETENTION_DAYS} days.</li>
-          <li>Deleted aliases: removed within {DELETED_ALIAS_REMOVAL_DAYS} days.</li>
+          <li>Deleted aliases: removed at once with their settings, notes and counters. The bare address is kept, linked to no one, so it can never be given to someone else and receive mail meant for you.</li>
           <li>
             Everything else: for as long as you keep your account. When you delete it from the dashboard you are
             signed out everywhere at once, your aliases stop working immediately, and all account data is erased

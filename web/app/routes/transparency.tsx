@@ -2,7 +2,6 @@ import { ProsePage, ProseSection } from '../../components/layout/prose-page.tsx'
 import { useDocumentTitle } from '../../hooks/use-document-title.ts'
 import {
   ACCOUNT_ERASURE_DAYS,
-  DELETED_ALIAS_REMOVAL_DAYS,
   LAUNCH_DATE,
   NEXT_TRANSPARENCY_REPORT,
   SECURITY_LOG_RETENTION_DAYS,
@@ -69,8 +68,8 @@ export function TransparencyRoute() {
           <li>Readable private keys or master passwords: keys are stored only encrypted with a password we never see.</li>
           <li>Passwords: we store only argon2id hashes.</li>
           <li>
-            Anything about a deleted account after {ACCOUNT_ERASURE_DAYS} days, or a deleted alias after{' '}
-            {DELETED_ALIAS_REMOVAL_DAYS} days.
+            Anything about a deleted account after {ACCOUNT_ERASURE_DAYS} days, or who owned a deleted alias: only
+            its bare address is kept, linked to no one, so it is never given out again.
           </li>
         </ul>
       </ProseSection>

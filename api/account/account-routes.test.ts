@@ -16,8 +16,12 @@ describe('account deletion', () => {
     const { email, password, user } = await laptop.register()
     const phone = new ApiClient(t.app)
     await phone.post('/api/auth/login', { email, password })
-    await t.db.sql`insert into aliases (user_id, alias, domain, forward_to) values (${user.id}, ${'del-' + user.id.slice(0, 8)}, 'veilmail.test', ${email})`
-    expect((await laptop.json(laptop.get('/api/account-stats'))).body).toEqual({ aliases: 1, forwarded: 0, replied: 0, keys: 0 })
+    const [alias] = await t.db.sql`insert into aliases (user_id, alias, domain, forward_to) values (${user.id}, ${'del-' + user.id.slice(0, 8)}, 'veilmail.test', ${email}) returning id`
+    expect((await laptop.json(laptop.get('/api/account-stats'))).body).toEqual({ aliases: 1, forwarded: 0, replied: 0, keys: 0, jobs: 0 })
+    // counters live in several shard rows per alias; each alias still counts once
+    await t.db.sql`insert into alias_counters (alias_id, shard, forwarded, replied) values (${alias.id}, 0, 3, 1), (${alias.id}, 5, 4, 0)`
+    await laptop.post('/api/email-jobs', { to: 'x@example.org', subject: 's', body: 'b', fromAliasId: alias.id })
+    expect((await laptop.json(laptop.get('/api/account-stats'))).body).toEqual({ aliases: 1, forwarded: 7, replied: 1, keys: 0, jobs: 1 })
 
     const res = await laptop.json(laptop.delete('/api/account'))
     expect(res).toEqual({ status: 200, body: { message: 'Account deleted' } })

@@ -62,11 +62,24 @@ export async function cancelEmailJob(db: Db, userId: string, jobId: string): Pro
   return rows.length === 1
 }
 
+/** A claimed job with what sending needs of its alias (one round trip). */
+export interface ClaimedEmailJob extends EmailJobRow {
+  aliasName: string | null
+  aliasDomain: string | null
+  aliasCanSend: boolean | null
+}
+
+const withAlias = (db: Db) => db`
+  select c.*, a.alias as alias_name, a.domain as alias_domain, (a.active and a.forward_to <> 'null') as alias_can_send
+  from claimed c left join aliases a on a.id = c.alias_id`
+
 /** A worker takes the job; undefined when it was cancelled, finished, or is held by another. */
-export async function claimEmailJob(db: Db, jobId: string): Promise<EmailJobRow | undefined> {
-  const [row] = await db<EmailJobRow[]>`
-    update email_jobs set status = 'sending', updated_at = now()
-    where id = ${jobId} and status in ('pending', 'retrying') returning ${db.unsafe(columns)}`
+export async function claimEmailJob(db: Db, jobId: string): Promise<ClaimedEmailJob | undefined> {
+  const [row] = await db<ClaimedEmailJob[]>`
+    with claimed as (
+      update email_jobs set status = 'sending', updated_at = now()
+      where id = ${jobId} and status in ('pending', 'retrying') returning ${db.unsafe(columns)})
+    ${withAlias(db)}`
   return row
 }
 
@@ -74,11 +87,11 @@ export async function claimEmailJob(db: Db, jobId: string): Promise<EmailJobRow 
  * The queue handed this job out again while its row says `sending`: the attempt that set it
  * lost its lease (the worker died or hung past the job's expiry), so this attempt takes over.
  */
-export async function reclaimEmailJob(db: Db, jobId: string): Promise<EmailJobRow | undefined> {
-  const [row] = await db<EmailJobRow[]>`
-    update email_jobs set updated_at = now()
-    where id = ${jobId} and status = 'sending'
-    returning ${db.unsafe(columns)}`
+export async function reclaimEmailJob(db: Db, jobId: string): Promise<ClaimedEmailJob | undefined> {
+  const [row] = await db<ClaimedEmailJob[]>`
+    with claimed as (
+      update email_jobs set updated_at = now() where id = ${jobId} and status = 'sending' returning ${db.unsafe(columns)})
+    ${withAlias(db)}`
   return row
 }
 

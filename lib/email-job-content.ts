@@ -7,7 +7,12 @@ export type EmailJobContent =
   /** a message submitted over SMTP, as the client sent it (base64) */
   | { kind: 'raw'; raw: string }
 
-const box = (secretKey: string) => new SecretBox(secretKey, 'email-job')
+const boxes = new Map<string, SecretBox>()
+const box = (secretKey: string) => {
+  let b = boxes.get(secretKey)
+  if (!b) boxes.set(secretKey, (b = new SecretBox(secretKey, 'email-job')))
+  return b
+}
 
 export function sealEmailJobContent(secretKey: string, jobId: string, content: EmailJobContent): Buffer {
   return box(secretKey).seal(JSON.stringify(content), jobId)

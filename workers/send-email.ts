@@ -3,7 +3,6 @@
 // is retried with backoff until maxRetries. The row's status follows every step, and the claim
 // (pending|retrying → sending) makes a duplicated or retried job send at most once.
 import MailComposer from 'nodemailer/lib/mail-composer/index.js'
-import { getAliasForDelivery } from '../db/alias-routing.ts'
 import { claimEmailJob, markEmailJobFailed, markEmailJobRetrying, markEmailJobSent, reclaimEmailJob, type EmailJobRow } from '../db/email-jobs.ts'
 import { openEmailJobContent, type EmailJobContent } from '../lib/email-job-content.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
@@ -16,16 +15,16 @@ export async function sendEmail(deps: DeliveryDeps, payload: Payload<typeof queu
   // A retry of a job whose row is still `sending` means the earlier attempt lost its lease.
   const job = (await claimEmailJob(sql, payload.emailJobId)) ?? (ctx.retryCount > 0 ? await reclaimEmailJob(sql, payload.emailJobId) : undefined)
   if (!job) return // cancelled, sent, failed or gone: nothing to do
-  const alias = job.aliasId ? await getAliasForDelivery(sql, job.aliasId) : undefined
-  if (!alias || !job.content) return markEmailJobFailed(sql, job.id, 'The sending alias no longer exists')
-  if (!alias.active || alias.forwardTo === 'null') return markEmailJobFailed(sql, job.id, 'The sending alias is paused')
+  if (!job.aliasName || !job.aliasDomain || !job.content) return markEmailJobFailed(sql, job.id, 'The sending alias no longer exists')
+  if (!job.aliasCanSend) return markEmailJobFailed(sql, job.id, 'The sending alias is paused')
 
-  const from = `${alias.alias}@${alias.domain}`
+  const domain = job.aliasDomain
+  const from = `${job.aliasName}@${domain}`
   const content = openEmailJobContent(config.secretKey, job.id, job.content)
-  const raw = await composeMessage(content, from, job, `<${job.id}@${alias.domain}>`)
-  const messageId = headerFields(raw).find((f) => f.name === 'message-id')?.value ?? `<${job.id}@${alias.domain}>`
+  const raw = await composeMessage(content, from, job, `<${job.id}@${domain}>`)
+  const messageId = headerFields(raw).find((f) => f.name === 'message-id')?.value ?? `<${job.id}@${domain}>`
   try {
-    await deps.transport.send({ id: `job-${job.id}`, from, to: job.recipientEmail, raw: await deps.dkim.sign(raw, alias.domain) })
+    await deps.transport.send({ id: `job-${job.id}`, from, to: job.recipientEmail, raw: await deps.dkim.sign(raw, domain) })
   } catch (error) {
     const reply = replyText(error)
     if (error instanceof PermanentDeliveryError) return markEmailJobFailed(sql, job.id, reply)

@@ -15,6 +15,7 @@ import { aliasRoutes } from './aliases/alias-routes.ts'
 import { smtpRoutes } from './smtp/smtp-routes.ts'
 import { emailJobRoutes } from './email-jobs/email-job-routes.ts'
 import { encryptionRoutes } from './encryption/encryption-routes.ts'
+import { undeliveredRoutes } from './undelivered/undelivered-routes.ts'
 import { authRoutes } from './auth/auth-routes.ts'
 import { googleRoutes } from './auth/google-routes.ts'
 import { walletRoutes } from './auth/wallet-routes.ts'
@@ -32,6 +33,7 @@ export function createApi() {
     .route('/aliases', aliasRoutes)
     .route('/smtp-credentials', smtpRoutes)
     .route('/email-jobs', emailJobRoutes)
+    .route('/undelivered', undeliveredRoutes)
     .route('/', encryptionRoutes)
 }
 export type ApiType = ReturnType<typeof createApi>

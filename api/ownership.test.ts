@@ -31,6 +31,12 @@ beforeAll(async () => {
   ofB.keyId = key.body.key.id
   const job = await b.json(b.post('/api/email-jobs', { to: 'friend@example.org', subject: 'hi', body: 'hello', fromAliasId: ofB.aliasId }))
   ofB.jobId = job.body.jobId
+  // a forward of B's that failed for good (the pipeline's own tests make these the real way)
+  const [undelivered] = await t.db.sql<{ id: string }[]>`
+    insert into undelivered_messages (user_id, alias_id, target, reason, encrypted, recipient)
+    values (${user.id}, ${ofB.aliasId}, 'b@example.com', '550 5.1.1 mailbox unavailable', '-----BEGIN AGE ENCRYPTED FILE-----', 'age1x')
+    returning id`
+  ofB.undeliveredId = undelivered.id
 })
 afterAll(() => t.close())
 
@@ -76,5 +82,7 @@ describe('route table', () => {
     expect(list.body.aliases[0]).toMatchObject({ active: true, forwardTo: 'b@example.com' })
     const keys = await b.json(b.get('/api/encryption-keys'))
     expect(keys.body.keys).toMatchObject([{ id: ofB.keyId, isDefault: true }])
+    expect((await a.json(a.get('/api/undelivered'))).body.undelivered).toEqual([])
+    expect((await b.json(b.get('/api/undelivered'))).body.undelivered).toMatchObject([{ id: ofB.undeliveredId, status: 'kept', kept: true }])
   })
 })

@@ -13,6 +13,7 @@ export interface RoutedAlias {
 
 export interface DeliveryAlias extends RoutedAlias {
   webhookSecret: string
+  encryptForwarded: boolean
 }
 
 /** The alias at `localPart@domain` (local part compared case-insensitively, like the unique index). */
@@ -25,7 +26,7 @@ export async function findAliasByAddress(db: Db, localPart: string, domain: stri
 
 export async function getAliasForDelivery(db: Db, id: string): Promise<DeliveryAlias | undefined> {
   const [row] = await db<DeliveryAlias[]>`
-    select id, user_id, alias, domain, forward_to, last_forward_to, active, webhook_secret
+    select id, user_id, alias, domain, forward_to, last_forward_to, active, webhook_secret, encrypt_forwarded
     from aliases where id = ${id}`
   return row
 }

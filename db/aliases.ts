@@ -9,6 +9,8 @@ export interface AliasRow {
   forwardTo: string
   lastForwardTo: string | null
   active: boolean
+  /** forwarded mail is age-encrypted to the owner's default key (when there is one) */
+  encryptForwarded: boolean
   notes: string | null
   createdAt: Date
   updatedAt: Date
@@ -18,11 +20,16 @@ export interface AliasRow {
   failed: string
 }
 
+// Counters are sharded (up to 8 rows per alias): summed per alias, so an alias stays one row.
 const select = (db: Db) => db`
-  select a.id, a.user_id, a.alias, a.domain, a.forward_to, a.last_forward_to, a.active, a.notes, a.created_at, a.updated_at,
+  select a.id, a.user_id, a.alias, a.domain, a.forward_to, a.last_forward_to, a.active, a.encrypt_forwarded, a.notes,
+         a.created_at, a.updated_at,
          coalesce(c.forwarded, 0) as forwarded, coalesce(c.replied, 0) as replied,
          coalesce(c.dropped, 0) as dropped, coalesce(c.failed, 0) as failed
-  from aliases a left join alias_counters c on c.alias_id = a.id`
+  from aliases a left join lateral (
+    select sum(forwarded) as forwarded, sum(replied) as replied, sum(dropped) as dropped, sum(failed) as failed
+    from alias_counters where alias_id = a.id
+  ) c on true`
 
 export async function listAliases(db: Db, userId: string): Promise<AliasRow[]> {
   return db<AliasRow[]>`${select(db)} where a.user_id = ${userId} order by a.created_at desc, a.id`
@@ -55,6 +62,7 @@ export interface AliasChanges {
   lastForwardTo?: string | null
   notes?: string | null
   active?: boolean
+  encryptForwarded?: boolean
 }
 
 /** Applies the changes; false when the new address is taken. */
@@ -65,6 +73,7 @@ export async function updateAlias(db: Db, userId: string, aliasId: string, chang
   if (changes.lastForwardTo !== undefined) set.last_forward_to = changes.lastForwardTo
   if (changes.notes !== undefined) set.notes = changes.notes || null
   if (changes.active !== undefined) set.active = changes.active
+  if (changes.encryptForwarded !== undefined) set.encrypt_forwarded = changes.encryptForwarded
   try {
     await db`update aliases set ${db(set)}, updated_at = now() where id = ${aliasId} and user_id = ${userId}`
     return true

@@ -21,6 +21,8 @@ export interface Delivery {
   reverseAliasId: string | null
   status: DeliveryStatus
   attempts: number
+  /** what the last failed attempt ran into (an error code, never a server's text) */
+  lastError: string | null
 }
 
 export async function insertSpoolMessage(db: Db, message: { id: string; raw: Buffer; meta: Buffer; size: number }): Promise<void> {
@@ -65,7 +67,7 @@ export async function insertDelivery(
  */
 export async function lockDelivery(db: Db, id: string): Promise<Delivery | undefined> {
   const [row] = await db<Delivery[]>`
-    select id, spool_id, alias_id, kind, target, reverse_alias_id, status, attempts
+    select id, spool_id, alias_id, kind, target, reverse_alias_id, status, attempts, last_error
     from deliveries where id = ${id} for update`
   return row
 }

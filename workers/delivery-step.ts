@@ -35,34 +35,48 @@ async function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Pro
   await deleteSpoolMessageIfDone(tx, delivery.spoolId)
 }
 
+/** The delivery's alias and opened message; undefined when either is gone. */
+async function openDelivery(deps: StepDeps, tx: Tx, delivery: Delivery): Promise<DeliveryContext | undefined> {
+  const alias = delivery.aliasId ? await getAliasForDelivery(tx, delivery.aliasId) : undefined
+  const spool = await getSpoolMessage(tx, delivery.spoolId)
+  if (!alias || !spool) return undefined
+  return { tx, delivery, alias, spoolId: spool.id, raw: deps.codec.openRaw(spool.id, spool.raw), meta: deps.codec.openMeta(spool.id, spool.meta) }
+}
+
+/** What an attempt ran into, for the owner's report: a code (smtp-451, ECONNREFUSED), never a server's text. */
+function attemptError(error: unknown): string {
+  const e = error as { responseCode?: number; code?: string; name?: string }
+  if (typeof e?.responseCode === 'number') return `smtp-${e.responseCode}`
+  if (typeof e?.code === 'string' && /^[A-Z0-9_]{2,32}$/.test(e.code)) return e.code
+  return error instanceof Error ? error.name : 'error'
+}
+
 export async function runDelivery(deps: StepDeps, deliveryId: string, send: (ctx: DeliveryContext) => Promise<DeliveryOutcome>): Promise<DeliveryOutcome | undefined> {
   try {
     return await deps.sql.begin(async (tx) => {
       const delivery = await lockDelivery(tx, deliveryId)
       if (!delivery || delivery.status !== 'pending') return undefined
-      const alias = delivery.aliasId ? await getAliasForDelivery(tx, delivery.aliasId) : undefined
-      const spool = await getSpoolMessage(tx, delivery.spoolId)
-      let outcome: DeliveryOutcome
-      if (!alias || !spool) outcome = { status: 'failed', reason: 'alias-deleted' }
-      else {
-        const raw = deps.codec.openRaw(spool.id, spool.raw)
-        const meta = deps.codec.openMeta(spool.id, spool.meta)
-        outcome = await send({ tx, delivery, alias, spoolId: spool.id, raw, meta })
-      }
+      const ctx = await openDelivery(deps, tx, delivery)
+      const outcome: DeliveryOutcome = ctx ? await send(ctx) : { status: 'failed', reason: 'alias-deleted' }
       await finish(tx, delivery, outcome)
       return outcome
     })
   } catch (error) {
-    await recordDeliveryAttempt(deps.sql, deliveryId, error instanceof Error ? error.name : 'error').catch(() => {})
+    await recordDeliveryAttempt(deps.sql, deliveryId, attemptError(error)).catch(() => {})
     throw error
   }
 }
 
-/** A job that ran out of retries (its dead-letter copy): the delivery fails for good. */
-export async function abandonDelivery(deps: StepDeps, deliveryId: string): Promise<void> {
+/**
+ * A job that ran out of retries (its dead-letter copy): the delivery fails for good. `keep` sees
+ * the message first, in the same transaction (e-mail targets keep an encrypted copy).
+ */
+export async function abandonDelivery(deps: StepDeps, deliveryId: string, keep?: (ctx: DeliveryContext) => Promise<void>): Promise<void> {
   await deps.sql.begin(async (tx) => {
     const delivery = await lockDelivery(tx, deliveryId)
     if (!delivery || delivery.status !== 'pending') return
+    const ctx = keep && (await openDelivery(deps, tx, delivery))
+    if (ctx) await keep(ctx)
     await finish(tx, delivery, { status: 'failed', reason: 'retries-exhausted' })
   })
 }

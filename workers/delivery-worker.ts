@@ -1,14 +1,15 @@
-// The consumers of the `delivery` process: forward-email, forward-webhook, forward-reply, send-email,
-// account-cleanup, and
-// their dead-letter queues (a job out of retries fails its delivery for good, so the spooled
-// message is still deleted once every target is done).
+// The consumers of the `delivery` process: forward-email, forward-webhook, forward-reply,
+// retry-undelivered, send-email, account-cleanup, housekeeping, and their dead-letter queues (a
+// job out of retries fails its delivery for good, so the spooled message is still deleted once
+// every target is done; an e-mail forward is then kept encrypted or reported first).
 import type { PgBoss } from 'pg-boss'
 import { abandonDelivery } from './delivery-step.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
-import { forwardEmailHandler } from './forward-email.ts'
+import { abandonForwardEmail, forwardEmailHandler } from './forward-email.ts'
 import { forwardReplyHandler } from './forward-reply.ts'
 import { forwardWebhookHandler } from './forward-webhook.ts'
 import { deadLetterName, queues, work } from './queues.ts'
+import { abandonUndeliveredRetry, retryUndeliveredHandler } from './retry-undelivered.ts'
 import { sendEmail } from './send-email.ts'
 import { accountCleanup } from './account-cleanup.ts'
 import { housekeeping, HOUSEKEEPING_CRON } from './housekeeping.ts'
@@ -29,10 +30,13 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
     await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), { localConcurrency, pollSeconds }),
     await work(boss, queues.forwardReply, forwardReplyHandler(deps), { localConcurrency: Math.max(1, localConcurrency / 2), pollSeconds }),
   ]
-  for (const queue of [queues.forwardEmail, queues.forwardWebhook, queues.forwardReply]) {
-    const dead = { ...queue, name: deadLetterName(queue) }
-    ids.push(await work(boss, dead, ({ deliveryId }) => abandonDelivery(deps, deliveryId), { pollSeconds: 60 }))
+  const dead = (queue: typeof queues.forwardEmail) => ({ ...queue, name: deadLetterName(queue) })
+  ids.push(await work(boss, dead(queues.forwardEmail), ({ deliveryId }) => abandonForwardEmail(deps, deliveryId), { pollSeconds: 60 }))
+  for (const queue of [queues.forwardWebhook, queues.forwardReply]) {
+    ids.push(await work(boss, dead(queue), ({ deliveryId }) => abandonDelivery(deps, deliveryId), { pollSeconds: 60 }))
   }
+  ids.push(await work(boss, queues.retryUndelivered, retryUndeliveredHandler(deps), { localConcurrency: Math.max(1, Math.floor(localConcurrency / 4)), pollSeconds }))
+  ids.push(await work(boss, { ...queues.retryUndelivered, name: deadLetterName(queues.retryUndelivered) }, ({ undeliveredId }) => abandonUndeliveredRetry(deps.sql, undeliveredId), { pollSeconds: 60 }))
   // outgoing mail (compose and submission) and account erasure
   // Two fetch loops with batches (burst while full) drain a backlog without polling pauses.
   const sendLoops = Math.min(2, localConcurrency)

@@ -1,17 +1,24 @@
 // Queue `forward-email`: one inbound message to one of the alias's mailboxes, through the
 // outbound transport, with the envelope sender rewritten by SRS on the alias domain, headers
 // rewritten for anonymous replies, the body untouched, and a DKIM signature of the alias domain.
+// When the owner has a default age key and the alias's switch is on, the content leaves
+// encrypted to that key (encrypted-payload.ts, encrypted-mail.ts). A forward that fails for good
+// is kept encrypted, or at least reported (keep-undelivered.ts).
 import { domainOf } from '../lib/mail-address.ts'
-import { log } from '../lib/log.ts'
+import { errorFields, log } from '../lib/log.ts'
 import type { DeliveryAlias } from '../db/alias-routing.ts'
+import { findDefaultPublicKey } from '../db/encryption-keys.ts'
 import type { Payload } from './queues.ts'
 import { queues } from './queues.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
-import { runDelivery, type DeliveryOutcome } from './delivery-step.ts'
+import { abandonDelivery, runDelivery, type DeliveryContext, type DeliveryOutcome } from './delivery-step.ts'
+import { encryptedForward } from './encrypted-mail.ts'
+import { encryptPayload } from './encrypted-payload.ts'
 import { forwardHeaders } from './forward-headers.ts'
 import { parseMailboxes } from './mime-words.ts'
 import { PermanentDeliveryError } from './outbound-transport.ts'
 import { firstValue, joinMessage, splitMessage, utf8 } from './raw-message.ts'
+import { exhaustedReason, keepUndelivered, relayReason } from './keep-undelivered.ts'
 import { reverseAliasAddresses } from './reverse-alias-contacts.ts'
 import type { SpoolMeta } from './spool-codec.ts'
 
@@ -37,19 +44,59 @@ export async function buildForwardMessage(deps: DeliveryDeps, alias: DeliveryAli
   return joinMessage(rewritten, body)
 }
 
+type OwnerCopy = { armored: string; recipient: string } | undefined
+
+/** The message encrypted to the owner's default key, made once when first asked for; undefined without a key. */
+function ownerCopy(ctx: DeliveryContext, forwarded: Buffer): () => Promise<OwnerCopy> {
+  let made: Promise<OwnerCopy> | undefined
+  const make = async (): Promise<OwnerCopy> => {
+    const recipient = await findDefaultPublicKey(ctx.tx, ctx.alias.userId)
+    return recipient ? { armored: await encryptPayload(ctx.raw, forwarded, recipient), recipient } : undefined
+  }
+  return () => (made ??= make())
+}
+
+/** For the undelivered record: a copy that cannot be made must not keep the failure from being recorded. */
+async function copyForRecord(copy: () => Promise<OwnerCopy>): Promise<OwnerCopy> {
+  try {
+    return await copy()
+  } catch (error) {
+    log.error('undelivered.copy_failed', errorFields(error))
+    return undefined
+  }
+}
+
 export function forwardEmailHandler(deps: DeliveryDeps) {
   return async ({ deliveryId }: Payload<typeof queues.forwardEmail>) => {
-    const outcome = await runDelivery(deps, deliveryId, async ({ delivery, alias, spoolId, raw, meta }): Promise<DeliveryOutcome> => {
+    const outcome = await runDelivery(deps, deliveryId, async (ctx): Promise<DeliveryOutcome> => {
+      const { delivery, alias, spoolId, raw, meta } = ctx
       if (!delivery.target) return { status: 'failed', reason: 'no-target' }
-      const message = await deps.dkim.sign(await buildForwardMessage(deps, alias, spoolId, raw, meta), alias.domain)
+      const forwarded = await buildForwardMessage(deps, alias, spoolId, raw, meta)
+      const copy = ownerCopy(ctx, forwarded)
+      const encrypted = alias.encryptForwarded ? await copy() : undefined
+      const outgoing = encrypted
+        ? encryptedForward({ forwarded, ...encrypted, publicUrl: deps.config.publicUrl, receivedAt: new Date(meta.receivedAt) })
+        : forwarded
+      const message = await deps.dkim.sign(outgoing, alias.domain)
       try {
         await deps.transport.send({ id: delivery.id, from: deps.srs.forward(meta.mailFrom, alias.domain), to: delivery.target, raw: message })
       } catch (error) {
-        if (error instanceof PermanentDeliveryError) return { status: 'failed', reason: `smtp-${error.responseCode ?? 'rejected'}` }
-        throw error
+        if (!(error instanceof PermanentDeliveryError)) throw error
+        await keepUndelivered(ctx.tx, { alias, target: delivery.target, reason: relayReason(error), copy: await copyForRecord(copy) })
+        return { status: 'failed', reason: `smtp-${error.responseCode ?? 'rejected'}` }
       }
       return { status: 'sent' }
     })
     log.info('delivery.finished', { queue: queues.forwardEmail.name, delivery: deliveryId, status: outcome?.status ?? 'already-done' })
   }
+}
+
+/** The dead-letter consumer of `forward-email`: out of retries, the message is kept or reported. */
+export function abandonForwardEmail(deps: DeliveryDeps, deliveryId: string): Promise<void> {
+  return abandonDelivery(deps, deliveryId, async (ctx) => {
+    const { delivery, alias } = ctx
+    if (!delivery.target) return
+    const copy = ownerCopy(ctx, await buildForwardMessage(deps, alias, ctx.spoolId, ctx.raw, ctx.meta))
+    await keepUndelivered(ctx.tx, { alias, target: delivery.target, reason: exhaustedReason(delivery.attempts, delivery.lastError), copy: await copyForRecord(copy) })
+  })
 }

@@ -22,4 +22,15 @@ describe('housekeeping', () => {
     expect((await db.sql`select nonce from wallet_nonces`).map((r) => r.nonce)).toEqual(['fresh'])
     expect((await db.sql`select key from rate_limits`).map((r) => r.key)).toEqual(['recent'])
   })
+
+  it('purges undelivered mail past its 30 days and keeps the rest', async () => {
+    const [user] = await db.sql`insert into users (email, auth_method) values ('hk-mail@example.com', 'email') returning id`
+    const [alias] = await db.sql`insert into aliases (user_id, alias, domain, forward_to) values (${user.id}, 'hk', 'veilmail.test', 'me@example.com') returning id`
+    await db.sql`insert into undelivered_messages (user_id, alias_id, target, reason, encrypted, created_at, expires_at) values
+      (${user.id}, ${alias.id}, 'me@example.com', 'expired', 'armored', now() - interval '31 days', now() - interval '1 day'),
+      (${user.id}, ${alias.id}, 'me@example.com', 'fresh', 'armored', now(), default)`
+    await housekeeping(db.sql)
+    const left = await db.sql`select reason, expires_at > now() + interval '29 days' as thirty_days from undelivered_messages`
+    expect(left.map((r) => [r.reason, r.thirtyDays])).toEqual([['fresh', true]])
+  })
 })

@@ -1,5 +1,7 @@
 // 200 malformed messages through the whole pipeline: each gets an SMTP answer, the processes
-// stay up, and every one that was accepted is delivered or failed for good (never stuck).
+// stay up, and every one that was accepted is delivered or failed for good (never stuck). The
+// owner has an age key, so the mailbox copies also go through encrypted forwarding.
+import { generateX25519Identity, identityToRecipient } from 'age-encryption'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createMailEnv, type MailEnv } from '../scripts/testing/mail-env.ts'
 import { RawSmtp } from '../scripts/testing/raw-smtp.ts'
@@ -50,6 +52,8 @@ const malformed: ((i: number) => string)[] = [
 
 it('answers 200 malformed messages and keeps running', async () => {
   const alias = await env.createAlias(`inbox@mailbox.example, ${env.webhooks.url}`)
+  await env.db.sql`insert into encryption_keys (user_id, public_key, encrypted_private_key, key_name, is_default)
+    values (${alias.userId}, ${await identityToRecipient(await generateX25519Identity())}, 'locked elsewhere', 'key', true)`
   const { client } = await RawSmtp.connect(env.mxPort)
   expect(await client.command('EHLO fuzzer.example')).toMatch(/^250/)
   const codes: string[] = []
@@ -66,4 +70,7 @@ it('answers 200 malformed messages and keeps running', async () => {
   expect(codes.filter((c) => c.startsWith('4'))).toEqual([])
   // Every accepted message reaches an end: delivered or failed for good, and the spool empties.
   await expect.poll(async () => (await env.db.sql`select count(*)::int as n from spool_messages`)[0].n, { timeout: 60_000, interval: 250 }).toBe(0)
+  const mailbox = env.relay.messages.filter((m) => m.to.includes('inbox@mailbox.example'))
+  expect(mailbox.length).toBeGreaterThan(150)
+  for (const m of mailbox) expect(m.raw.toString('latin1')).toMatch(/\r\n-----BEGIN AGE ENCRYPTED FILE-----\r\n[\s\S]+\r\n-----END AGE ENCRYPTED FILE-----\r\n$/)
 }, 90_000)

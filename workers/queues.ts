@@ -77,7 +77,21 @@ export const queues = {
     expireInSeconds: 10 * 60,
     heartbeatSeconds: 30,
   }),
-  /** Daily: expired sessions, spent wallet nonces and stale rate-limit windows. */
+  /**
+   * The owner's Retry of a kept undelivered message (issue #6): its encrypted copy to the target
+   * it failed for. Retried for about an hour; a dead job puts the message back on the list.
+   */
+  retryUndelivered: defineQueue({
+    name: 'retry-undelivered',
+    schema: v.object({ undeliveredId: Uuid }),
+    retryLimit: 6,
+    retryDelay: 30,
+    retryBackoff: true,
+    retryDelayMax: 1800,
+    expireInSeconds: 10 * 60,
+    heartbeatSeconds: 30,
+  }),
+  /** Daily: expired sessions, spent wallet nonces, stale rate-limit windows and expired undelivered mail. */
   housekeeping: defineQueue({
     name: 'housekeeping',
     schema: v.object({}),

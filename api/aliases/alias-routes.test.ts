@@ -104,6 +104,25 @@ describe('changing aliases', () => {
     expect((await client.json(client.put(`/api/aliases/${id}`, { notes: '' }))).body.alias.notes).toBeNull()
   })
 
+  it('switches encryption of forwarded mail per alias (on by default)', async () => {
+    const { client, id, userId } = await withAlias()
+    expect((await client.json(client.get(`/api/aliases/${userId}`))).body.aliases[0].encryptForwarded).toBe(true)
+    const off = await client.json(client.put(`/api/aliases/${id}`, { encryptForwarded: false }))
+    expect(off.status).toBe(200)
+    expect(off.body.alias).toMatchObject({ encryptForwarded: false, active: true })
+    expect((await t.db.sql`select encrypt_forwarded from aliases where id = ${id}`)[0].encryptForwarded).toBe(false)
+    expect((await client.json(client.put(`/api/aliases/${id}`, { encryptForwarded: 'no' }))).status).toBe(400)
+    expect((await client.json(client.put(`/api/aliases/${id}`, { encryptForwarded: true }))).body.alias.encryptForwarded).toBe(true)
+  })
+
+  it('lists an alias once with its counters summed over their shards', async () => {
+    const { client, id, userId } = await withAlias()
+    await t.db.sql`insert into alias_counters (alias_id, shard, forwarded, failed) values (${id}, 0, 2, 1), (${id}, 3, 5, 0)`
+    const list = (await client.json(client.get(`/api/aliases/${userId}`))).body.aliases
+    expect(list).toHaveLength(1)
+    expect(list[0].counters).toEqual({ forwarded: 7, replied: 0, dropped: 0, failed: 1 })
+  })
+
   it('reveals and rotates the webhook signing secret', async () => {
     const { client, id } = await withAlias()
     const first = (await client.json(client.get(`/api/aliases/${id}/webhook-secret`))).body.secret

@@ -15,7 +15,7 @@ import { isReservedAliasName, RESERVED_ALIAS_MESSAGE } from './reserved-alias-na
 export function aliasView(row: AliasRow): AliasView {
   return {
     id: row.id, userId: row.userId, alias: row.alias, domain: row.domain, forwardTo: row.forwardTo,
-    lastForwardTo: row.lastForwardTo, active: row.active, notes: row.notes,
+    lastForwardTo: row.lastForwardTo, active: row.active, encryptForwarded: row.encryptForwarded, notes: row.notes,
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
     counters: { forwarded: Number(row.forwarded), replied: Number(row.replied), dropped: Number(row.dropped), failed: Number(row.failed) },
   }
@@ -77,7 +77,7 @@ export const aliasRoutes = new Hono<AppEnv>()
     for (const targets of [input.forwardTo, input.lastForwardTo]) {
       if (targets && targets !== PAUSED && loopsBack(targets, config.mailDomains)) return loopMessage(c)
     }
-    let changes: AliasChanges = { alias: input.alias, notes: input.notes, lastForwardTo: input.lastForwardTo }
+    let changes: AliasChanges = { alias: input.alias, notes: input.notes, lastForwardTo: input.lastForwardTo, encryptForwarded: input.encryptForwarded }
     if (input.forwardTo !== undefined) {
       // New targets on a paused alias become the ones it resumes with.
       changes = input.forwardTo !== PAUSED && !alias.active && input.active === undefined

@@ -65,9 +65,11 @@ export const UpdateAliasSchema = v.pipe(
     notes: v.optional(v.nullable(Notes)),
     active: v.optional(v.boolean('Active must be true or false')),
     lastForwardTo: v.optional(v.nullable(ForwardTo)),
+    encryptForwarded: v.optional(v.boolean('encryptForwarded must be true or false')),
   }),
   v.check(
-    (u) => ['alias', 'forwardTo', 'notes', 'active', 'lastForwardTo'].some((k) => (u as Record<string, unknown>)[k] !== undefined),
+    (u) => ['alias', 'forwardTo', 'notes', 'active', 'lastForwardTo', 'encryptForwarded'].some((k) => (u as Record<string, unknown>)[k] !== undefined),
+    // spec §5's text; encryptForwarded (issue #6) counts too
     'At least one field (alias, forwardTo, active, notes, or lastForwardTo) must be provided',
   ),
 )
@@ -84,6 +86,8 @@ export interface AliasView {
   forwardTo: string
   lastForwardTo: string | null
   active: boolean
+  /** mail forwarded to the e-mail targets is encrypted to the owner's default age key, when there is one */
+  encryptForwarded: boolean
   notes: string | null
   createdAt: string
   updatedAt: string

@@ -68,7 +68,7 @@ export async function createMailEnv(options: { worker?: boolean; concurrency?: n
   const boss = createBoss(db.url, { max: 6, maintenance: false })
   await boss.start()
   // Retries in seconds, not minutes: the policy is not what these tests are about.
-  for (const q of [queues.forwardEmail, queues.forwardWebhook, queues.forwardReply]) {
+  for (const q of [queues.forwardEmail, queues.forwardWebhook, queues.forwardReply, queues.retryUndelivered]) {
     await boss.updateQueue(q.name, { retryDelay: 1, retryBackoff: false })
   }
   const mx = createMxServer({ sql: db.sql, boss, config, resolver })

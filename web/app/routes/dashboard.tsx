@@ -6,6 +6,7 @@ import { DeleteAccountCard } from '../../features/account/components/delete-acco
 import { AliasList } from '../../features/aliases/components/alias-list.tsx'
 import { CreateAliasForm } from '../../features/aliases/components/create-alias-form.tsx'
 import { useAuth } from '../../features/auth/components/auth-context.ts'
+import { UndeliveredCard } from '../../features/undelivered/components/undelivered-card.tsx'
 
 export const POST_DELETION_REDIRECT_MS = 2000
 
@@ -38,6 +39,7 @@ export function DashboardRoute() {
       <PageHeader title="Email Forwarding" subtitle="Manage privacy aliases and email forwarding settings" />
       <CreateAliasForm userId={user.id} />
       <AliasList userId={user.id} />
+      <UndeliveredCard />
       <DeleteAccountCard onDeleted={handleDeleted} />
     </PageContainer>
   )

@@ -1,6 +1,7 @@
 import type { AliasView } from '../../../../api/aliases/alias-schemas.ts'
 import { SmtpCredentialsPanel } from '../../smtp/components/smtp-credentials-panel.tsx'
 import { aliasAddress, isAliasOn } from '../lib/alias-state.ts'
+import { ForwardEncryptionPanel } from './forward-encryption-panel.tsx'
 import { WebhookSecretPanel } from './webhook-secret-panel.tsx'
 
 /**
@@ -10,6 +11,7 @@ import { WebhookSecretPanel } from './webhook-secret-panel.tsx'
 export function AliasDetails({ alias }: { alias: AliasView }) {
   return (
     <div className="grid gap-4" data-testid="alias-details">
+      <ForwardEncryptionPanel alias={alias} />
       <SmtpCredentialsPanel aliasId={alias.id} address={aliasAddress(alias)} paused={!isAliasOn(alias)} />
       <WebhookSecretPanel alias={alias} />
     </div>

@@ -1,0 +1,98 @@
+// The dashboard's Undelivered section and the per-alias encryption switch in a real browser
+// against the real web process. Failed forwards are seeded in the database the way the delivery
+// worker writes them (the worker's own tests make them through the pipeline).
+import path from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
+import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+
+const run = browserAvailable()
+const suffix = crypto.randomUUID().slice(0, 6)
+const aliasName = `shop-${suffix}`
+const address = `${aliasName}@veilmail.test`
+let db: TestDatabase
+let server: WebServer
+let browser: Browser
+let page: Page
+
+beforeAll(async () => {
+  if (!run) return
+  db = await createTestDatabase()
+  server = await startWebServer(db.url, { MAIL_DOMAINS: 'veilmail.test' })
+  browser = await launchBrowser()
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+  page.setDefaultTimeout(10_000)
+})
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') await page?.screenshot({ path: path.join(SCREENSHOTS, 'undelivered-failure.png'), fullPage: true })
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await db?.drop()
+})
+
+const toast = (title: string) => page.getByTestId('toast').getByText(title, { exact: true })
+const items = () => page.getByTestId('undelivered-item')
+const item = (id: string) => page.locator(`[data-testid="undelivered-item"][data-id="${id}"]`)
+
+describe.skipIf(!run)('undelivered mail on the dashboard', () => {
+  let kept: string
+  let report: string
+
+  it('lists nothing until a forward fails, then each failure with its alias, target and reason', async () => {
+    await page.goto(server.url + '/register')
+    await page.getByLabel('Email').fill(`undelivered.${suffix}@example.com`)
+    await page.getByLabel('Password', { exact: true }).fill('correct horse')
+    await page.getByLabel('Confirm Password').fill('correct horse')
+    await page.getByRole('button', { name: 'Create Account' }).click()
+    await page.waitForURL('**/dashboard')
+    await page.getByText('No aliases yet').waitFor()
+    expect(await page.getByTestId('undelivered-card').count()).toBe(0)
+
+    const [user] = await db.sql`select id from users where email = ${`undelivered.${suffix}@example.com`}`
+    const [alias] = await db.sql`insert into aliases (user_id, alias, domain, forward_to) values (${user.id}, ${aliasName}, 'veilmail.test', 'me@mailbox.example') returning id`
+    const rows = await db.sql`
+      insert into undelivered_messages (user_id, alias_id, target, reason, encrypted, recipient, created_at) values
+        (${user.id}, ${alias.id}, 'me@mailbox.example', '552 5.2.2 Mailbox full', '-----BEGIN AGE ENCRYPTED FILE-----', 'age1x', now() - interval '1 hour'),
+        (${user.id}, ${alias.id}, 'old@mailbox.example', '550 5.1.1 No such user', null, null, now())
+      returning id`
+    ;[kept, report] = rows.map((r) => r.id as string)
+    await page.reload()
+    await page.getByRole('heading', { name: 'Undelivered' }).waitFor()
+    await expect.poll(() => items().count()).toBe(2)
+    expect(await items().first().getAttribute('data-id')).toBe(report) // newest first
+    expect(await item(kept).innerText()).toMatch(new RegExp(`${address}[\\s\\S]*me@mailbox\\.example[\\s\\S]*552 5\\.2\\.2 Mailbox full[\\s\\S]*encrypted copy kept until`))
+    expect(await item(report).innerText()).toContain('no copy kept')
+    expect(await item(report).getByRole('button', { name: 'Retry' }).count()).toBe(0)
+    await page.getByTestId('undelivered-card').screenshot({ path: path.join(SCREENSHOTS, 'dashboard-undelivered-1280.png') })
+  })
+
+  it('queues a retry of the kept copy', async () => {
+    await item(kept).getByRole('button', { name: 'Retry' }).click()
+    await toast('Sending Again').waitFor()
+    await item(kept).getByRole('button', { name: 'Sending...' }).waitFor()
+    expect((await db.sql`select status from undelivered_messages where id = ${kept}`)[0].status).toBe('retrying')
+  })
+
+  it('deletes an entry after confirming', async () => {
+    await item(report).getByRole('button', { name: `Delete undelivered message to ${address}` }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click()
+    await toast('Message Deleted').waitFor()
+    await expect.poll(() => items().count()).toBe(1)
+    expect(await db.sql`select id from undelivered_messages where id = ${report}`).toHaveLength(0)
+  })
+
+  it('switches encryption of forwarded mail for the alias in its details', async () => {
+    await page.locator(`[data-testid="alias-row"][data-alias="${address}"]`).getByRole('button', { name: 'Details' }).click()
+    const encrypt = page.getByRole('switch', { name: `Encrypt mail forwarded by ${address}` })
+    expect(await encrypt.getAttribute('aria-checked')).toBe('true')
+    await page.getByTestId('forward-encryption-panel').screenshot({ path: path.join(SCREENSHOTS, 'dashboard-forward-encryption-1280.png') })
+    await encrypt.click()
+    await toast('Encryption Off').waitFor()
+    expect((await db.sql`select encrypt_forwarded from aliases where alias = ${aliasName}`)[0].encryptForwarded).toBe(false)
+    await expect.poll(() => encrypt.getAttribute('aria-checked')).toBe('false')
+  })
+})

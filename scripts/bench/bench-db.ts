@@ -28,10 +28,19 @@ export async function benchDatabase(): Promise<BenchDatabase> {
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'veilmail-bench-'))
   const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres'), port: await freePort(), database: name })
+  // A benchmark stopped early (Ctrl-C, timeout) must not leave its Postgres running.
+  const orphanGuard = () => {
+    try {
+      process.kill(db.pid, 'SIGINT')
+    } catch {}
+    rmSync(dir, { recursive: true, force: true })
+  }
+  process.once('exit', orphanGuard)
   await migrateAll(db.url)
   return {
     url: db.url,
     async close() {
+      process.off('exit', orphanGuard)
       await db.stop()
       rmSync(dir, { recursive: true, force: true })
     },

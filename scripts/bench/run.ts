@@ -9,6 +9,9 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   web: () => import('./web.ts'),
 }
 
+// Ctrl-C or a timeout ends the run through process.exit, so each benchmark's cleanup runs.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130))
+
 const names = process.argv.slice(2)
 const unknown = names.filter((n) => !(n in benches))
 if (unknown.length) {

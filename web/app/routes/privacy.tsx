@@ -58,7 +58,8 @@ export function PrivacyRoute() {
           </li>
           <li>
             <strong>Mail you send.</strong> Messages you write in Veilmail wait in an outgoing queue while they are
-            delivered, so that delivery can be retried and you can see its status.
+            delivered, so that delivery can be retried and you can see its status. The message itself is encrypted
+            at rest and erased as soon as it is sent, cancelled or has finally failed.
           </li>
         </ul>
       </ProseSection>
@@ -67,7 +68,13 @@ export function PrivacyRoute() {
         <p>
           When mail arrives for an alias we write it to an encrypted spool (AES-256-GCM) and deliver it to each of
           the alias's targets. As soon as every target has it, the message is deleted. If you have a default age key,
-          the message is encrypted to it before it leaves our servers. Mail for a paused alias is dropped unread.
+          the message is encrypted to it before it leaves our servers (you can turn this off per alias). Mail for a
+          paused alias is dropped unread.
+        </p>
+        <p>
+          If a recipient mailbox refuses a forward for good and you have a key, we keep a copy encrypted to your key
+          (we cannot read it) for 30 days so you can retry or delete it from the dashboard; without a key we keep only
+          the reason it failed, never the message.
         </p>
         <p>
           Webhook targets receive the message as a JSON payload signed with HMAC-SHA256 at the URL you chose; what

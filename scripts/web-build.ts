@@ -40,7 +40,9 @@ export async function ensureWebBuild(log: (line: string) => void = () => {}): Pr
   log('building the web app (vite build)…')
   await new Promise<void>((resolve, reject) => {
     const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js')
-    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] })
+    // Always a production build, whatever NODE_ENV the caller runs under (tests run with NODE_ENV=test).
+    const env = { ...process.env, NODE_ENV: 'production' }
+    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] })
     child.on('error', reject)
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vite build failed (exit ${code})`))))
   })

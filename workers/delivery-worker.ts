@@ -38,8 +38,8 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   ids.push(await work(boss, queues.retryUndelivered, retryUndeliveredHandler(deps), { localConcurrency: Math.max(1, Math.floor(localConcurrency / 4)), pollSeconds }))
   ids.push(await work(boss, { ...queues.retryUndelivered, name: deadLetterName(queues.retryUndelivered) }, ({ undeliveredId }) => abandonUndeliveredRetry(deps.sql, undeliveredId), { pollSeconds: 60 }))
   // outgoing mail (compose and submission) and account erasure
-  // Two fetch loops with batches (burst while full) drain a backlog without polling pauses.
-  const sendLoops = Math.min(2, localConcurrency)
+  // Up to four fetch loops with batches (burst while full) drain a backlog without polling pauses.
+  const sendLoops = Math.min(4, localConcurrency)
   ids.push(await work(boss, queues.sendEmail, (payload, ctx) => sendEmail(deps, payload, ctx), { localConcurrency: sendLoops, batchSize: Math.ceil(localConcurrency / sendLoops), pollSeconds }))
   ids.push(await work(boss, { ...queues.sendEmail, name: deadLetterName(queues.sendEmail) }, ({ emailJobId }) => abandonEmailJob(deps.sql, emailJobId), { pollSeconds: 60 }))
   ids.push(await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { pollSeconds: 60 }))

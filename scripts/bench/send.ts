@@ -1,14 +1,16 @@
 // Outgoing mail: email jobs delivered per second to a local relay (1 KB bodies, jobs queued
-// through the compose API first), and compose → relay-received latency with idle workers.
+// through the compose API first), and compose → relay-received latency with idle workers. The
+// delivery worker runs on its own thread (its own process in production); the relay stand-in
+// and the compose calls run on this one.
 import { createApp } from '../../api/app.ts'
 import { createSql } from '../../db/client.ts'
-import { createDeliveryDeps } from '../../workers/delivery-deps.ts'
-import { startDeliveryWorker } from '../../workers/delivery-worker.ts'
+import { once } from 'node:events'
+import { Worker } from 'node:worker_threads'
 import { createBoss } from '../../workers/queues.ts'
 import { printTable } from '../print-table.ts'
 import { ApiClient } from '../testing/api-client.ts'
 import { startRelay } from '../testing/mail-stand-ins.ts'
-import { testConfig } from '../testing/test-app.ts'
+import { TEST_SECRET_KEY, testConfig } from '../testing/test-app.ts'
 import { benchDatabase } from './bench-db.ts'
 import { ms, percentile } from './bench-table.ts'
 
@@ -21,7 +23,9 @@ export async function run(): Promise<void> {
   const relay = await startRelay()
   const sql = createSql(db.url, { max: CONCURRENCY * 2 + 8 })
   const boss = createBoss(db.url, { max: 20, maintenance: false })
-  const config = testConfig({ DATABASE_URL: db.url, OUTBOUND_SMTP_URL: relay.url, UNDO_SECONDS: '0', DATA_DIR: `/tmp/veilmail-bench-${process.pid}` })
+  const env = { NODE_ENV: 'test', SECRET_KEY: TEST_SECRET_KEY, DATABASE_URL: db.url, OUTBOUND_SMTP_URL: relay.url, UNDO_SECONDS: '0', DATA_DIR: `/tmp/veilmail-bench-${process.pid}` }
+  const config = testConfig(env)
+  let delivery: Worker | undefined
   try {
     await boss.start()
     const api = new ApiClient(createApp({ sql, boss, config }))
@@ -32,11 +36,12 @@ export async function run(): Promise<void> {
 
     // Throughput: a backlog queued while no worker runs, then drained.
     for (let i = 0; i < BULK; i++) await compose(`bulk ${i}`)
-    const deps = createDeliveryDeps(sql, config)
-    const started = performance.now()
-    await startDeliveryWorker(boss, deps, { concurrency: CONCURRENCY, pollSeconds: 1 })
+    // Timed from the first delivered message to the last: the thread's start-up is not throughput.
+    let first = 0
+    relay.once('message', () => (first = performance.now()))
+    delivery = new Worker(new URL('./send-delivery-thread.ts', import.meta.url), { workerData: { env, concurrency: CONCURRENCY } })
     while (relay.messages.length < BULK) await new Promise((r) => relay.once('message', r))
-    const seconds = (performance.now() - started) / 1000
+    const seconds = (performance.now() - first) / 1000
 
     // Latency: one mail at a time into idle workers.
     const latencies: number[] = []
@@ -54,11 +59,15 @@ export async function run(): Promise<void> {
     }
     latencies.sort((a, b) => a - b)
     printTable([
-      { benchmark: `email jobs delivered (backlog of ${BULK}, ${CONCURRENCY} workers)`, result: `${(BULK / seconds).toFixed(0)} jobs/s`, detail: `${seconds.toFixed(2)} s` },
+      { benchmark: `email jobs delivered (backlog of ${BULK}, ${CONCURRENCY} workers)`, result: `${((BULK - 1) / seconds).toFixed(0)} jobs/s`, detail: `${seconds.toFixed(2)} s first → last` },
       { benchmark: 'compose → relay received, idle workers', result: `p50 ${ms(percentile(latencies, 50))}`, detail: `p99 ${ms(percentile(latencies, 99))}, n=${LATENCY_SAMPLES}` },
     ])
-    deps.transport.close()
   } finally {
+    if (delivery) {
+      delivery.postMessage('stop')
+      await once(delivery, 'message')
+      await delivery.terminate()
+    }
     await boss.stop({ graceful: false })
     await sql.end()
     await relay.close()

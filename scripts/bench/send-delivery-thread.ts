@@ -1,0 +1,25 @@
+// The delivery worker of the sending benchmark, on a thread of its own as it is a process of
+// its own in production, so the relay stand-in and the load generator do not count against it.
+import { parentPort, workerData } from 'node:worker_threads'
+import { createSql } from '../../db/client.ts'
+import { loadConfig } from '../../lib/config.ts'
+import { setLogLevel } from '../../lib/log.ts'
+import { createDeliveryDeps } from '../../workers/delivery-deps.ts'
+import { startDeliveryWorker } from '../../workers/delivery-worker.ts'
+import { createBoss } from '../../workers/queues.ts'
+
+setLogLevel('warn')
+const config = loadConfig(workerData.env as Record<string, string>)
+const concurrency = workerData.concurrency as number
+const sql = createSql(config.databaseUrl!, { max: concurrency * 2 + 4, name: 'bench-delivery' })
+const boss = createBoss(config.databaseUrl!, { max: 10, maintenance: false })
+await boss.start()
+const deps = createDeliveryDeps(sql, config)
+await startDeliveryWorker(boss, deps, { concurrency, pollSeconds: 1 })
+parentPort!.postMessage({ started: true })
+parentPort!.on('message', async () => {
+  await boss.stop({ graceful: false })
+  deps.transport.close()
+  await sql.end({ timeout: 5 })
+  parentPort!.postMessage({ closed: true })
+})

@@ -34,15 +34,3 @@ export function domainOf(address: string): string {
 export function sameAddress(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase()
 }
-
-/** The comma-separated targets of an alias (spec §3): e-mail addresses and http(s) webhook URLs. */
-export function splitTargets(forwardTo: string | null | undefined): { emails: string[]; webhooks: string[] } {
-  const emails: string[] = []
-  const webhooks: string[] = []
-  if (!forwardTo || forwardTo === 'null') return { emails, webhooks }
-  for (const item of forwardTo.split(',').map((s) => s.trim()).filter(Boolean)) {
-    if (/^https?:\/\//i.test(item)) webhooks.push(item)
-    else if (item.includes('@')) emails.push(item.toLowerCase())
-  }
-  return { emails: [...new Set(emails)], webhooks: [...new Set(webhooks)] }
-}

@@ -4,7 +4,8 @@
 import type { Sql } from '../db/client.ts'
 import { findAliasByAddress, getAliasForDelivery, isPaused, recipientTargets, type RoutedAlias } from '../db/alias-routing.ts'
 import { findReverseAlias, type ReverseAlias } from '../db/reverse-aliases.ts'
-import { domainOf, parseEnvelopeAddress, sameAddress, splitTargets } from '../lib/mail-address.ts'
+import { domainOf, parseEnvelopeAddress, sameAddress } from '../lib/mail-address.ts'
+import { partitionTargets } from '../lib/alias-target-rules.ts'
 import { Srs } from '../lib/srs.ts'
 import { isReverseAliasLocalPart } from './reverse-alias-address.ts'
 import { replies } from './smtp-reply.ts'
@@ -23,7 +24,7 @@ export interface RecipientDeps {
 
 /** The user's mailboxes behind an alias: the only senders who may write to its reverse aliases. */
 export function ownerMailboxes(alias: Pick<RoutedAlias, 'forwardTo' | 'lastForwardTo'>): string[] {
-  return splitTargets(recipientTargets(alias)).emails
+  return partitionTargets(recipientTargets(alias)).emails
 }
 
 export async function resolveRecipient(deps: RecipientDeps, address: string, mailFrom: string): Promise<Recipient> {

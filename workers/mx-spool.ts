@@ -6,7 +6,7 @@ import type { PgBoss } from 'pg-boss'
 import type { Sql } from '../db/client.ts'
 import { incrementAliasCounter } from '../db/alias-counters.ts'
 import { insertDelivery, insertSpoolMessage, type DeliveryKind } from '../db/spool.ts'
-import { splitTargets } from '../lib/mail-address.ts'
+import { partitionTargets } from '../lib/alias-target-rules.ts'
 import type { Recipient } from './mx-recipients.ts'
 import { enqueue, queues } from './queues.ts'
 import type { SpoolCodec, SpoolMeta } from './spool-codec.ts'
@@ -34,7 +34,7 @@ export function planDeliveries(recipients: Recipient[]): { deliveries: PlannedDe
     if (r.kind === 'paused') dropped.add(r.alias.id)
     if (r.kind === 'alias' && !seen.has(r.alias.id)) {
       seen.add(r.alias.id)
-      const { emails, webhooks } = splitTargets(r.alias.forwardTo)
+      const { emails, webhooks } = partitionTargets(r.alias.forwardTo)
       for (const email of emails) deliveries.push({ aliasId: r.alias.id, kind: 'email', target: email })
       for (const url of webhooks) deliveries.push({ aliasId: r.alias.id, kind: 'webhook', target: url })
     }

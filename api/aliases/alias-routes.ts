@@ -9,7 +9,8 @@ import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { countAction, tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
-import { CreateAliasSchema, PAUSED, splitTargets, ToggleAliasSchema, UpdateAliasSchema, type AliasView } from './alias-schemas.ts'
+import { splitTargets } from '../../lib/alias-target-rules.ts'
+import { CreateAliasSchema, PAUSED, ToggleAliasSchema, UpdateAliasSchema, type AliasView } from './alias-schemas.ts'
 import { isReservedAliasName, RESERVED_ALIAS_MESSAGE } from './reserved-alias-names.ts'
 
 export function aliasView(row: AliasRow): AliasView {

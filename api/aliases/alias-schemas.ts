@@ -2,33 +2,14 @@
 // Keep this file free of Node-only imports: the browser bundles it.
 import * as v from 'valibot'
 import { text } from '../auth/auth-schemas.ts'
+import { isEmailTarget, isWebhookUrl, splitTargets } from '../../lib/alias-target-rules.ts'
 
 export const NOTES_MAX = 128
 export const MAX_FORWARD_TARGETS = 10
 export const PAUSED = 'null' // spec §3: forwardTo's literal text null means paused
 
 const ALIAS_RE = /^[A-Za-z0-9](?:[A-Za-z0-9_-]|\.(?!\.))*$/ // letters, digits, - _ . ; no leading, trailing or double dot
-const EMAIL_RE = /^[^\s@,<>"()\[\]\\;:]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/
-
 export const TARGETS_MESSAGE = 'Please enter valid email addresses and/or webhook URLs (https://example.com/hook) separated by commas'
-
-export function isWebhookUrl(target: string): boolean {
-  if (!/^https?:\/\//i.test(target)) return false
-  try {
-    const url = new URL(target)
-    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && url.hostname.length > 0
-  } catch {
-    return false
-  }
-}
-
-export const isEmailTarget = (target: string) => EMAIL_RE.test(target) && target.length <= 254
-
-/** The comma-separated targets, trimmed, without empties or duplicates. */
-export function splitTargets(forwardTo: string): string[] {
-  const seen = new Set<string>()
-  return forwardTo.split(',').map((t) => t.trim()).filter((t) => t && !seen.has(t.toLowerCase()) && seen.add(t.toLowerCase()))
-}
 
 const AliasName = v.pipe(
   text('Alias is required'),

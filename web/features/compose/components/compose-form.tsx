@@ -21,7 +21,7 @@ import {
   type SenderAlias,
   type ShareableKey,
 } from '../lib/compose-form.ts'
-import { ComposeField } from './compose-field.tsx'
+import { Field } from '../../../components/ui/field.tsx'
 import { EncryptionFields } from './encryption-fields.tsx'
 
 interface ComposeFormProps {
@@ -91,7 +91,7 @@ export function ComposeForm({ aliases, keys, onSend }: ComposeFormProps) {
   return (
     <Card className="max-w-3xl p-4 sm:p-6">
         <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label="Compose Email" className="grid gap-5">
-          <ComposeField
+          <Field
             label="From"
             error={errors.fromAlias}
             hint={aliases.length === 0 ? 'All your aliases are paused. Resume one in the Dashboard to send from it.' : undefined}
@@ -108,7 +108,7 @@ export function ComposeForm({ aliases, keys, onSend }: ComposeFormProps) {
                 ))}
               </NativeSelect>
             )}
-          </ComposeField>
+          </Field>
           <FormField
             label="To"
             name="to"
@@ -132,7 +132,7 @@ export function ComposeForm({ aliases, keys, onSend }: ComposeFormProps) {
             onChange={(e) => change({ subject: e.target.value })}
             error={errors.subject}
           />
-          <ComposeField label="Message" error={errors.body}>
+          <Field label="Message" error={errors.body}>
             {(control) => (
               <Textarea
                 {...control}
@@ -144,7 +144,7 @@ export function ComposeForm({ aliases, keys, onSend }: ComposeFormProps) {
                 onChange={(e) => change({ body: e.target.value })}
               />
             )}
-          </ComposeField>
+          </Field>
           <EncryptionFields values={values} errors={errors} keys={keys} disabled={busy} onChange={change} onShareChange={changeShare} />
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
             <Button variant="outline" onClick={reset} disabled={busy}>

@@ -1,7 +1,7 @@
 import { KeyRound, Lock } from 'lucide-react'
 import { Textarea } from '../../../components/ui/textarea.tsx'
 import type { ComposeErrors, ComposeValues, ShareableKey } from '../lib/compose-form.ts'
-import { ComposeField } from './compose-field.tsx'
+import { Field } from '../../../components/ui/field.tsx'
 import { EncryptionNotice } from './encryption-notice.tsx'
 import { ShareKeyField } from './share-key-field.tsx'
 import { SwitchField } from './switch-field.tsx'
@@ -32,7 +32,7 @@ export function EncryptionFields({ values, errors, keys, disabled, onChange, onS
       />
       {values.useEncryption && (
         <>
-          <ComposeField label="Recipient's Public Key" error={errors.recipientPublicKey}>
+          <Field label="Recipient's Public Key" error={errors.recipientPublicKey}>
             {(control) => (
               <Textarea
                 {...control}
@@ -47,7 +47,7 @@ export function EncryptionFields({ values, errors, keys, disabled, onChange, onS
                 onChange={(e) => onChange({ recipientPublicKey: e.target.value })}
               />
             )}
-          </ComposeField>
+          </Field>
           <SwitchField
             label="Share My Public Key"
             description="Include your public key so the recipient can reply encrypted."

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom'
 import { NativeSelect } from '../../../components/ui/native-select.tsx'
 import { Textarea } from '../../../components/ui/textarea.tsx'
 import { MANUAL_KEY, type ComposeErrors, type ShareableKey } from '../lib/compose-form.ts'
-import { ComposeField } from './compose-field.tsx'
+import { Field } from '../../../components/ui/field.tsx'
 
 interface ShareKeyFieldProps {
   /** undefined while the list loads */
@@ -31,7 +31,7 @@ export function ShareKeyField({ keys, choice, manualKey, errors, disabled, onCho
     )
   return (
     <>
-      <ComposeField label="Your Public Key" error={errors.myPublicKeyToShare} hint={hint}>
+      <Field label="Your Public Key" error={errors.myPublicKeyToShare} hint={hint}>
         {(control) => (
           <NativeSelect {...control} name="myPublicKeyToShare" value={choice} disabled={disabled} onChange={(e) => onChoiceChange(e.target.value)}>
             <option value="" disabled>
@@ -45,9 +45,9 @@ export function ShareKeyField({ keys, choice, manualKey, errors, disabled, onCho
             <option value={MANUAL_KEY}>Enter manually</option>
           </NativeSelect>
         )}
-      </ComposeField>
+      </Field>
       {choice === MANUAL_KEY && (
-        <ComposeField label="Public Key to Share" error={errors.manualPublicKey}>
+        <Field label="Public Key to Share" error={errors.manualPublicKey}>
           {(control) => (
             <Textarea
               {...control}
@@ -62,7 +62,7 @@ export function ShareKeyField({ keys, choice, manualKey, errors, disabled, onCho
               onChange={(e) => onManualKeyChange(e.target.value)}
             />
           )}
-        </ComposeField>
+        </Field>
       )}
     </>
   )

@@ -1,9 +1,9 @@
-// Prints benchmark figures as an aligned table: figure, value, target.
+// Benchmark figures, printed as an aligned table: figure, value, target.
+import { printTable as printRows } from '../print-table.ts'
+
 export function printTable(title: string, rows: [string, string, string][]) {
-  const all: [string, string, string][] = [['figure', 'value', 'target'], ...rows]
-  const widths = [0, 1, 2].map((i) => Math.max(...all.map((r) => r[i].length)))
-  const line = (r: [string, string, string]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`
-  process.stdout.write(`\n${title}\n${line(all[0])}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${rows.map(line).join('\n')}\n`)
+  console.log(`\n${title}`)
+  printRows(rows.map(([figure, value, target]) => ({ figure, value, target })))
 }
 
 export function percentile(sorted: number[], p: number): number {

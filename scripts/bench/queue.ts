@@ -4,9 +4,8 @@
 import * as v from 'valibot'
 import { createSql } from '../../db/client.ts'
 import { createBoss, createQueues, defineQueue, enqueue, work } from '../../workers/queues.ts'
-import { printTable } from '../print-table.ts'
 import { benchDatabase } from './bench-db.ts'
-import { ms, percentile } from './bench-table.ts'
+import { ms, percentile, printTable } from './bench-table.ts'
 
 const probe = defineQueue({
   name: 'bench-wakeup',
@@ -38,10 +37,11 @@ export async function run(): Promise<void> {
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 20)) // idle again between jobs
     }
     latencies.sort((a, b) => a - b)
-    printTable([{
-      benchmark: 'enqueue → handler start (idle worker)', jobs: rounds,
-      p50: ms(percentile(latencies, 50)), p90: ms(percentile(latencies, 90)), p99: ms(percentile(latencies, 99)), max: ms(latencies[latencies.length - 1]),
-    }])
+    printTable('Queue wake-up (npm run bench -- queue)', [
+      [`enqueue → handler start p50 (idle worker, ${rounds} jobs)`, ms(percentile(latencies, 50)), 'no polling wait'],
+      ['enqueue → handler start p99', ms(percentile(latencies, 99)), 'no polling wait'],
+      ['enqueue → handler start max', ms(latencies[latencies.length - 1]), ''],
+    ])
   } finally {
     await consumer.stop({ graceful: false })
     await producer.stop({ graceful: false })

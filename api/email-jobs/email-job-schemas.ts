@@ -2,8 +2,8 @@
 // Keep this file free of Node-only imports: the browser bundles it.
 import * as v from 'valibot'
 import { text } from '../auth/auth-schemas.ts'
+import { AGE_RECIPIENT_RE } from '../../lib/age-recipient-rules.ts'
 
-export const AGE_RECIPIENT = /^age1[02-9ac-hj-np-z]{58}$/
 const NO_LINE_BREAKS = /^[^\r\n]*$/
 export const HEADER_INJECTION_MESSAGE = 'Header values cannot contain line breaks'
 
@@ -19,7 +19,7 @@ const Email = v.pipe(
 const AgeKey = (required: string) => v.pipe(
   v.optional(v.nullable(v.string()), ''),
   v.transform((s) => (s ?? '').trim()),
-  v.check((s) => s === '' || AGE_RECIPIENT.test(s), 'Not a valid age public key (age1…)'),
+  v.check((s) => s === '' || AGE_RECIPIENT_RE.test(s), 'Not a valid age public key (age1…)'),
   v.transform((s) => s || undefined),
   v.optional(v.string(required)),
 )

@@ -4,6 +4,7 @@
 // keep it free of Node-only imports. The server passes its own scrypt (node-scrypt.ts) as the
 // `lock`/`unlock` argument; the browser passes the master password and age-encryption's scrypt.
 import { armor, Decrypter, Encrypter, generateX25519Identity, identityToRecipient, type Identity, type Recipient } from 'age-encryption'
+import { AGE_RECIPIENT_RE } from '../../lib/age-recipient-rules.ts'
 
 export const ARMOR_BEGIN = '-----BEGIN AGE ENCRYPTED FILE-----'
 export const ARMOR_END = '-----END AGE ENCRYPTED FILE-----'
@@ -12,7 +13,6 @@ export const SCRYPT_WORK_FACTOR = 18
 /** Stored keys must cost at least the default to brute-force, and at most what the library opens. */
 export const SCRYPT_WORK_FACTOR_RANGE = { min: 18, max: 20 } as const
 
-const RECIPIENT_RE = /^age1[02-9ac-hj-np-z]{58}$/
 const IDENTITY_RE = /AGE-SECRET-KEY-(?:PQ-)?1[02-9AC-HJ-NP-Z]+/
 
 export type AgeFailureKind = 'malformed' | 'damaged' | 'wrong-key' | 'wrong-password' | 'invalid-private-key' | 'needs-recreation'
@@ -36,7 +36,7 @@ export class AgeFailure extends Error {
   }
 }
 
-export const isX25519Recipient = (key: string) => RECIPIENT_RE.test(key) && parses(() => new Encrypter().addRecipient(key))
+export const isX25519Recipient = (key: string) => AGE_RECIPIENT_RE.test(key) && parses(() => new Encrypter().addRecipient(key))
 
 function parses(fn: () => void): boolean {
   try {

@@ -3,6 +3,7 @@
 // browser bundles it with the forms.
 import * as v from 'valibot'
 import { text } from '../auth/auth-schemas.ts'
+import { AGE_RECIPIENT_RE } from '../../lib/age-recipient-rules.ts'
 
 export const KEY_NAME_MAX = 100
 /** Keys one account can hold. */
@@ -11,7 +12,6 @@ export const MAX_ENCRYPTED_TEXT = 1_000_000
 const MAX_PASSWORD = 1024
 const MAX_PRIVATE_KEY_FILE = 4096
 
-export const AGE_RECIPIENT_RE = /^age1[02-9ac-hj-np-z]{58}$/
 
 export const KeyNameSchema = v.pipe(
   text('Key name is required'),

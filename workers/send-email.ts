@@ -8,7 +8,7 @@ import { openEmailJobContent, type EmailJobContent } from '../lib/email-job-cont
 import type { DeliveryDeps } from './delivery-deps.ts'
 import { PermanentDeliveryError } from './outbound-transport.ts'
 import type { Payload, queues, WorkContext } from './queues.ts'
-import { headerFields } from './submission-accept.ts'
+import { firstValue, splitMessage } from './raw-message.ts'
 
 export async function sendEmail(deps: DeliveryDeps, payload: Payload<typeof queues.sendEmail>, ctx: WorkContext): Promise<void> {
   const { sql, config } = deps
@@ -22,7 +22,7 @@ export async function sendEmail(deps: DeliveryDeps, payload: Payload<typeof queu
   const from = `${job.aliasName}@${domain}`
   const content = openEmailJobContent(config.secretKey, job.id, job.content)
   const raw = await composeMessage(content, from, job, `<${job.id}@${domain}>`)
-  const messageId = headerFields(raw).find((f) => f.name === 'message-id')?.value ?? `<${job.id}@${domain}>`
+  const messageId = firstValue(splitMessage(raw).headers, 'message-id') ?? `<${job.id}@${domain}>`
   try {
     await deps.transport.send({ id: `job-${job.id}`, from, to: job.recipientEmail, raw: await deps.dkim.sign(raw, domain) })
   } catch (error) {

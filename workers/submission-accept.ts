@@ -8,23 +8,11 @@ import { insertEmailJob } from '../db/email-jobs.ts'
 import type { Config } from '../lib/config.ts'
 import { sealEmailJobContent } from '../lib/email-job-content.ts'
 import { enqueue, queues } from './queues.ts'
+import { fieldValue, firstValue, joinMessage, makeField, splitMessage } from './raw-message.ts'
 import { SmtpReply } from './smtp-reply.ts'
 import type { SubmissionUser } from './submission-auth.ts'
 
 const MAX_RETRIES = 5
-
-/** The header block's unfolded fields (RFC 5322 §2.2.3). */
-export function headerFields(raw: Buffer): { name: string; value: string; start: number; end: number }[] {
-  const text = raw.toString('latin1')
-  const bodyAt = text.search(/\r?\n\r?\n/)
-  const head = bodyAt === -1 ? text : text.slice(0, bodyAt + 1)
-  const fields: { name: string; value: string; start: number; end: number }[] = []
-  const re = /^([!-9;-~]+):([^\n]*(?:\n[ \t][^\n]*)*)\n?/gm
-  for (let m = re.exec(head); m; m = re.exec(head)) {
-    fields.push({ name: m[1].toLowerCase(), value: m[2].replace(/\r?\n[ \t]/g, ' ').trim(), start: m.index, end: m.index + m[0].length })
-  }
-  return fields
-}
 
 function addresses(value: string): string[] {
   return [...value.matchAll(/<([^<>\s]+@[^<>\s]+)>|([^\s<>,;:"]+@[^\s<>,;:"]+)/g)].map((m) => (m[1] ?? m[2]).toLowerCase())
@@ -32,17 +20,16 @@ function addresses(value: string): string[] {
 
 /** Checks the From header, drops Bcc (RFC 5322 §3.6.3), adds a Message-ID on the alias domain if missing. */
 export function prepareSubmission(raw: Buffer, user: SubmissionUser, messageId: string): Buffer {
-  const fields = headerFields(raw)
-  const from = fields.filter((f) => f.name === 'from')
-  if (from.length !== 1 || addresses(from[0].value).join(',') !== user.address) {
+  const { headers, body } = splitMessage(raw)
+  const from = headers.filter((h) => h.key === 'from')
+  if (from.length !== 1 || addresses(fieldValue(from[0])).join(',') !== user.address) {
     throw new SmtpReply(550, '5.7.1 The From header must be your alias address')
   }
-  const sender = fields.find((f) => f.name === 'sender')
-  if (sender && addresses(sender.value).some((a) => a !== user.address)) throw new SmtpReply(550, '5.7.1 The Sender header must be your alias address')
-  let text = raw.toString('latin1')
-  for (const bcc of fields.filter((f) => f.name === 'bcc').reverse()) text = text.slice(0, bcc.start) + text.slice(bcc.end)
-  if (!fields.some((f) => f.name === 'message-id')) text = `Message-ID: ${messageId}\r\n` + text
-  return Buffer.from(text, 'latin1')
+  const sender = firstValue(headers, 'sender')
+  if (sender && addresses(sender).some((a) => a !== user.address)) throw new SmtpReply(550, '5.7.1 The Sender header must be your alias address')
+  const kept = headers.filter((h) => h.key !== 'bcc')
+  if (!firstValue(headers, 'message-id')) kept.unshift(makeField('Message-ID', messageId))
+  return joinMessage(kept, body)
 }
 
 export async function acceptSubmission(deps: { sql: Sql; boss: PgBoss; config: Config }, user: SubmissionUser, recipients: string[], raw: Buffer): Promise<string[]> {

@@ -3,9 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import postgres from 'postgres'
 import { startEmbeddedPostgres } from '../../db/embedded.ts'
 import { migrateAll } from '../migrate-all.ts'
+import { createScratchDatabase } from '../scratch-database.ts'
 import { freePort } from '../testing/free-port.ts'
 
 export interface BenchDatabase { url: string; close(): Promise<void> }
@@ -13,18 +13,8 @@ export interface BenchDatabase { url: string; close(): Promise<void> }
 export async function benchDatabase(): Promise<BenchDatabase> {
   const name = `vm_bench_${process.pid}_${Date.now()}`
   if (process.env.DATABASE_URL) {
-    const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} })
-    await admin.unsafe(`create database ${name}`)
-    const url = new URL(process.env.DATABASE_URL)
-    url.pathname = `/${name}`
-    await migrateAll(url.toString())
-    return {
-      url: url.toString(),
-      async close() {
-        await admin.unsafe(`drop database if exists ${name} with (force)`)
-        await admin.end()
-      },
-    }
+    const scratch = await createScratchDatabase(process.env.DATABASE_URL, 'vm_bench')
+    return { url: scratch.url, close: scratch.drop }
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'veilmail-bench-'))
   const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres'), port: await freePort(), database: name })

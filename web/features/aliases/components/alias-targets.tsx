@@ -1,5 +1,6 @@
 import { Mail, PauseCircle, Webhook } from 'lucide-react'
-import { isWebhookUrl, splitTargets, type AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import type { AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import { isWebhookUrl, splitTargets } from '../../../../lib/alias-target-rules.ts'
 import { aliasTargets, isAliasOn, PAUSED_MESSAGE } from '../lib/alias-state.ts'
 
 /** Where mail goes: each e-mail or webhook target, or the paused notice with the kept targets. */

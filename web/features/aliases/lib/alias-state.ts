@@ -1,4 +1,5 @@
-import { isWebhookUrl, PAUSED, splitTargets, type AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import { PAUSED, type AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import { isWebhookUrl, splitTargets } from '../../../../lib/alias-target-rules.ts'
 
 export const PAUSED_MESSAGE = 'Paused - emails silently dropped'
 

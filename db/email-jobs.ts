@@ -73,14 +73,22 @@ const withAlias = (db: Db) => db`
   select c.*, a.alias as alias_name, a.domain as alias_domain, (a.active and a.forward_to <> 'null') as alias_can_send
   from claimed c left join aliases a on a.id = c.alias_id`
 
-/** A worker takes the job; undefined when it was cancelled, finished, or is held by another. */
-export async function claimEmailJob(db: Db, jobId: string): Promise<ClaimedEmailJob | undefined> {
-  const [row] = await db<ClaimedEmailJob[]>`
+/**
+ * Workers take these jobs (one statement for many). Each id gets its claimed row, or undefined
+ * when it was cancelled, finished, held by another, or asked for twice (the first ask wins).
+ */
+export async function claimEmailJobs(db: Db, jobIds: string[]): Promise<(ClaimedEmailJob | undefined)[]> {
+  const rows = await db<ClaimedEmailJob[]>`
     with claimed as (
       update email_jobs set status = 'sending', updated_at = now()
-      where id = ${jobId} and status in ('pending', 'retrying') returning ${db.unsafe(columns)})
+      where id = any(${jobIds}::uuid[]) and status in ('pending', 'retrying') returning ${db.unsafe(columns)})
     ${withAlias(db)}`
-  return row
+  const byId = new Map(rows.map((row) => [row.id, row]))
+  return jobIds.map((id) => {
+    const row = byId.get(id)
+    byId.delete(id)
+    return row
+  })
 }
 
 /**
@@ -95,8 +103,12 @@ export async function reclaimEmailJob(db: Db, jobId: string): Promise<ClaimedEma
   return row
 }
 
-export async function markEmailJobSent(db: Db, jobId: string, messageId: string): Promise<void> {
-  await db`update email_jobs set status = 'sent', message_id = ${messageId}, processed_at = now(), content = null, last_error = null, updated_at = now() where id = ${jobId}`
+export async function markEmailJobsSent(db: Db, sent: { id: string; messageId: string }[]): Promise<void[]> {
+  await db`
+    update email_jobs e set status = 'sent', message_id = s.message_id, processed_at = now(), content = null, last_error = null, updated_at = now()
+    from (select unnest(${sent.map((s) => s.id)}::uuid[]) as id, unnest(${sent.map((s) => s.messageId)}::text[]) as message_id) s
+    where e.id = s.id`
+  return sent.map(() => undefined)
 }
 
 export async function markEmailJobRetrying(db: Db, jobId: string, lastError: string): Promise<void> {

@@ -10,7 +10,7 @@ import { forwardReplyHandler } from './forward-reply.ts'
 import { forwardWebhookHandler } from './forward-webhook.ts'
 import { deadLetterName, queues, work } from './queues.ts'
 import { abandonUndeliveredRetry, retryUndeliveredHandler } from './retry-undelivered.ts'
-import { sendEmail } from './send-email.ts'
+import { sendEmailHandler } from './send-email.ts'
 import { accountCleanup } from './account-cleanup.ts'
 import { housekeeping, HOUSEKEEPING_CRON } from './housekeeping.ts'
 import { abandonEmailJob } from '../db/email-jobs.ts'
@@ -38,9 +38,9 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   ids.push(await work(boss, queues.retryUndelivered, retryUndeliveredHandler(deps), { localConcurrency: Math.max(1, Math.floor(localConcurrency / 4)), pollSeconds }))
   ids.push(await work(boss, { ...queues.retryUndelivered, name: deadLetterName(queues.retryUndelivered) }, ({ undeliveredId }) => abandonUndeliveredRetry(deps.sql, undeliveredId), { pollSeconds: 60 }))
   // outgoing mail (compose and submission) and account erasure
-  // Up to four fetch loops with batches (burst while full) drain a backlog without polling pauses.
-  const sendLoops = Math.min(4, localConcurrency)
-  ids.push(await work(boss, queues.sendEmail, (payload, ctx) => sendEmail(deps, payload, ctx), { localConcurrency: sendLoops, batchSize: Math.ceil(localConcurrency / sendLoops), pollSeconds }))
+  // Twice the others: a send holds no database connection while it talks to the relay. Two fetch
+  // loops with batches (burst while full) drain a backlog without polling pauses.
+  ids.push(await work(boss, queues.sendEmail, sendEmailHandler(deps), { localConcurrency: 2, batchSize: localConcurrency, pollSeconds }))
   ids.push(await work(boss, { ...queues.sendEmail, name: deadLetterName(queues.sendEmail) }, ({ emailJobId }) => abandonEmailJob(deps.sql, emailJobId), { pollSeconds: 60 }))
   ids.push(await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { pollSeconds: 60 }))
   ids.push(await work(boss, queues.housekeeping, () => housekeeping(deps.sql), { pollSeconds: 60 }))

@@ -34,13 +34,14 @@ export class PermanentDeliveryError extends Error {
   }
 }
 
-export function createOutboundTransport(cfg: Pick<Config, 'outboundSmtpUrl' | 'dataDir'>): OutboundTransport {
-  return cfg.outboundSmtpUrl ? relayTransport(cfg.outboundSmtpUrl) : outboxTransport(path.join(cfg.dataDir, 'outbox'))
+export function createOutboundTransport(cfg: Pick<Config, 'outboundSmtpUrl' | 'dataDir' | 'delivery'>): OutboundTransport {
+  // as many connections as sends run at once (send-email runs twice DELIVERY_CONCURRENCY)
+  return cfg.outboundSmtpUrl ? relayTransport(cfg.outboundSmtpUrl, 2 * cfg.delivery.concurrency) : outboxTransport(path.join(cfg.dataDir, 'outbox'))
 }
 
-function relayTransport(url: string): OutboundTransport {
+function relayTransport(url: string, maxConnections: number): OutboundTransport {
   const transport = nodemailer.createTransport({
-    url, pool: true, maxConnections: 8, maxMessages: 500,
+    url, pool: true, maxConnections, maxMessages: 500,
     connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000, logger: false,
   })
   return {

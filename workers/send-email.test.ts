@@ -11,7 +11,9 @@ import { createApp } from '../api/app.ts'
 import { ApiClient } from '../scripts/testing/api-client.ts'
 import { createMailEnv, type MailEnv } from '../scripts/testing/mail-env.ts'
 import { waitFor } from '../scripts/testing/mail-stand-ins.ts'
+import { claimEmailJobs } from '../db/email-jobs.ts'
 import { startDeliveryWorker } from './delivery-worker.ts'
+import { enqueue, queues } from './queues.ts'
 
 let env: MailEnv
 let client: ApiClient
@@ -146,6 +148,23 @@ describe('undo, schedule, priority and refusals', () => {
     expect((await status(body.jobId)).status).toBe('pending')
     await relayed(subject)
     expect(Date.now()).toBeGreaterThanOrEqual(at.getTime() - 50)
+  })
+
+  it('sends a job queued twice once: the second claim of the same row finds it taken', async () => {
+    const subject = `twice ${crypto.randomUUID()}`
+    const at = new Date(Date.now() + 1500)
+    const { body } = await compose({ subject, scheduledAt: at.toISOString() })
+    // a duplicate queue entry due at the same moment: both reach the worker in one batch
+    const duplicate = await enqueue(env.db.sql, env.boss, queues.sendEmail, { emailJobId: body.jobId }, { startAfter: at })
+    await relayed(subject)
+    await expect.poll(async () => (await env.boss.getJobById(queues.sendEmail.name, duplicate))?.state, { timeout: 10_000 }).toBe('completed')
+    await untilStatus(body.jobId, 'sent')
+    expect(env.relay.messages.filter((m) => m.raw.includes(`Subject: ${subject}`))).toHaveLength(1)
+
+    const inAnHour = new Date(Date.now() + 3600_000).toISOString() // the worker leaves these alone
+    const [a, b] = await Promise.all([compose({ scheduledAt: inAnHour }), compose({ scheduledAt: inAnHour })])
+    const claimed = await claimEmailJobs(env.db.sql, [a.body.jobId, a.body.jobId, b.body.jobId])
+    expect(claimed.map((row) => row?.id)).toEqual([a.body.jobId, undefined, b.body.jobId])
   })
 
   it('refuses header injection, another user’s alias, a bad age key, and a paused alias', async () => {

@@ -1,19 +1,32 @@
 // send-email: delivers one email job through the outbound transport, From the alias, with a
 // Message-ID on the alias domain, DKIM-signed for it. A 5xx fails the job at once; anything else
 // is retried with backoff until maxRetries. The row's status follows every step, and the claim
-// (pending|retrying → sending) makes a duplicated or retried job send at most once.
+// (pending|retrying → sending) makes a duplicated or retried job send at most once. Claims and
+// "sent" marks of jobs running side by side go to Postgres together (lib/coalesce.ts).
 import MailComposer from 'nodemailer/lib/mail-composer/index.js'
-import { claimEmailJob, markEmailJobFailed, markEmailJobRetrying, markEmailJobSent, reclaimEmailJob, type EmailJobRow } from '../db/email-jobs.ts'
+import { claimEmailJobs, markEmailJobFailed, markEmailJobRetrying, markEmailJobsSent, reclaimEmailJob, type ClaimedEmailJob, type EmailJobRow } from '../db/email-jobs.ts'
+import { coalesce } from '../lib/coalesce.ts'
 import { openEmailJobContent, type EmailJobContent } from '../lib/email-job-content.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
 import { PermanentDeliveryError } from './outbound-transport.ts'
 import type { Payload, queues, WorkContext } from './queues.ts'
 import { firstValue, splitMessage } from './raw-message.ts'
 
-export async function sendEmail(deps: DeliveryDeps, payload: Payload<typeof queues.sendEmail>, ctx: WorkContext): Promise<void> {
+export function sendEmailHandler(deps: DeliveryDeps) {
+  const claim = coalesce((ids: string[]) => claimEmailJobs(deps.sql, ids))
+  const markSent = coalesce((sent: { id: string; messageId: string }[]) => markEmailJobsSent(deps.sql, sent))
+  return (payload: Payload<typeof queues.sendEmail>, ctx: WorkContext) => sendEmail(deps, { claim, markSent }, payload, ctx)
+}
+
+interface Writes {
+  claim(id: string): Promise<ClaimedEmailJob | undefined>
+  markSent(sent: { id: string; messageId: string }): Promise<void>
+}
+
+async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<typeof queues.sendEmail>, ctx: WorkContext): Promise<void> {
   const { sql, config } = deps
   // A retry of a job whose row is still `sending` means the earlier attempt lost its lease.
-  const job = (await claimEmailJob(sql, payload.emailJobId)) ?? (ctx.retryCount > 0 ? await reclaimEmailJob(sql, payload.emailJobId) : undefined)
+  const job = (await writes.claim(payload.emailJobId)) ?? (ctx.retryCount > 0 ? await reclaimEmailJob(sql, payload.emailJobId) : undefined)
   if (!job) return // cancelled, sent, failed or gone: nothing to do
   if (!job.aliasName || !job.aliasDomain || !job.content) return markEmailJobFailed(sql, job.id, 'The sending alias no longer exists')
   if (!job.aliasCanSend) return markEmailJobFailed(sql, job.id, 'The sending alias is paused')
@@ -32,7 +45,7 @@ export async function sendEmail(deps: DeliveryDeps, payload: Payload<typeof queu
     await markEmailJobRetrying(sql, job.id, reply)
     throw error
   }
-  await markEmailJobSent(sql, job.id, messageId)
+  await writes.markSent({ id: job.id, messageId })
 }
 
 function replyText(error: unknown): string {

@@ -10,8 +10,8 @@ import { createBoss } from '../../workers/queues.ts'
 
 setLogLevel('warn')
 const config = loadConfig(workerData.env as Record<string, string>)
-const concurrency = workerData.concurrency as number
-const sql = createSql(config.databaseUrl!, { max: concurrency * 2 + 4, name: 'bench-delivery' })
+const { concurrency } = config.delivery
+const sql = createSql(config.databaseUrl!, { max: concurrency * 5 + 4, name: 'bench-delivery' })
 const boss = createBoss(config.databaseUrl!, { max: 10, maintenance: false })
 await boss.start()
 const deps = createDeliveryDeps(sql, config)

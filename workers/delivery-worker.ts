@@ -8,6 +8,7 @@ import type { DeliveryDeps } from './delivery-deps.ts'
 import { abandonForwardEmail, forwardEmailHandler } from './forward-email.ts'
 import { forwardReplyHandler } from './forward-reply.ts'
 import { forwardWebhookHandler } from './forward-webhook.ts'
+import { wakeWhenDue } from './queue-due.ts'
 import { deadLetterName, queues, work } from './queues.ts'
 import { abandonUndeliveredRetry, retryUndeliveredHandler } from './retry-undelivered.ts'
 import { sendEmailHandler } from './send-email.ts'
@@ -22,28 +23,28 @@ export interface DeliveryWorkerOptions {
   pollSeconds?: number
 }
 
-export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, options: DeliveryWorkerOptions = {}): Promise<string[]> {
+/** Starts every consumer; resolves with a function that stops the due-time wake-ups. */
+export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, options: DeliveryWorkerOptions = {}): Promise<() => Promise<void>> {
   const localConcurrency = options.concurrency ?? 8
   const pollSeconds = options.pollSeconds ?? 10
-  const ids = [
-    await work(boss, queues.forwardEmail, forwardEmailHandler(deps), { localConcurrency, pollSeconds }),
-    await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), { localConcurrency, pollSeconds }),
-    await work(boss, queues.forwardReply, forwardReplyHandler(deps), { localConcurrency: Math.max(1, localConcurrency / 2), pollSeconds }),
-  ]
+  await work(boss, queues.forwardEmail, forwardEmailHandler(deps), { localConcurrency, pollSeconds })
+  await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), { localConcurrency, pollSeconds })
+  await work(boss, queues.forwardReply, forwardReplyHandler(deps), { localConcurrency: Math.max(1, localConcurrency / 2), pollSeconds })
   const dead = (queue: typeof queues.forwardEmail) => ({ ...queue, name: deadLetterName(queue) })
-  ids.push(await work(boss, dead(queues.forwardEmail), ({ deliveryId }) => abandonForwardEmail(deps, deliveryId), { pollSeconds: 60 }))
+  await work(boss, dead(queues.forwardEmail), ({ deliveryId }) => abandonForwardEmail(deps, deliveryId), { pollSeconds: 60 })
   for (const queue of [queues.forwardWebhook, queues.forwardReply]) {
-    ids.push(await work(boss, dead(queue), ({ deliveryId }) => abandonDelivery(deps, deliveryId), { pollSeconds: 60 }))
+    await work(boss, dead(queue), ({ deliveryId }) => abandonDelivery(deps, deliveryId), { pollSeconds: 60 })
   }
-  ids.push(await work(boss, queues.retryUndelivered, retryUndeliveredHandler(deps), { localConcurrency: Math.max(1, Math.floor(localConcurrency / 4)), pollSeconds }))
-  ids.push(await work(boss, { ...queues.retryUndelivered, name: deadLetterName(queues.retryUndelivered) }, ({ undeliveredId }) => abandonUndeliveredRetry(deps.sql, undeliveredId), { pollSeconds: 60 }))
+  await work(boss, queues.retryUndelivered, retryUndeliveredHandler(deps), { localConcurrency: Math.max(1, Math.floor(localConcurrency / 4)), pollSeconds })
+  await work(boss, { ...queues.retryUndelivered, name: deadLetterName(queues.retryUndelivered) }, ({ undeliveredId }) => abandonUndeliveredRetry(deps.sql, undeliveredId), { pollSeconds: 60 })
   // outgoing mail (compose and submission) and account erasure
   // Twice the others: a send holds no database connection while it talks to the relay. Two fetch
   // loops with batches (burst while full) drain a backlog without polling pauses.
-  ids.push(await work(boss, queues.sendEmail, sendEmailHandler(deps), { localConcurrency: 2, batchSize: localConcurrency, pollSeconds }))
-  ids.push(await work(boss, { ...queues.sendEmail, name: deadLetterName(queues.sendEmail) }, ({ emailJobId }) => abandonEmailJob(deps.sql, emailJobId), { pollSeconds: 60 }))
-  ids.push(await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { pollSeconds: 60 }))
-  ids.push(await work(boss, queues.housekeeping, () => housekeeping(deps.sql), { pollSeconds: 60 }))
+  const send = await work(boss, queues.sendEmail, sendEmailHandler(deps), { localConcurrency: 2, batchSize: localConcurrency, pollSeconds })
+  await work(boss, { ...queues.sendEmail, name: deadLetterName(queues.sendEmail) }, ({ emailJobId }) => abandonEmailJob(deps.sql, emailJobId), { pollSeconds: 60 })
+  await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { pollSeconds: 60 })
+  await work(boss, queues.housekeeping, () => housekeeping(deps.sql), { pollSeconds: 60 })
   await boss.schedule(queues.housekeeping.name, HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
-  return ids
+  // a mail leaves when its undo window or scheduled time ends, not at the next idle poll
+  return wakeWhenDue(deps.sql, boss, { [queues.sendEmail.name]: [send] })
 }

@@ -29,10 +29,11 @@ await boss.start()
 await createQueues(boss)
 
 const deps = createDeliveryDeps(sql, cfg, { dkim })
-await startDeliveryWorker(boss, deps, { concurrency, pollSeconds })
+const stopWakeUps = await startDeliveryWorker(boss, deps, { concurrency, pollSeconds })
 log.info('delivery.started', { concurrency })
 
 onShutdown(async () => {
+  await stopWakeUps()
   await boss.stop({ graceful: true, timeout: 10_000 }).catch((e) => log.warn('queue.stop_failed', errorFields(e)))
   deps.transport.close()
   await sql.end({ timeout: 5 })

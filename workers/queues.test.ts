@@ -3,6 +3,7 @@ import type { PgBoss } from 'pg-boss'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../db/client.ts'
 import { createTestDatabase, type TestDatabase } from '../scripts/testing/test-database.ts'
+import { wakeWhenDue } from './queue-due.ts'
 import { createBoss, createQueues, deadLetterName, defineQueue, enqueue, work } from './queues.ts'
 
 const probe = defineQueue({
@@ -82,5 +83,26 @@ describe('work', () => {
     await expect.poll(async () => (await boss.findJobs(deadLetterName(probe))).length, { timeout: 10_000 }).toBe(1)
     const [bad] = await db.sql<{ state: string }[]>`select state from pgboss.job where id = ${badId!}`
     expect(bad.state).toBe('failed')
+  })
+})
+
+describe('delayed jobs', () => {
+  const later = defineQueue({ ...probe, name: 'test-later' })
+
+  it('wake their workers when they come due, not at the next idle poll', async () => {
+    await createQueues(boss, [later])
+    const started: number[] = []
+    const id = await work(boss, later, async () => void started.push(Date.now()), { pollSeconds: 60 })
+    const stop = await wakeWhenDue(db.sql, boss, { [later.name]: [id] })
+    try {
+      // one before the worker's first idle fetch has passed, so only the wake-up can run it in time
+      const due = Date.now() + 1500
+      await db.sql.begin((tx) => enqueue(tx, boss, later, { userId: crypto.randomUUID() }, { startAfter: new Date(due) }))
+      await expect.poll(() => started.length, { timeout: 10_000, interval: 50 }).toBe(1)
+      expect(started[0]).toBeGreaterThanOrEqual(due)
+      expect(started[0] - due).toBeLessThan(1000)
+    } finally {
+      await stop()
+    }
   })
 })

@@ -5,6 +5,7 @@ import * as v from 'valibot'
 import { PgBoss } from 'pg-boss'
 import type { Db } from '../db/client.ts'
 import { errorFields, log } from '../lib/log.ts'
+import { announceDue } from './queue-due.ts'
 
 export interface QueueDefinition<S extends v.GenericSchema = v.GenericSchema> {
   name: string
@@ -179,6 +180,8 @@ export async function enqueue<Q extends QueueDefinition>(db: Db, boss: PgBoss, q
   const data = v.parse(queue.schema, payload) as object
   const id = await boss.send(queue.name, data, { ...options, db: executorFor(db) })
   if (!id) throw new Error(`queue ${queue.name} refused the job`)
+  const dueAt = typeof options.startAfter === 'number' ? Date.now() + options.startAfter * 1000 : options.startAfter?.getTime()
+  if (dueAt && dueAt > Date.now()) await announceDue(db, queue.name, dueAt)
   return id
 }
 

@@ -10,12 +10,12 @@ import { createBoss } from '../../workers/queues.ts'
 
 setLogLevel('warn')
 const config = loadConfig(workerData.env as Record<string, string>)
-const { concurrency } = config.delivery
+const { concurrency, pollSeconds } = config.delivery
 const sql = createSql(config.databaseUrl!, { max: concurrency * 5 + 4, name: 'bench-delivery' })
 const boss = createBoss(config.databaseUrl!, { max: 10, maintenance: false })
 await boss.start()
 const deps = createDeliveryDeps(sql, config)
-await startDeliveryWorker(boss, deps, { concurrency, pollSeconds: 1 })
+await startDeliveryWorker(boss, deps, { concurrency, pollSeconds })
 parentPort!.postMessage({ started: true })
 parentPort!.on('message', async () => {
   await boss.stop({ graceful: false })

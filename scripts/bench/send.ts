@@ -16,6 +16,7 @@ import { ms, percentile, printTable } from './bench-table.ts'
 
 const BULK = 5000
 const LATENCY_SAMPLES = 200
+const DUE_SAMPLES = 50
 
 export async function run(): Promise<void> {
   setLogLevel('warn')
@@ -32,7 +33,11 @@ export async function run(): Promise<void> {
     const { user } = await api.register()
     const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: 'bench-sender', domain: 'veilmail.test', forwardTo: 'me@example.com' }))).body.alias
     const body = 'x'.repeat(1000)
-    const compose = (subject: string) => api.post('/api/email-jobs', { to: 'sink@example.org', subject, body, fromAliasId: alias.id })
+    const compose = (subject: string, scheduledAt?: Date) => api.post('/api/email-jobs', { to: 'sink@example.org', subject, body, fromAliasId: alias.id, scheduledAt })
+    const arrival = (subject: string) => new Promise<number>((resolve) => {
+      const check = () => (relay.messages.at(-1)?.raw.includes(`Subject: ${subject}`) ? (relay.off('message', check), resolve(Date.now())) : undefined)
+      relay.on('message', check)
+    })
 
     // Throughput: a backlog queued while no worker runs, then drained.
     let queued = 0
@@ -50,21 +55,30 @@ export async function run(): Promise<void> {
     const latencies: number[] = []
     for (let i = 0; i < LATENCY_SAMPLES; i++) {
       const subject = `latency ${i}`
-      const arrived = new Promise<void>((resolve) => {
-        const check = () => (relay.messages.at(-1)?.raw.includes(`Subject: ${subject}`) ? (relay.off('message', check), resolve()) : undefined)
-        relay.on('message', check)
-      })
+      const arrived = arrival(subject)
       const t0 = performance.now()
       await compose(subject)
       await arrived
       latencies.push(performance.now() - t0)
       await new Promise((r) => setTimeout(r, 20))
     }
+    // Held mail (undo window, scheduled): from its time to the relay, idle workers between.
+    const late: number[] = []
+    for (let i = 0; i < DUE_SAMPLES; i++) {
+      const subject = `due ${i}`
+      const arrived = arrival(subject)
+      const at = new Date(Date.now() + 300)
+      await compose(subject, at)
+      late.push((await arrived) - at.getTime())
+    }
+    late.sort((a, b) => a - b)
     latencies.sort((a, b) => a - b)
     printTable('Sending (npm run bench -- send)', [
       [`email jobs delivered (backlog of ${BULK}, DELIVERY_CONCURRENCY ${config.delivery.concurrency})`, `${((BULK - 1) / seconds).toFixed(0)} jobs/s`, '≥ 500 jobs/s'],
       [`compose → relay received p50 (idle workers, n=${LATENCY_SAMPLES})`, ms(percentile(latencies, 50)), '≤ 100 ms'],
       ['compose → relay received p99', ms(percentile(latencies, 99)), ''],
+      [`scheduled time → relay received p50 (n=${DUE_SAMPLES})`, ms(percentile(late, 50)), ''],
+      ['scheduled time → relay received p99', ms(percentile(late, 99)), ''],
     ])
   } finally {
     if (delivery) {

@@ -36,7 +36,7 @@ describe('DKIM signing', () => {
     expect((await verify(Buffer.from(signed.replace('trailing', 'trailinG'))))[0][1]).toBe('neutral') // body hash mismatch
   })
 
-  it('handles folded and repeated fields, bare LF, 8-bit bytes and an empty body', async () => {
+  it('handles folded and repeated fields, bare LF, 8-bit bytes, blank and empty bodies, large bodies', async () => {
     const folded = 'From: me@veilmail.test\r\nTo: a@example.org,\r\n\tb@example.org\r\nReferences: <a@x>\r\nReferences: <b@x>\r\nSubject: =?utf-8?Q?h=C3=A9?=\r\n\r\n'
     for (const raw of [
       Buffer.from(folded + 'body\r\n'),
@@ -44,6 +44,9 @@ describe('DKIM signing', () => {
       Buffer.concat([Buffer.from(head), Buffer.from([0xc3, 0xa9, 0x0d, 0x0a])]),
       Buffer.from(head),
       Buffer.from(head + '\r\n\r\n'),
+      Buffer.from(head + 'a \t\r\n \r\n\r\nb\r\n  \r\n\t\r\n'),
+      Buffer.from(head + 'no final line break'),
+      Buffer.from(head + ('line of a large body\r\n'.repeat(40_000))),
     ]) {
       const signed = await signer.sign(raw, 'veilmail.test')
       // a relay sends CRLF lines: verify what the receiver gets

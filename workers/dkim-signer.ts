@@ -29,7 +29,7 @@ export class DkimSigner {
     if (!signing) throw new Error('no DKIM key for this alias domain')
     const { headers, body } = splitMessage(raw)
     const signed = headersToSign(headers)
-    const bodyHash = createHash('sha256').update(relaxedBody(body), 'latin1').digest('base64')
+    const bodyHash = relaxedBodyHash(body)
     const names = signed.map((h) => h.key)
     const unsigned = [
       `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=${domain}; s=${signing.selector};`,
@@ -61,12 +61,26 @@ function relaxedHeader(line: string): string {
   return `${name}:${value}`
 }
 
-/** RFC 6376 §3.4.4: whitespace runs as one space, none at line ends, no empty lines at the end; CRLF lines. */
-function relaxedBody(body: Buffer): string {
-  const lines = body.toString('latin1').split(/\r?\n/)
-  const out = lines.map((line) => line.replace(/[ \t]+/g, ' ').replace(/ $/, ''))
-  while (out.length && out[out.length - 1] === '') out.pop()
-  return out.length ? out.join('\r\n') + '\r\n' : ''
+/**
+ * The body hash over RFC 6376 §3.4.4's relaxed form: whitespace runs as one space, none at line
+ * ends, no empty lines at the end, CRLF line ends. Line by line, so a large body is not copied.
+ */
+function relaxedBodyHash(body: Buffer): string {
+  const hash = createHash('sha256')
+  let emptyLines = 0 // held back until a non-empty line shows they are not at the end
+  for (let start = 0; start < body.length;) {
+    const lf = body.indexOf(0x0a, start)
+    const end = lf < 0 ? body.length : lf
+    const line = body.toString('latin1', start, end > start && body[end - 1] === 0x0d ? end - 1 : end).replace(/[ \t]+/g, ' ').replace(/ $/, '')
+    start = end + 1
+    if (!line) {
+      emptyLines++
+      continue
+    }
+    hash.update('\r\n'.repeat(emptyLines) + line + '\r\n', 'latin1')
+    emptyLines = 0
+  }
+  return hash.digest('base64')
 }
 
 /** `h=a:b:c`, folded before a name when a line would pass 76 characters. */

@@ -38,9 +38,10 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   await work(boss, queues.retryUndelivered, retryUndeliveredHandler(deps), { localConcurrency: Math.max(1, Math.floor(localConcurrency / 4)), pollSeconds })
   await work(boss, { ...queues.retryUndelivered, name: deadLetterName(queues.retryUndelivered) }, ({ undeliveredId }) => abandonUndeliveredRetry(deps.sql, undeliveredId), { pollSeconds: 60 })
   // outgoing mail (compose and submission) and account erasure
-  // Twice the others: a send holds no database connection while it talks to the relay. Two fetch
-  // loops with batches (burst while full) drain a backlog without polling pauses.
-  const send = await work(boss, queues.sendEmail, sendEmailHandler(deps), { localConcurrency: 2, batchSize: localConcurrency, pollSeconds })
+  // Four times the others, as a send holds no database connection while it talks to the relay:
+  // two fetch loops with batches (burst while full) drain a backlog without polling pauses, and
+  // large batches cost pg-boss fewer statements per mail.
+  const send = await work(boss, queues.sendEmail, sendEmailHandler(deps), { localConcurrency: 2, batchSize: 2 * localConcurrency, pollSeconds })
   await work(boss, { ...queues.sendEmail, name: deadLetterName(queues.sendEmail) }, ({ emailJobId }) => abandonEmailJob(deps.sql, emailJobId), { pollSeconds: 60 })
   await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { pollSeconds: 60 })
   await work(boss, queues.housekeeping, () => housekeeping(deps.sql), { pollSeconds: 60 })

@@ -35,8 +35,8 @@ export class PermanentDeliveryError extends Error {
 }
 
 export function createOutboundTransport(cfg: Pick<Config, 'outboundSmtpUrl' | 'dataDir' | 'delivery'>): OutboundTransport {
-  // as many connections as sends run at once (send-email runs twice DELIVERY_CONCURRENCY)
-  return cfg.outboundSmtpUrl ? relayTransport(cfg.outboundSmtpUrl, 2 * cfg.delivery.concurrency) : outboxTransport(path.join(cfg.dataDir, 'outbox'))
+  // as many connections as sends run at once (send-email runs four times DELIVERY_CONCURRENCY)
+  return cfg.outboundSmtpUrl ? relayTransport(cfg.outboundSmtpUrl, 4 * cfg.delivery.concurrency) : outboxTransport(path.join(cfg.dataDir, 'outbox'))
 }
 
 function relayTransport(url: string, maxConnections: number): OutboundTransport {

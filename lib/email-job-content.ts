@@ -3,9 +3,10 @@
 import { SecretBox } from './secret-box.ts'
 
 export type EmailJobContent =
-  | { kind: 'compose'; subject: string; body: string; sharedPublicKey?: string }
-  /** a message submitted over SMTP, as the client sent it (base64) */
+  /** the message as it will leave (base64): built at compose time, or as an SMTP client sent it */
   | { kind: 'raw'; raw: string }
+  /** the parts of a compose job queued before messages were built at queue time */
+  | { kind: 'compose'; subject: string; body: string; sharedPublicKey?: string }
 
 const boxes = new Map<string, SecretBox>()
 const box = (secretKey: string) => {

@@ -11,7 +11,8 @@ import { createApp } from '../api/app.ts'
 import { ApiClient } from '../scripts/testing/api-client.ts'
 import { createMailEnv, type MailEnv } from '../scripts/testing/mail-env.ts'
 import { waitFor } from '../scripts/testing/mail-stand-ins.ts'
-import { claimEmailJobs } from '../db/email-jobs.ts'
+import { claimEmailJobs, insertEmailJob } from '../db/email-jobs.ts'
+import { sealEmailJobContent } from '../lib/email-job-content.ts'
 import { startDeliveryWorker } from './delivery-worker.ts'
 import { enqueue, queues } from './queues.ts'
 
@@ -146,8 +147,29 @@ describe('undo, schedule, priority and refusals', () => {
     const at = new Date(Date.now() + 2500)
     const { body } = await compose({ subject, scheduledAt: at.toISOString() })
     expect((await status(body.jobId)).status).toBe('pending')
-    await relayed(subject)
+    const message = await relayed(subject)
     expect(Date.now()).toBeGreaterThanOrEqual(at.getTime() - 50)
+    // built when queued, dated when it was due to leave
+    expect((await simpleParser(message.raw)).date?.getTime()).toBe(Math.floor(at.getTime() / 1000) * 1000)
+  })
+
+  it('still sends a compose job queued by a version that stored its parts instead of the message', async () => {
+    const subject = `parts ${crypto.randomUUID()}`
+    const [alias] = await env.db.sql<{ userId: string }[]>`select user_id from aliases where id = ${aliasId}`
+    const id = crypto.randomUUID()
+    await env.db.sql.begin(async (tx) => {
+      await insertEmailJob(tx, {
+        id, userId: alias.userId, aliasId, source: 'compose', recipientEmail: 'friend@example.org', priority: 0, maxRetries: 5,
+        content: sealEmailJobContent(env.config.secretKey, id, { kind: 'compose', subject, body: 'Queued before the upgrade' }),
+        useEncryption: false, shareMyPublicKey: false, scheduledAt: new Date(), undoUntil: new Date(),
+      })
+      await enqueue(tx, env.boss, queues.sendEmail, { emailJobId: id })
+    })
+    const parsed = await simpleParser((await relayed(subject)).raw)
+    expect(parsed.from?.text).toBe(from)
+    expect(parsed.messageId).toBe(`<${id}@veilmail.test>`)
+    expect(parsed.text?.trim()).toBe('Queued before the upgrade')
+    await untilStatus(id, 'sent')
   })
 
   it('sends a job queued twice once: the second claim of the same row finds it taken', async () => {

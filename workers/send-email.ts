@@ -3,9 +3,9 @@
 // is retried with backoff until maxRetries. The row's status follows every step, and the claim
 // (pending|retrying → sending) makes a duplicated or retried job send at most once. Claims and
 // "sent" marks of jobs running side by side go to Postgres together (lib/coalesce.ts).
-import MailComposer from 'nodemailer/lib/mail-composer/index.js'
 import { claimEmailJobs, markEmailJobFailed, markEmailJobRetrying, markEmailJobsSent, reclaimEmailJob, type ClaimedEmailJob, type EmailJobRow } from '../db/email-jobs.ts'
 import { coalesce } from '../lib/coalesce.ts'
+import { composeMessage } from '../lib/compose-message.ts'
 import { openEmailJobContent, type EmailJobContent } from '../lib/email-job-content.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
 import { PermanentDeliveryError } from './outbound-transport.ts'
@@ -34,7 +34,7 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
   const domain = job.aliasDomain
   const from = `${job.aliasName}@${domain}`
   const content = openEmailJobContent(config.secretKey, job.id, job.content)
-  const raw = await composeMessage(content, from, job, `<${job.id}@${domain}>`)
+  const raw = await messageOf(content, from, job, `<${job.id}@${domain}>`)
   const messageId = firstValue(splitMessage(raw).headers, 'message-id') ?? `<${job.id}@${domain}>`
   try {
     await deps.transport.send({ id: `job-${job.id}`, from, to: job.recipientEmail, raw: await deps.dkim.sign(raw, domain) })
@@ -55,18 +55,12 @@ function replyText(error: unknown): string {
   return 'Temporary delivery failure'
 }
 
-/** A submitted message goes out as the client wrote it (the submission server checked From). */
-async function composeMessage(content: EmailJobContent, from: string, job: EmailJobRow, messageId: string): Promise<Buffer> {
+/**
+ * The bytes to send: built when the mail was queued (compose) or as the client wrote them
+ * (submission; the server checked From). A compose job queued by an older version carries its
+ * parts and is built here.
+ */
+function messageOf(content: EmailJobContent, from: string, job: EmailJobRow, messageId: string): Promise<Buffer> | Buffer {
   if (content.kind === 'raw') return Buffer.from(content.raw, 'base64')
-  const text = content.sharedPublicKey
-    ? `${content.body}\n\n-- \nMy age public key (encrypt your reply to it with age):\n${content.sharedPublicKey}\n`
-    : content.body
-  const composer = new MailComposer({
-    from, to: job.recipientEmail, subject: content.subject, text, messageId, date: new Date(),
-    headers: content.sharedPublicKey ? { 'X-Age-Recipient': content.sharedPublicKey } : undefined,
-    attachments: content.sharedPublicKey
-      ? [{ filename: 'age-public-key.txt', content: content.sharedPublicKey + '\n', contentType: 'application/x-age-public-key' }]
-      : undefined,
-  })
-  return composer.compile().build()
+  return composeMessage({ from, to: job.recipientEmail, subject: content.subject, body: content.body, sharedPublicKey: content.sharedPublicKey, messageId, date: new Date() })
 }

@@ -4,6 +4,7 @@ import { Hono } from 'hono'
 import { findAlias } from '../../db/aliases.ts'
 import { cancelEmailJob, findEmailJob, insertEmailJob, type EmailJobRow } from '../../db/email-jobs.ts'
 import { encryptToRecipient, isArmoredAge } from '../../lib/age.ts'
+import { composeMessage } from '../../lib/compose-message.ts'
 import { sealEmailJobContent } from '../../lib/email-job-content.ts'
 import { enqueue, queues } from '../../workers/queues.ts'
 import type { AppEnv } from '../context.ts'
@@ -38,9 +39,12 @@ export const emailJobRoutes = new Hono<AppEnv>()
     const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : new Date(now)
     const undoUntil = new Date(now + config.undoSeconds * 1000)
     const startAfter = new Date(Math.max(scheduledAt.getTime(), undoUntil.getTime()))
-    const content = sealEmailJobContent(config.secretKey, id, {
-      kind: 'compose', subject: input.subject, body, sharedPublicKey: input.shareMyPublicKey ? input.myPublicKeyToShare : undefined,
+    // Built now, dated when it is due to leave; the worker signs and sends these bytes.
+    const raw = await composeMessage({
+      from: `${alias.alias}@${alias.domain}`, to: input.to, subject: input.subject, body, messageId: `<${id}@${alias.domain}>`, date: startAfter,
+      sharedPublicKey: input.shareMyPublicKey ? input.myPublicKeyToShare : undefined,
     })
+    const content = sealEmailJobContent(config.secretKey, id, { kind: 'raw', raw: raw.toString('base64') })
     await sql.begin(async (tx) => {
       await insertEmailJob(tx, {
         id, userId: c.var.user.id, aliasId: alias.id, source: 'compose', recipientEmail: input.to, content,

@@ -1,0 +1,26 @@
+// The MIME message of a mail written on the compose page: From the alias, a Message-ID on its
+// domain, a text body, and, when the sender shares their age public key, a labelled block after
+// the body, an X-Age-Recipient header and an application/x-age-public-key attachment (README).
+// Built once, when the mail is queued, so every attempt sends the same bytes.
+import MailComposer from 'nodemailer/lib/mail-composer/index.js'
+
+export interface ComposedMail {
+  from: string
+  to: string
+  subject: string
+  body: string
+  sharedPublicKey?: string
+  messageId: string
+  date: Date
+}
+
+export function composeMessage(mail: ComposedMail): Promise<Buffer> {
+  const key = mail.sharedPublicKey
+  const text = key ? `${mail.body}\n\n-- \nMy age public key (encrypt your reply to it with age):\n${key}\n` : mail.body
+  const composer = new MailComposer({
+    from: mail.from, to: mail.to, subject: mail.subject, text, messageId: mail.messageId, date: mail.date,
+    headers: key ? { 'X-Age-Recipient': key } : undefined,
+    attachments: key ? [{ filename: 'age-public-key.txt', content: key + '\n', contentType: 'application/x-age-public-key' }] : undefined,
+  })
+  return composer.compile().build()
+}

@@ -1,12 +1,10 @@
 import { useState, type FormEvent } from 'react'
-import { Unlock } from 'lucide-react'
 import * as v from 'valibot'
 import { DecryptManualSchema, type DecryptManualInput } from '../../../../api/encryption/encryption-schemas.ts'
-import { Button } from '../../../components/ui/button.tsx'
-import { Spinner } from '../../../components/ui/spinner.tsx'
+import { Field } from '../../../components/ui/field.tsx'
 import { Textarea } from '../../../components/ui/textarea.tsx'
 import { firstErrors, type FieldErrors } from '../lib/field-errors.ts'
-import { DecryptField } from './decrypt-field.tsx'
+import { CiphertextField, DecryptButton } from './ciphertext-field.tsx'
 
 interface ManualDecryptFormProps {
   pending: boolean
@@ -29,34 +27,24 @@ export function ManualDecryptForm({ pending, onDecrypt }: ManualDecryptFormProps
 
   return (
     <form className="grid gap-4" onSubmit={handleSubmit} noValidate aria-label="Manual decrypt">
-      <DecryptField label="Private Key" error={errors.privateKey}>
-        <Textarea
-          value={privateKey}
-          onChange={(e) => setPrivateKey(e.target.value)}
-          rows={3}
-          spellCheck={false}
-          autoComplete="off"
-          placeholder="AGE-SECRET-KEY-1..."
-          className="font-mono text-xs"
-          disabled={pending}
-        />
-      </DecryptField>
+      <Field label="Private Key" error={errors.privateKey}>
+        {(control) => (
+          <Textarea
+            {...control}
+            value={privateKey}
+            onChange={(e) => setPrivateKey(e.target.value)}
+            rows={3}
+            spellCheck={false}
+            autoComplete="off"
+            placeholder="AGE-SECRET-KEY-1..."
+            className="font-mono text-xs"
+            disabled={pending}
+          />
+        )}
+      </Field>
       <p className="-mt-2 text-xs text-muted-foreground">The key stays in this browser. A downloaded key file's contents work too.</p>
-      <DecryptField label="Encrypted Message" error={errors.encryptedText}>
-        <Textarea
-          value={encryptedText}
-          onChange={(e) => setEncryptedText(e.target.value)}
-          rows={9}
-          spellCheck={false}
-          placeholder={'-----BEGIN AGE ENCRYPTED FILE-----\n...\n-----END AGE ENCRYPTED FILE-----'}
-          className="font-mono text-xs"
-          disabled={pending}
-        />
-      </DecryptField>
-      <Button type="submit" disabled={pending} className="w-full sm:w-auto sm:justify-self-start">
-        {pending ? <Spinner decorative /> : <Unlock aria-hidden="true" />}
-        {pending ? 'Decrypting...' : 'Decrypt Message'}
-      </Button>
+      <CiphertextField value={encryptedText} onChange={setEncryptedText} error={errors.encryptedText} pending={pending} />
+      <DecryptButton pending={pending} />
     </form>
   )
 }

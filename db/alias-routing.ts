@@ -1,19 +1,11 @@
 // What the mail pipeline reads about aliases: RCPT lookup at the MX, targets and secret at delivery.
+import type { AliasRow } from './aliases.ts'
 import type { Db } from './client.ts'
 
-export interface RoutedAlias {
-  id: string
-  userId: string
-  alias: string
-  domain: string
-  forwardTo: string
-  lastForwardTo: string | null
-  active: boolean
-}
+export type RoutedAlias = Pick<AliasRow, 'id' | 'userId' | 'alias' | 'domain' | 'forwardTo' | 'lastForwardTo' | 'active'>
 
-export interface DeliveryAlias extends RoutedAlias {
+export interface DeliveryAlias extends RoutedAlias, Pick<AliasRow, 'encryptForwarded'> {
   webhookSecret: string
-  encryptForwarded: boolean
 }
 
 /** The alias at `localPart@domain` (local part compared case-insensitively, like the unique index). */

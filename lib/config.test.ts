@@ -17,6 +17,11 @@ describe('configuration', () => {
     expect(cfg.allowPrivateNetworks).toBe(false)
     expect(cfg.google).toBeUndefined()
     expect(cfg.secureCookies).toBe(false)
+    expect(cfg.delivery).toEqual({ concurrency: 8, pollSeconds: 10, queueConcurrency: {} })
+  })
+
+  it('reads a concurrency per queue', () => {
+    expect(loadConfig({ ...base, QUEUE_CONCURRENCY: 'send-email=64,forward-email=16' }).delivery.queueConcurrency).toEqual({ 'send-email': 64, 'forward-email': 16 })
   })
 
   it('names the variable that is wrong', () => {
@@ -24,6 +29,9 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, MAIL_DOMAINS: 'not a domain' })).toThrow(/MAIL_DOMAINS/)
     expect(() => loadConfig({ ...base, DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/)
     expect(() => loadConfig({ ...base, ALLOW_PRIVATE_NETWORKS: 'maybe' })).toThrow(/ALLOW_PRIVATE_NETWORKS/)
+    for (const bad of ['send-email', 'send-email=0', 'send-email=2,', 'send-email=-1', 'send email=2']) {
+      expect(() => loadConfig({ ...base, QUEUE_CONCURRENCY: bad })).toThrow(/QUEUE_CONCURRENCY: must be queue=count/)
+    }
   })
 
   it('requires SECRET_KEY and DATABASE_URL in production', () => {

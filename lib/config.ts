@@ -48,6 +48,12 @@ const EnvSchema = v.object({
   WEBHOOK_ATTACHMENT_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number)), '1048576'),
   DELIVERY_CONCURRENCY: v.optional(PositiveInt, '8'),
   DELIVERY_POLL_SECONDS: v.optional(PositiveInt, '10'),
+  // Jobs at once per queue in one delivery process, for the queues named: `send-email=64,forward-email=16`.
+  QUEUE_CONCURRENCY: v.optional(v.pipe(
+    v.string(),
+    v.regex(/^[a-z-]+=[1-9]\d*(,[a-z-]+=[1-9]\d*)*$/, 'must be queue=count, comma separated'),
+    v.transform((s) => Object.fromEntries(s.split(',').map((part) => part.split('=')).map(([name, n]) => [name, Number(n)]))),
+  )),
   GOOGLE_CLIENT_ID: v.optional(v.string()),
   GOOGLE_CLIENT_SECRET: v.optional(v.string()),
   // Where the Google OpenID endpoints live; tests point these at a local stand-in server.
@@ -106,7 +112,7 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     dnsTimeoutMs: e.DNS_TIMEOUT_MS,
     dkim: { keysDir: e.DKIM_KEYS_DIR ? path.resolve(e.DKIM_KEYS_DIR) : undefined, selector: e.DKIM_SELECTOR },
     webhookAttachmentMaxBytes: e.WEBHOOK_ATTACHMENT_MAX_BYTES,
-    delivery: { concurrency: e.DELIVERY_CONCURRENCY, pollSeconds: e.DELIVERY_POLL_SECONDS },
+    delivery: { concurrency: e.DELIVERY_CONCURRENCY, pollSeconds: e.DELIVERY_POLL_SECONDS, queueConcurrency: e.QUEUE_CONCURRENCY ?? {} },
     allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS,
     google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
       ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, authUrl: e.GOOGLE_AUTH_URL, tokenUrl: e.GOOGLE_TOKEN_URL, userInfoUrl: e.GOOGLE_USERINFO_URL }

@@ -9,7 +9,7 @@ import { abandonForwardEmail, forwardEmailHandler } from './forward-email.ts'
 import { forwardReplyHandler } from './forward-reply.ts'
 import { forwardWebhookHandler } from './forward-webhook.ts'
 import { wakeWhenDue } from './queue-due.ts'
-import { deadLetterName, queues, work } from './queues.ts'
+import { allQueues, deadLetterName, queues, work, type QueueDefinition } from './queues.ts'
 import { abandonUndeliveredRetry, retryUndeliveredHandler } from './retry-undelivered.ts'
 import { sendEmailHandler } from './send-email.ts'
 import { accountCleanup } from './account-cleanup.ts'
@@ -17,35 +17,57 @@ import { housekeeping, HOUSEKEEPING_CRON } from './housekeeping.ts'
 import { abandonEmailJob } from '../db/email-jobs.ts'
 
 export interface DeliveryWorkerOptions {
-  /** jobs run at once per queue in this process */
+  /** DELIVERY_CONCURRENCY: the base every queue's concurrency is derived from */
   concurrency?: number
+  /** QUEUE_CONCURRENCY: jobs at once for the queues it names, instead of the derived figure */
+  queueConcurrency?: Record<string, number>
   /** how soon a retry that came due is picked up (new jobs wake the workers at once) */
   pollSeconds?: number
 }
 
+/** Jobs at once per queue in one delivery process. */
+export function concurrencyPerQueue(base: number, overrides: Record<string, number> = {}): Record<string, number> {
+  const unknown = Object.keys(overrides).filter((name) => !allQueues.some((q) => q.name === name))
+  if (unknown.length) throw new QueueConcurrencyError(`QUEUE_CONCURRENCY: no queue named ${unknown.join(', ')} (queues: ${allQueues.map((q) => q.name).join(', ')})`)
+  return {
+    [queues.forwardEmail.name]: base,
+    [queues.forwardWebhook.name]: base,
+    [queues.forwardReply.name]: Math.max(1, Math.floor(base / 2)),
+    [queues.retryUndelivered.name]: Math.max(1, Math.floor(base / 4)),
+    // Four times the others, as a send holds no database connection while it talks to the relay.
+    [queues.sendEmail.name]: 4 * base,
+    [queues.accountCleanup.name]: 1,
+    [queues.housekeeping.name]: 1,
+    ...overrides,
+  }
+}
+
+export class QueueConcurrencyError extends Error {}
+
 /** Starts every consumer; resolves with a function that stops the due-time wake-ups. */
 export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, options: DeliveryWorkerOptions = {}): Promise<() => Promise<void>> {
-  const localConcurrency = options.concurrency ?? 8
+  const concurrency = concurrencyPerQueue(options.concurrency ?? 8, options.queueConcurrency)
   const pollSeconds = options.pollSeconds ?? 10
-  await work(boss, queues.forwardEmail, forwardEmailHandler(deps), { localConcurrency, pollSeconds })
-  await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), { localConcurrency, pollSeconds })
-  await work(boss, queues.forwardReply, forwardReplyHandler(deps), { localConcurrency: Math.max(1, localConcurrency / 2), pollSeconds })
-  const dead = (queue: typeof queues.forwardEmail) => ({ ...queue, name: deadLetterName(queue) })
-  await work(boss, dead(queues.forwardEmail), ({ deliveryId }) => abandonForwardEmail(deps, deliveryId), { pollSeconds: 60 })
+  const run = (queue: QueueDefinition) => ({ concurrency: concurrency[queue.name], pollSeconds })
+  const dead = <Q extends QueueDefinition>(queue: Q): Q => ({ ...queue, name: deadLetterName(queue) })
+  const idle = { pollSeconds: 60 }
+  await work(boss, queues.forwardEmail, forwardEmailHandler(deps), run(queues.forwardEmail))
+  await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), run(queues.forwardWebhook))
+  await work(boss, queues.forwardReply, forwardReplyHandler(deps), run(queues.forwardReply))
+  await work(boss, dead(queues.forwardEmail), ({ deliveryId }) => abandonForwardEmail(deps, deliveryId), idle)
   for (const queue of [queues.forwardWebhook, queues.forwardReply]) {
-    await work(boss, dead(queue), ({ deliveryId }) => abandonDelivery(deps, deliveryId), { pollSeconds: 60 })
+    await work(boss, dead(queue), ({ deliveryId }) => abandonDelivery(deps, deliveryId), idle)
   }
-  await work(boss, queues.retryUndelivered, retryUndeliveredHandler(deps), { localConcurrency: Math.max(1, Math.floor(localConcurrency / 4)), pollSeconds })
-  await work(boss, { ...queues.retryUndelivered, name: deadLetterName(queues.retryUndelivered) }, ({ undeliveredId }) => abandonUndeliveredRetry(deps.sql, undeliveredId), { pollSeconds: 60 })
-  // outgoing mail (compose and submission) and account erasure
-  // Four times the others, as a send holds no database connection while it talks to the relay:
-  // two fetch loops with batches (burst while full) drain a backlog without polling pauses, and
-  // large batches cost pg-boss fewer statements per mail.
-  const send = await work(boss, queues.sendEmail, sendEmailHandler(deps), { localConcurrency: 2, batchSize: 2 * localConcurrency, pollSeconds })
-  await work(boss, { ...queues.sendEmail, name: deadLetterName(queues.sendEmail) }, ({ emailJobId }) => abandonEmailJob(deps.sql, emailJobId), { pollSeconds: 60 })
-  await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { pollSeconds: 60 })
-  await work(boss, queues.housekeeping, () => housekeeping(deps.sql), { pollSeconds: 60 })
+  await work(boss, queues.retryUndelivered, retryUndeliveredHandler(deps), run(queues.retryUndelivered))
+  await work(boss, dead(queues.retryUndelivered), ({ undeliveredId }) => abandonUndeliveredRetry(deps.sql, undeliveredId), idle)
+  // Outgoing mail in two fetch loops of large batches: the handler claims and marks its batch in
+  // shared statements (lib/coalesce.ts), so large batches cost pg-boss fewer statements per mail.
+  const sendConcurrency = concurrency[queues.sendEmail.name]
+  const send = await work(boss, queues.sendEmail, sendEmailHandler(deps), { ...run(queues.sendEmail), batchSize: Math.ceil(sendConcurrency / 2) })
+  await work(boss, dead(queues.sendEmail), ({ emailJobId }) => abandonEmailJob(deps.sql, emailJobId), idle)
+  await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { ...run(queues.accountCleanup), ...idle })
+  await work(boss, queues.housekeeping, () => housekeeping(deps.sql), { ...run(queues.housekeeping), ...idle })
   await boss.schedule(queues.housekeeping.name, HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
   // a mail leaves when its undo window or scheduled time ends, not at the next idle poll
-  return wakeWhenDue(deps.sql, boss, { [queues.sendEmail.name]: [send] })
+  return wakeWhenDue(deps.sql, boss, { [queues.sendEmail.name]: send })
 }

@@ -7,7 +7,7 @@ import { onShutdown } from '../lib/process-lifecycle.ts'
 import { DkimConfigError, loadDkimKeys } from '../lib/dkim-keys.ts'
 import { createDeliveryDeps } from './delivery-deps.ts'
 import { DkimSigner } from './dkim-signer.ts'
-import { startDeliveryWorker } from './delivery-worker.ts'
+import { concurrencyPerQueue, QueueConcurrencyError, startDeliveryWorker } from './delivery-worker.ts'
 import { createBoss, createQueues } from './queues.ts'
 
 setLogProcess('delivery')
@@ -21,7 +21,14 @@ try {
   process.exit(78) // EX_CONFIG
 }
 const databaseUrl = requireDatabaseUrl(cfg)
-const { concurrency, pollSeconds } = cfg.delivery
+const { concurrency, pollSeconds, queueConcurrency } = cfg.delivery
+try {
+  concurrencyPerQueue(concurrency, queueConcurrency)
+} catch (error) {
+  if (!(error instanceof QueueConcurrencyError)) throw error
+  process.stderr.write(`Invalid configuration:\n  ${error.message}\n`)
+  process.exit(78) // EX_CONFIG
+}
 // Each running job (email, webhook, reply) holds a connection for its delivery row lock, and takes another at times.
 const sql = createSql(databaseUrl, { max: concurrency * 5 + 4, name: 'veilmail-delivery' })
 const boss = createBoss(databaseUrl)
@@ -29,7 +36,7 @@ await boss.start()
 await createQueues(boss)
 
 const deps = createDeliveryDeps(sql, cfg, { dkim })
-const stopWakeUps = await startDeliveryWorker(boss, deps, { concurrency, pollSeconds })
+const stopWakeUps = await startDeliveryWorker(boss, deps, { concurrency, queueConcurrency, pollSeconds })
 log.info('delivery.started', { concurrency })
 
 onShutdown(async () => {

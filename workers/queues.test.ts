@@ -86,14 +86,46 @@ describe('work', () => {
   })
 })
 
+describe('a backlog', () => {
+  // The jobs exist before any worker runs, so no NOTIFY announces them; with an idle poll of ten
+  // minutes, only fetching again while fetches come back full can drain them within the test.
+  const drain = async (name: string, options: { concurrency: number; batchSize?: number }) => {
+    const queue = defineQueue({ ...probe, name, retryLimit: 2 })
+    await createQueues(boss, [queue])
+    const userId = crypto.randomUUID()
+    await db.sql.begin(async (tx) => {
+      for (let i = 0; i < 500; i++) await enqueue(tx, boss, queue, { userId })
+    })
+    let running = 0
+    let most = 0
+    const done = new Set<string>()
+    await work(boss, queue, async (_payload, ctx) => {
+      most = Math.max(most, ++running)
+      await new Promise((resolve) => setTimeout(resolve, 2))
+      running--
+      done.add(ctx.jobId)
+    }, { ...options, pollSeconds: 600 })
+    try {
+      await expect.poll(() => done.size, { timeout: 60_000, interval: 100 }).toBe(500)
+      await expect.poll(async () => (await db.sql`select count(*)::int as n from pgboss.job where name = ${name} and state = 'completed'`)[0].n, { timeout: 10_000 }).toBe(500)
+      expect(most).toBeLessThanOrEqual(options.concurrency)
+    } finally {
+      await boss.offWork(name)
+    }
+  }
+
+  it('of 500 due jobs drains at once with single-job fetches, never more than the concurrency at a time', () => drain('test-drain', { concurrency: 8 }), 90_000)
+  it('of 500 due jobs drains at once with batched fetches', () => drain('test-drain-batch', { concurrency: 8, batchSize: 4 }), 90_000)
+})
+
 describe('delayed jobs', () => {
   const later = defineQueue({ ...probe, name: 'test-later' })
 
   it('wake their workers when they come due, not at the next idle poll', async () => {
     await createQueues(boss, [later])
     const started: number[] = []
-    const id = await work(boss, later, async () => void started.push(Date.now()), { pollSeconds: 60 })
-    const stop = await wakeWhenDue(db.sql, boss, { [later.name]: [id] })
+    const ids = await work(boss, later, async () => void started.push(Date.now()), { pollSeconds: 60 })
+    const stop = await wakeWhenDue(db.sql, boss, { [later.name]: ids })
     try {
       // one before the worker's first idle fetch has passed, so only the wake-up can run it in time
       const due = Date.now() + 1500

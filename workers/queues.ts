@@ -191,25 +191,38 @@ export interface WorkContext {
   signal: AbortSignal
 }
 
+export interface WorkOptions {
+  /** jobs of this queue run at once in this process */
+  concurrency?: number
+  /**
+   * jobs taken per fetch: 1 (the default) for handlers that may be slow, so one slow job holds up
+   * no other; larger where a handler batches its own statements (send-email)
+   */
+  batchSize?: number
+  /** idle re-check for retries that came due (new jobs wake workers at once) */
+  pollSeconds?: number
+}
+
 /**
- * Runs `handler` for each job of `queue`. The payload is parsed first: an invalid one goes
- * straight to the dead-letter queue. A handler throws to retry and returns when done.
- * With `batchSize` > 1 each worker takes that many jobs per fetch, runs them side by side, and
- * fetches again at once while batches come back full (a backlog drains without polling pauses).
+ * Runs `handler` for each job of `queue`, `concurrency` at once. The payload is parsed first: an
+ * invalid one goes straight to the dead-letter queue. A handler throws to retry and returns when
+ * done. Resolves with the ids of its fetch loops (for wake-ups).
+ *
+ * Each fetch loop takes `batchSize` jobs, runs them side by side and, when the fetch came back
+ * full, fetches again at once: a backlog drains at full speed whether pg-boss's wake-ups arrived
+ * or not (it would otherwise wait `pollSeconds` between fetches, and pg-boss's own burst option
+ * ignores single-job fetches). A short fetch means the queue was empty: the loop then sleeps
+ * until a NOTIFY, a due-time wake-up or the poll.
  */
 export async function work<Q extends QueueDefinition>(
   boss: PgBoss,
   queue: Q,
   handler: (payload: Payload<Q>, ctx: WorkContext) => Promise<void>,
-  options: {
-    localConcurrency?: number
-    batchSize?: number
-    /** idle re-check for retries that came due (new jobs wake workers at once) */
-    pollSeconds?: number
-  } = {},
-): Promise<string> {
+  options: WorkOptions = {},
+): Promise<string[]> {
   const polling = options.pollSeconds ? { pollingIntervalSeconds: options.pollSeconds, notifyPollingIntervalSeconds: options.pollSeconds } : {}
-  const batchSize = options.batchSize ?? 1
+  const concurrency = Math.max(1, options.concurrency ?? 1)
+  const batchSize = Math.min(Math.max(1, options.batchSize ?? 1), concurrency)
   const runOne = async (job: { id: string; data: unknown; retryCount: number; signal: AbortSignal }) => {
     const parsed = v.safeParse(queue.schema, job.data)
     if (!parsed.success) {
@@ -226,9 +239,19 @@ export async function work<Q extends QueueDefinition>(
       return { id: job.id, status: 'failed' as const, output: { error: error instanceof Error ? error.name : 'error' } }
     }
   }
-  return boss.work<unknown>(
-    queue.name,
-    { batchSize, perJobResults: true, localConcurrency: options.localConcurrency ?? 1, ...(batchSize > 1 ? { burstWhenBatchFull: true } : {}), ...polling },
-    (jobs) => Promise.all(jobs.map(runOne)),
-  )
+  const loops: string[] = []
+  for (let started = 0; started < concurrency; started += batchSize) {
+    const size = Math.min(batchSize, concurrency - started)
+    let self: (id: string) => void = () => {}
+    const loopId = new Promise<string>((resolve) => { self = resolve })
+    const id = await boss.work<unknown>(queue.name, { batchSize: size, perJobResults: true, localConcurrency: 1, ...polling }, async (jobs) => {
+      const results = await Promise.all(jobs.map(runOne))
+      // a full fetch: more are likely waiting, so this loop skips its idle wait
+      if (jobs.length >= size) boss.notifyWorker(await loopId)
+      return results
+    })
+    self(id)
+    loops.push(id)
+  }
+  return loops
 }

@@ -15,6 +15,9 @@ import { sendEmailHandler } from './send-email.ts'
 import { accountCleanup } from './account-cleanup.ts'
 import { housekeeping, HOUSEKEEPING_CRON } from './housekeeping.ts'
 import { abandonEmailJob } from '../db/email-jobs.ts'
+import { flushDeferredJobs } from '../db/deferred-jobs.ts'
+import { log } from '../lib/log.ts'
+import { watchRelay } from './relay-watch.ts'
 
 export interface DeliveryWorkerOptions {
   /** DELIVERY_CONCURRENCY: the base every queue's concurrency is derived from */
@@ -44,30 +47,46 @@ export function concurrencyPerQueue(base: number, overrides: Record<string, numb
 
 export class QueueConcurrencyError extends Error {}
 
-/** Starts every consumer; resolves with a function that stops the due-time wake-ups. */
-export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, options: DeliveryWorkerOptions = {}): Promise<() => Promise<void>> {
+/** The queues whose jobs leave through the outbound relay. */
+const RELAYED = [queues.forwardEmail, queues.forwardReply, queues.retryUndelivered, queues.sendEmail]
+
+/** Starts every consumer; resolves with a function that stops its timers (due-time wake-ups, relay probes). */
+export async function startDeliveryWorker(boss: PgBoss, given: DeliveryDeps, options: DeliveryWorkerOptions = {}): Promise<() => Promise<void>> {
   const concurrency = concurrencyPerQueue(options.concurrency ?? 8, options.queueConcurrency)
   const pollSeconds = options.pollSeconds ?? 10
+  const loops: Record<string, string[]> = {}
+  // when the relay answers again, mail deferred while it was down leaves at once (here, and at
+  // the next poll in other delivery processes)
+  const relay = watchRelay(given.transport, async () => {
+    const flushed = await flushDeferredJobs(given.sql, RELAYED.map((q) => q.name))
+    log.info('relay.back', { flushed })
+    for (const queue of RELAYED) for (const id of loops[queue.name] ?? []) boss.notifyWorker(id)
+  })
+  const deps: DeliveryDeps = { ...given, transport: relay.transport }
   const run = (queue: QueueDefinition) => ({ concurrency: concurrency[queue.name], pollSeconds })
   const dead = <Q extends QueueDefinition>(queue: Q): Q => ({ ...queue, name: deadLetterName(queue) })
   const idle = { pollSeconds: 60 }
-  await work(boss, queues.forwardEmail, forwardEmailHandler(deps), run(queues.forwardEmail))
+  loops[queues.forwardEmail.name] = await work(boss, queues.forwardEmail, forwardEmailHandler(deps), run(queues.forwardEmail))
   await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), run(queues.forwardWebhook))
-  await work(boss, queues.forwardReply, forwardReplyHandler(deps), run(queues.forwardReply))
+  loops[queues.forwardReply.name] = await work(boss, queues.forwardReply, forwardReplyHandler(deps), run(queues.forwardReply))
   await work(boss, dead(queues.forwardEmail), ({ deliveryId }) => abandonForwardEmail(deps, deliveryId), idle)
   for (const queue of [queues.forwardWebhook, queues.forwardReply]) {
     await work(boss, dead(queue), ({ deliveryId }) => abandonDelivery(deps, deliveryId), idle)
   }
-  await work(boss, queues.retryUndelivered, retryUndeliveredHandler(deps), run(queues.retryUndelivered))
+  loops[queues.retryUndelivered.name] = await work(boss, queues.retryUndelivered, retryUndeliveredHandler(deps), run(queues.retryUndelivered))
   await work(boss, dead(queues.retryUndelivered), ({ undeliveredId }) => abandonUndeliveredRetry(deps.sql, undeliveredId), idle)
   // Outgoing mail in two fetch loops of large batches: the handler claims and marks its batch in
   // shared statements (lib/coalesce.ts), so large batches cost pg-boss fewer statements per mail.
   const sendConcurrency = concurrency[queues.sendEmail.name]
-  const send = await work(boss, queues.sendEmail, sendEmailHandler(deps), { ...run(queues.sendEmail), batchSize: Math.ceil(sendConcurrency / 2) })
+  loops[queues.sendEmail.name] = await work(boss, queues.sendEmail, sendEmailHandler(deps), { ...run(queues.sendEmail), batchSize: Math.ceil(sendConcurrency / 2) })
   await work(boss, dead(queues.sendEmail), ({ emailJobId }) => abandonEmailJob(deps.sql, emailJobId), idle)
   await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { ...run(queues.accountCleanup), ...idle })
   await work(boss, queues.housekeeping, () => housekeeping(deps.sql), { ...run(queues.housekeeping), ...idle })
   await boss.schedule(queues.housekeeping.name, HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
   // a mail leaves when its undo window or scheduled time ends, not at the next idle poll
-  return wakeWhenDue(deps.sql, boss, { [queues.sendEmail.name]: send })
+  const stopWakeUps = await wakeWhenDue(deps.sql, boss, { [queues.sendEmail.name]: loops[queues.sendEmail.name] })
+  return async () => {
+    relay.stop()
+    await stopWakeUps()
+  }
 }

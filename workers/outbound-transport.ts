@@ -18,6 +18,8 @@ export interface OutgoingMessage {
 
 export interface OutboundTransport {
   send(message: OutgoingMessage): Promise<void>
+  /** connects, greets and quits: whether the relay answers (absent for the outbox) */
+  verify?(): Promise<void>
   close(): void
 }
 
@@ -53,6 +55,9 @@ function relayTransport(url: string, maxConnections: number): OutboundTransport 
         if (e.permanent) throw new PermanentDeliveryError(e.responseCode, e.response)
         throw error
       }
+    },
+    async verify() {
+      await transport.verify()
     },
     close: () => transport.close(),
   }

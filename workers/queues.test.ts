@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../db/client.ts'
 import { createTestDatabase, type TestDatabase } from '../scripts/testing/test-database.ts'
 import { wakeWhenDue } from './queue-due.ts'
-import { createBoss, createQueues, deadLetterName, defineQueue, enqueue, work } from './queues.ts'
+import { allQueues, createBoss, createQueues, deadLetterName, defineQueue, enqueue, work } from './queues.ts'
 
 const probe = defineQueue({
   name: 'test-probe',
@@ -116,6 +116,25 @@ describe('a backlog', () => {
 
   it('of 500 due jobs drains at once with single-job fetches, never more than the concurrency at a time', () => drain('test-drain', { concurrency: 8 }), 90_000)
   it('of 500 due jobs drains at once with batched fetches', () => drain('test-drain-batch', { concurrency: 8, batchSize: 4 }), 90_000)
+})
+
+describe('retries', () => {
+  it('back off exponentially up to a cap on every queue that backs off (as Postfix maximal_backoff_time)', async () => {
+    for (const queue of allQueues.filter((q) => q.retryBackoff)) {
+      expect(queue.retryDelayMax, queue.name).toBeGreaterThan(0)
+      expect(queue.retryDelayMax!, queue.name).toBeLessThanOrEqual(5 * 3600)
+    }
+    const capped = defineQueue({ ...probe, name: 'test-capped', retryLimit: 30, retryDelay: 30, retryBackoff: true, retryDelayMax: 120 })
+    await createQueues(boss, [capped])
+    const id = await enqueue(db.sql, boss, capped, { userId: crypto.randomUUID() })
+    await db.sql`update pgboss.job set retry_count = 14 where id = ${id}` // the fifteenth failure: 30 s × 2^15 uncapped
+    const [job] = await boss.fetch(capped.name)
+    await boss.fail(capped.name, job.id, { error: 'test' })
+    const [row] = await db.sql<{ state: string; wait: number }[]>`select state, extract(epoch from start_after - now())::float as wait from pgboss.job where id = ${id}`
+    expect(row.state).toBe('retry')
+    expect(row.wait).toBeGreaterThan(60)
+    expect(row.wait).toBeLessThanOrEqual(120)
+  })
 })
 
 describe('delayed jobs', () => {

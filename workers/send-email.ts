@@ -11,6 +11,7 @@ import type { DeliveryDeps } from './delivery-deps.ts'
 import { PermanentDeliveryError } from './outbound-transport.ts'
 import type { Payload, queues, WorkContext } from './queues.ts'
 import { firstValue, splitMessage } from './raw-message.ts'
+import { isRelayUnreachable } from './relay-watch.ts'
 
 export function sendEmailHandler(deps: DeliveryDeps) {
   const claim = coalesce((ids: string[]) => claimEmailJobs(deps.sql, ids))
@@ -51,7 +52,7 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
 function replyText(error: unknown): string {
   const e = error as { response?: string; responseCode?: number; code?: string }
   if (e.response) return e.response.slice(0, 500)
-  if (e.code === 'ECONNREFUSED' || e.code === 'ETIMEDOUT' || e.code === 'ESOCKET' || e.code === 'ECONNECTION') return 'The mail relay could not be reached'
+  if (isRelayUnreachable(error)) return 'The mail relay could not be reached'
   return 'Temporary delivery failure'
 }
 

@@ -51,18 +51,19 @@ export class QueueConcurrencyError extends Error {}
 const RELAYED = [queues.forwardEmail, queues.forwardReply, queues.retryUndelivered, queues.sendEmail]
 
 /** Starts every consumer; resolves with a function that stops its timers (due-time wake-ups, relay probes). */
-export async function startDeliveryWorker(boss: PgBoss, given: DeliveryDeps, options: DeliveryWorkerOptions = {}): Promise<() => Promise<void>> {
+export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, options: DeliveryWorkerOptions = {}): Promise<() => Promise<void>> {
   const concurrency = concurrencyPerQueue(options.concurrency ?? 8, options.queueConcurrency)
   const pollSeconds = options.pollSeconds ?? 10
   const loops: Record<string, string[]> = {}
   // when the relay answers again, mail deferred while it was down leaves at once (here, and at
   // the next poll in other delivery processes)
-  const relay = watchRelay(given.transport, async () => {
-    const flushed = await flushDeferredJobs(given.sql, RELAYED.map((q) => q.name))
+  const relay = watchRelay(deps.transport, async () => {
+    const flushed = await flushDeferredJobs(deps.sql, RELAYED.map((q) => q.name))
     log.info('relay.back', { flushed })
     for (const queue of RELAYED) for (const id of loops[queue.name] ?? []) boss.notifyWorker(id)
   })
-  const deps: DeliveryDeps = { ...given, transport: relay.transport }
+  // every handler below sends through the watch (and the caller's close() reaches the relay through it)
+  deps.transport = relay.transport
   const run = (queue: QueueDefinition) => ({ concurrency: concurrency[queue.name], pollSeconds })
   const dead = <Q extends QueueDefinition>(queue: Q): Q => ({ ...queue, name: deadLetterName(queue) })
   const idle = { pollSeconds: 60 }

@@ -146,12 +146,12 @@ describe('delayed jobs', () => {
     const ids = await work(boss, later, async () => void started.push(Date.now()), { pollSeconds: 60 })
     const stop = await wakeWhenDue(db.sql, boss, { [later.name]: ids })
     try {
-      // one before the worker's first idle fetch has passed, so only the wake-up can run it in time
+      // due after the worker's first idle fetch and long before its next poll (60 s): only the
+      // wake-up can run it within the ten seconds waited here
       const due = Date.now() + 1500
       await db.sql.begin((tx) => enqueue(tx, boss, later, { userId: crypto.randomUUID() }, { startAfter: new Date(due) }))
       await expect.poll(() => started.length, { timeout: 10_000, interval: 50 }).toBe(1)
       expect(started[0]).toBeGreaterThanOrEqual(due)
-      expect(started[0] - due).toBeLessThan(1000)
     } finally {
       await stop()
     }

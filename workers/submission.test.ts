@@ -104,3 +104,92 @@ describe('submission server', () => {
     await env.db.sql`delete from rate_limits where action_type = 'smtp-auth-ip'`
   })
 })
+
+describe('From binding (issue 11)', () => {
+  const b64 = (text: string) => Buffer.from(text).toString('base64')
+  const transport = () => client({ user: aliases.a.address, pass: aliases.a.password })
+  /** DATA with `head` as the header block, sent as it is over a real SMTP session. */
+  const submit = async (head: string) => {
+    await env.db.sql`delete from rate_limits where action_type = 'smtp-send-credential'`
+    const raw = `${head}\r\nTo: friend@example.org\r\nSubject: binding ${crypto.randomUUID()}\r\n\r\nbody\r\n`
+    const smtp = transport()
+    try {
+      return await smtp.sendMail({ envelope: { from: aliases.a.address, to: ['friend@example.org'] }, raw })
+    } finally {
+      smtp.close()
+    }
+  }
+
+  it('refuses every From, Sender and Reply-To form that a reader could take for another mailbox', async () => {
+    const alias = aliases.a.address
+    const local = alias.split('@')[0]
+    const hostile: [string, string][] = [
+      ['CFWS before @ with the alias as quoted name', `From: "${alias}" <postmaster @veilmail.test>`],
+      ['alias as a quoted local part at another domain', `From: "${alias}"@bank.test`],
+      ['spaced @ then the alias', `From: postmaster @ veilmail.test, ${alias}`],
+      ['two mailboxes', `From: ${alias}, ceo@bank.test`],
+      ['two angle addresses', `From: <${alias}>, <ceo@bank.test>`],
+      ['group with the alias', `From: Friends: ${alias};`],
+      ['group with two members', `From: Friends: ${alias}, ceo@bank.test;`],
+      ['quoted local part of the alias', `From: "${local}"@veilmail.test`],
+      ['comment in the local part', `From: ${local}(x)@veilmail.test`],
+      ['comment after @', `From: ${local}@(x)veilmail.test`],
+      ['space before @', `From: ${local} @veilmail.test`],
+      ['space after @', `From: Me <${local}@ veilmail.test>`],
+      ['comment inside the angle brackets', `From: Me <(x)${alias}>`],
+      ['route in the angle brackets', `From: <@bank.test:${alias}>`],
+      ['two @', `From: <${alias}@bank.test>`],
+      ['domain literal', `From: <${local}@[127.0.0.1]>`],
+      ['display name that is the alias, address elsewhere', `From: ${alias} <ceo@bank.test>`],
+      ['encoded word hiding another address', `From: =?utf-8?b?${b64('Bank <ceo@bank.test>')}?= <${alias}>`],
+      ['encoded word instead of an address', `From: =?utf-8?b?${b64(`<${alias}>`)}?=`],
+      ['quoted display name that is another address', `From: "ceo@bank.test" <${alias}>`],
+      ['comment naming another address', `From: <${alias}> (ceo@bank.test)`],
+      ['folded second mailbox', `From: ${alias}\r\n\t, ceo@bank.test`],
+      ['unterminated quoted string', `From: "Me <${alias}>`],
+      ['stray closing bracket', `From: ${alias}>`],
+      ['backslash outside quotes', `From: \\"x\\" <${alias}>`],
+      ['a second From header', `From: ${alias}\r\nFrom: ceo@bank.test`],
+      ['no From header', `Sender: ${alias}`],
+      ['Sender of someone else', `From: ${alias}\r\nSender: ceo@bank.test`],
+      ['Sender with CFWS around @', `From: ${alias}\r\nSender: ${local} @ veilmail.test`],
+      ['two Sender headers', `From: ${alias}\r\nSender: ${alias}\r\nSender: ceo@bank.test`],
+      ['Reply-To that does not parse', `From: ${alias}\r\nReply-To: "help <help@bank.test>`],
+      ['Reply-To group', `From: ${alias}\r\nReply-To: Team: a@bank.test, b@bank.test;`],
+      ['two Reply-To headers', `From: ${alias}\r\nReply-To: a@bank.test\r\nReply-To: b@bank.test`],
+    ]
+    expect(hostile.length).toBeGreaterThanOrEqual(20)
+    const passed: string[] = []
+    for (const [name, head] of hostile) {
+      try {
+        await submit(head)
+        passed.push(name)
+      } catch (error) {
+        expect(error, name).toMatchObject({ responseCode: 550, response: expect.stringMatching(/^550 5\.7\.1 The (From|Sender|Reply-To|message)/) })
+      }
+    }
+    expect(passed).toEqual([])
+  }, 120_000)
+
+  it('takes the honest forms of the alias in From, with any Reply-To', async () => {
+    const alias = aliases.a.address
+    const [local, domain] = alias.split('@')
+    const honest = [
+      `From: "My Name" <${alias}>`,
+      `From: My Name (work) <${alias}>`,
+      `From: Me <${local}@${domain.toUpperCase()}>`,
+      `From: ${alias}`,
+      `From: ${alias} (My Name)`,
+      `From: <${alias}>`,
+      `From: "${alias}" <${alias}>`,
+      `From: =?utf-8?q?J=C3=B6rg?= <${alias}>`,
+      `From: "Me"\r\n <${alias}>`,
+      `From: ${alias}\r\nSender: ${alias}`,
+      `From: ${alias}\r\nReply-To: help@bank.test, "Help Desk" <desk@bank.test>`,
+    ]
+    for (const head of honest) {
+      const info = await submit(head)
+      expect(info.response, head).toMatch(/^250 2\.0\.0 Queued as /)
+    }
+  }, 120_000)
+})

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../api/app.ts'
 import { ApiClient } from '../scripts/testing/api-client.ts'
 import { createMailEnv, type MailEnv } from '../scripts/testing/mail-env.ts'
+import { RawSmtp } from '../scripts/testing/raw-smtp.ts'
 import { waitFor } from '../scripts/testing/mail-stand-ins.ts'
 import { createSubmissionServers, type SubmissionServers } from './submission-server.ts'
 
@@ -83,13 +84,34 @@ describe('submission server', () => {
 
   it('refuses AUTH before STARTTLS, a wrong password, and too many failures from one address', async () => {
     const a = aliases.a
-    await expect(client({ user: a.address, pass: a.password }, { ignoreTLS: true }).verify()).rejects.toMatchObject({ responseCode: 538 })
+    // AUTH is not offered before TLS (issue 11), so a client that skips STARTTLS cannot send at all
+    await expect(client({ user: a.address, pass: a.password }, { ignoreTLS: true }).sendMail({ from: a.address, to: 'x@example.org', subject: 's', text: 't' }))
+      .rejects.toMatchObject({ responseCode: 530 })
     for (let i = 0; i < 5; i++) {
       await expect(client({ user: a.address, pass: 'wrong' }).verify()).rejects.toMatchObject({ responseCode: 535 })
     }
     await expect(client({ user: a.address, pass: a.password }).verify()).rejects.toMatchObject({ responseCode: 454 })
     await env.db.sql`delete from rate_limits where action_type = 'smtp-auth-ip'`
     expect(await client({ user: a.address, pass: a.password }).verify()).toBe(true)
+  })
+
+  it('offers AUTH on port 587 only after STARTTLS, and on 465 at once', async () => {
+    const { client } = await RawSmtp.connect(ports.starttls)
+    try {
+      const plain = await client.command('EHLO client.example')
+      expect(plain).toContain('250-STARTTLS')
+      expect(plain).not.toMatch(/AUTH/)
+      expect(await client.command('AUTH PLAIN AGFsaWNlAHNlY3JldA==')).toMatch(/^5\d\d /)
+      expect(await client.command(`MAIL FROM:<${aliases.a.address}>`)).toBe('530 5.7.0 Must issue a STARTTLS command first')
+      expect(await client.startTls()).toMatch(/^220 /)
+      const secure = await client.command('EHLO client.example')
+      expect(secure).toMatch(/^250[- ]AUTH PLAIN LOGIN$/m)
+      expect(secure).not.toContain('STARTTLS')
+    } finally {
+      client.close()
+    }
+    const implicit = nodemailer.createTransport({ host: '127.0.0.1', port: ports.tls, secure: true, tls: { rejectUnauthorized: false } })
+    expect(await implicit.verify()).toBe(true)
   })
 
   it('stops a paused alias from sending and a regenerated password from being reused', async () => {

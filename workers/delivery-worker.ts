@@ -1,11 +1,12 @@
 // The consumers of the `delivery` process: forward-email, forward-webhook, forward-reply,
-// retry-undelivered, send-email, account-cleanup, housekeeping, and their dead-letter queues (a
+// forward-operator, retry-undelivered, send-email, account-cleanup, housekeeping, and their dead-letter queues (a
 // job out of retries fails its delivery for good, so the spooled message is still deleted once
 // every target is done; an e-mail forward is then kept encrypted or reported first).
 import type { PgBoss } from 'pg-boss'
 import { abandonDelivery } from './delivery-step.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
 import { abandonForwardEmail, forwardEmailHandler } from './forward-email.ts'
+import { forwardOperatorHandler } from './forward-operator.ts'
 import { forwardReplyHandler } from './forward-reply.ts'
 import { forwardWebhookHandler } from './forward-webhook.ts'
 import { wakeWhenDue } from './queue-due.ts'
@@ -30,9 +31,10 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   await work(boss, queues.forwardEmail, forwardEmailHandler(deps), { localConcurrency, pollSeconds })
   await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), { localConcurrency, pollSeconds })
   await work(boss, queues.forwardReply, forwardReplyHandler(deps), { localConcurrency: Math.max(1, localConcurrency / 2), pollSeconds })
+  await work(boss, queues.forwardOperator, forwardOperatorHandler(deps), { localConcurrency: 1, pollSeconds })
   const dead = (queue: typeof queues.forwardEmail) => ({ ...queue, name: deadLetterName(queue) })
   await work(boss, dead(queues.forwardEmail), ({ deliveryId }) => abandonForwardEmail(deps, deliveryId), { pollSeconds: 60 })
-  for (const queue of [queues.forwardWebhook, queues.forwardReply]) {
+  for (const queue of [queues.forwardWebhook, queues.forwardReply, queues.forwardOperator]) {
     await work(boss, dead(queue), ({ deliveryId }) => abandonDelivery(deps, deliveryId), { pollSeconds: 60 })
   }
   await work(boss, queues.retryUndelivered, retryUndeliveredHandler(deps), { localConcurrency: Math.max(1, Math.floor(localConcurrency / 4)), pollSeconds })

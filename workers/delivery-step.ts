@@ -8,6 +8,7 @@ import { getAliasForDelivery, type DeliveryAlias } from '../db/alias-routing.ts'
 import { incrementAliasCounter, type AliasCounter } from '../db/alias-counters.ts'
 import { deleteSpoolMessageIfDone, finishDelivery, getSpoolMessage, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../db/spool.ts'
 import type { SpoolCodec, SpoolMeta } from './spool-codec.ts'
+import { UnparseableMessageError } from './stored-message-parser.ts'
 
 /** An opened delivery: the locked row and its message. */
 export interface SpoolContext {
@@ -61,6 +62,12 @@ function attemptError(error: unknown): string {
   return error instanceof Error ? error.name : 'error'
 }
 
+/** Failures that no retry can mend end the delivery at once (a retried job would fail the same way). */
+function permanent(error: unknown): DeliveryOutcome {
+  if (error instanceof UnparseableMessageError) return { status: 'failed', reason: 'unparseable-message' }
+  throw error
+}
+
 export function runDelivery(deps: StepDeps, deliveryId: string, send: (ctx: DeliveryContext) => Promise<DeliveryOutcome>): Promise<DeliveryOutcome | undefined> {
   return runLocked(deps, deliveryId, (tx, delivery) => openDelivery(deps, tx, delivery), send, 'alias-deleted')
 }
@@ -78,7 +85,7 @@ async function runLocked<C>(
       const delivery = await lockDelivery(tx, deliveryId)
       if (!delivery || delivery.status !== 'pending') return undefined
       const ctx = await open(tx, delivery)
-      const outcome: DeliveryOutcome = ctx ? await send(ctx) : { status: 'failed', reason: gone }
+      const outcome: DeliveryOutcome = ctx ? await send(ctx).catch(permanent) : { status: 'failed', reason: gone }
       await finish(tx, delivery, outcome)
       return outcome
     })

@@ -17,8 +17,10 @@ export function operatorNote(ctx: SpoolContext, role: string, operator: string):
   const boundary = `veilmail-${ctx.delivery.id}`
   const date = new Date().toUTCString().replace('GMT', '+0000')
   const { meta } = ctx
-  const subject = firstValue(headers, 'subject')
-  const replyTo = firstValue(headers, 'reply-to') ?? firstValue(headers, 'from')
+  // copied as they came (8-bit and encoded words intact), but a bare CR or LF must not start a field of its own
+  const oneLine = (value: string | undefined) => value?.replace(/[\r\n]+/g, ' ')
+  const subject = oneLine(firstValue(headers, 'subject'))
+  const replyTo = oneLine(firstValue(headers, 'reply-to') ?? firstValue(headers, 'from'))
   const head = [
     makeField('From', `"Veilmail ${role.split('@')[0]}" <${role}>`),
     makeField('To', operator),

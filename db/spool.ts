@@ -9,7 +9,7 @@ export interface SpoolMessage {
   receivedAt: Date
 }
 
-export type DeliveryKind = 'email' | 'webhook' | 'reply'
+export type DeliveryKind = 'email' | 'webhook' | 'reply' | 'operator'
 export type DeliveryStatus = 'pending' | 'sent' | 'failed'
 
 export interface Delivery {
@@ -54,7 +54,7 @@ export async function deleteSpoolMessageIfDone(db: Db, id: string): Promise<bool
 /** The id is chosen by the caller, so the delivery's job can be enqueued in the same pipeline. */
 export async function insertDelivery(
   db: Db,
-  input: { id: string; spoolId: string; aliasId: string; kind: DeliveryKind; target: string | null; reverseAliasId?: string | null },
+  input: { id: string; spoolId: string; aliasId: string | null; kind: DeliveryKind; target: string | null; reverseAliasId?: string | null },
 ): Promise<void> {
   await db`
     insert into deliveries (id, spool_id, alias_id, kind, target, reverse_alias_id)

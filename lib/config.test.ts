@@ -34,6 +34,13 @@ describe('configuration', () => {
     }
   })
 
+  it('reads OPERATOR_EMAIL as an address that cannot loop back to postmaster@ or abuse@', () => {
+    expect(loadConfig(base).operatorEmail).toBeUndefined()
+    expect(loadConfig({ ...base, OPERATOR_EMAIL: ' Ops@Operator.Example ' }).operatorEmail).toBe('ops@operator.example')
+    expect(() => loadConfig({ ...base, OPERATOR_EMAIL: 'not an address' })).toThrow(/OPERATOR_EMAIL: must be an e-mail address/)
+    expect(() => loadConfig({ ...base, OPERATOR_EMAIL: 'abuse@veil.test' })).toThrow(/OPERATOR_EMAIL: must not be postmaster@ or abuse@/)
+  })
+
   it('requires SECRET_KEY and DATABASE_URL in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y' })).toThrow(/SECRET_KEY: is required in production/)
     expect(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'x'.repeat(40) })).toThrow(/DATABASE_URL: is required in production/)

@@ -71,6 +71,8 @@ const EnvSchema = v.object({
   // Behind a reverse proxy, take the client address from X-Forwarded-For.
   TRUST_PROXY: v.optional(Bool, 'false'),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
+  // Where mail to postmaster@ and abuse@ each mail domain is forwarded (RFC 5321 §4.5.1, RFC 2142).
+  OPERATOR_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[^\s@<>"(),;:]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'must be an e-mail address'))),
 })
 
 export type Config = ReturnType<typeof buildConfig>
@@ -91,6 +93,9 @@ function buildConfig(env: NodeJS.ProcessEnv) {
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')
   if (production && !e.SECRET_KEY) throw new ConfigError('Invalid configuration:\n  SECRET_KEY: is required in production')
   if (production && !e.DATABASE_URL) throw new ConfigError('Invalid configuration:\n  DATABASE_URL: is required in production')
+  if (e.OPERATOR_EMAIL && /^(postmaster|abuse)@/.test(e.OPERATOR_EMAIL) && e.MAIL_DOMAINS.includes(e.OPERATOR_EMAIL.split('@')[1])) {
+    throw new ConfigError('Invalid configuration:\n  OPERATOR_EMAIL: must not be postmaster@ or abuse@ one of MAIL_DOMAINS (a loop)')
+  }
   return {
     production,
     port: e.PORT,
@@ -123,6 +128,7 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     undoSeconds: e.UNDO_SECONDS,
     emailRetryDelaySeconds: e.EMAIL_RETRY_DELAY_SECONDS,
     trustProxy: e.TRUST_PROXY,
+    operatorEmail: e.OPERATOR_EMAIL,
   }
 }
 

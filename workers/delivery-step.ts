@@ -8,14 +8,19 @@ import { getAliasForDelivery, type DeliveryAlias } from '../db/alias-routing.ts'
 import { incrementAliasCounter, type AliasCounter } from '../db/alias-counters.ts'
 import { deleteSpoolMessageIfDone, finishDelivery, getSpoolMessage, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../db/spool.ts'
 import type { SpoolCodec, SpoolMeta } from './spool-codec.ts'
+import { UnparseableMessageError } from './stored-message-parser.ts'
 
-export interface DeliveryContext {
+/** An opened delivery: the locked row and its message. */
+export interface SpoolContext {
   tx: Tx
   delivery: Delivery
-  alias: DeliveryAlias
   spoolId: string
   raw: Buffer
   meta: SpoolMeta
+}
+
+export interface DeliveryContext extends SpoolContext {
+  alias: DeliveryAlias
 }
 
 /** What a handler returns: done, or failed for good with a short reason code (never server text). */
@@ -26,7 +31,7 @@ export interface StepDeps {
   codec: SpoolCodec
 }
 
-const successCounter: Record<Delivery['kind'], AliasCounter> = { email: 'forwarded', webhook: 'forwarded', reply: 'replied' }
+const successCounter: Record<Delivery['kind'], AliasCounter> = { email: 'forwarded', webhook: 'forwarded', reply: 'replied', operator: 'forwarded' }
 
 async function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<void> {
   await lockSpoolMessage(tx, delivery.spoolId)
@@ -35,12 +40,18 @@ async function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Pro
   await deleteSpoolMessageIfDone(tx, delivery.spoolId)
 }
 
+/** The delivery's opened message; undefined when it is gone. */
+async function openSpool(deps: StepDeps, tx: Tx, delivery: Delivery): Promise<SpoolContext | undefined> {
+  const spool = await getSpoolMessage(tx, delivery.spoolId)
+  if (!spool) return undefined
+  return { tx, delivery, spoolId: spool.id, raw: deps.codec.openRaw(spool.id, spool.raw), meta: deps.codec.openMeta(spool.id, spool.meta) }
+}
+
 /** The delivery's alias and opened message; undefined when either is gone. */
 async function openDelivery(deps: StepDeps, tx: Tx, delivery: Delivery): Promise<DeliveryContext | undefined> {
   const alias = delivery.aliasId ? await getAliasForDelivery(tx, delivery.aliasId) : undefined
-  const spool = await getSpoolMessage(tx, delivery.spoolId)
-  if (!alias || !spool) return undefined
-  return { tx, delivery, alias, spoolId: spool.id, raw: deps.codec.openRaw(spool.id, spool.raw), meta: deps.codec.openMeta(spool.id, spool.meta) }
+  const spool = alias && (await openSpool(deps, tx, delivery))
+  return spool ? { ...spool, alias: alias! } : undefined
 }
 
 /** What an attempt ran into, for the owner's report: a code (smtp-451, ECONNREFUSED), never a server's text. */
@@ -51,13 +62,30 @@ function attemptError(error: unknown): string {
   return error instanceof Error ? error.name : 'error'
 }
 
-export async function runDelivery(deps: StepDeps, deliveryId: string, send: (ctx: DeliveryContext) => Promise<DeliveryOutcome>): Promise<DeliveryOutcome | undefined> {
+/** Failures that no retry can mend end the delivery at once (a retried job would fail the same way). */
+function permanent(error: unknown): DeliveryOutcome {
+  if (error instanceof UnparseableMessageError) return { status: 'failed', reason: 'unparseable-message' }
+  throw error
+}
+
+export function runDelivery(deps: StepDeps, deliveryId: string, send: (ctx: DeliveryContext) => Promise<DeliveryOutcome>): Promise<DeliveryOutcome | undefined> {
+  return runLocked(deps, deliveryId, (tx, delivery) => openDelivery(deps, tx, delivery), send, 'alias-deleted')
+}
+
+/** A delivery that belongs to no alias: mail to postmaster@ or abuse@, for the operator. */
+export function runOperatorDelivery(deps: StepDeps, deliveryId: string, send: (ctx: SpoolContext) => Promise<DeliveryOutcome>): Promise<DeliveryOutcome | undefined> {
+  return runLocked(deps, deliveryId, (tx, delivery) => openSpool(deps, tx, delivery), send, 'message-gone')
+}
+
+async function runLocked<C>(
+  deps: StepDeps, deliveryId: string, open: (tx: Tx, delivery: Delivery) => Promise<C | undefined>, send: (ctx: C) => Promise<DeliveryOutcome>, gone: string,
+): Promise<DeliveryOutcome | undefined> {
   try {
     return await deps.sql.begin(async (tx) => {
       const delivery = await lockDelivery(tx, deliveryId)
       if (!delivery || delivery.status !== 'pending') return undefined
-      const ctx = await openDelivery(deps, tx, delivery)
-      const outcome: DeliveryOutcome = ctx ? await send(ctx) : { status: 'failed', reason: 'alias-deleted' }
+      const ctx = await open(tx, delivery)
+      const outcome: DeliveryOutcome = ctx ? await send(ctx).catch(permanent) : { status: 'failed', reason: gone }
       await finish(tx, delivery, outcome)
       return outcome
     })

@@ -1,11 +1,12 @@
 // The consumers of the `delivery` process: forward-email, forward-webhook, forward-reply,
-// retry-undelivered, send-email, account-cleanup, housekeeping, and their dead-letter queues (a
+// forward-operator, retry-undelivered, send-email, account-cleanup, housekeeping, and their dead-letter queues (a
 // job out of retries fails its delivery for good, so the spooled message is still deleted once
 // every target is done; an e-mail forward is then kept encrypted or reported first).
 import type { PgBoss } from 'pg-boss'
 import { abandonDelivery } from './delivery-step.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
 import { abandonForwardEmail, forwardEmailHandler } from './forward-email.ts'
+import { forwardOperatorHandler } from './forward-operator.ts'
 import { forwardReplyHandler } from './forward-reply.ts'
 import { forwardWebhookHandler } from './forward-webhook.ts'
 import { wakeWhenDue } from './queue-due.ts'
@@ -36,6 +37,7 @@ export function concurrencyPerQueue(base: number, overrides: Record<string, numb
     [queues.forwardEmail.name]: base,
     [queues.forwardWebhook.name]: base,
     [queues.forwardReply.name]: Math.max(1, Math.floor(base / 2)),
+    [queues.forwardOperator.name]: 1,
     [queues.retryUndelivered.name]: Math.max(1, Math.floor(base / 4)),
     // Four times the others, as a send holds no database connection while it talks to the relay.
     [queues.sendEmail.name]: 4 * base,
@@ -48,7 +50,7 @@ export function concurrencyPerQueue(base: number, overrides: Record<string, numb
 export class QueueConcurrencyError extends Error {}
 
 /** The queues whose jobs leave through the outbound relay. */
-const RELAYED = [queues.forwardEmail, queues.forwardReply, queues.retryUndelivered, queues.sendEmail]
+const RELAYED = [queues.forwardEmail, queues.forwardReply, queues.forwardOperator, queues.retryUndelivered, queues.sendEmail]
 
 /** Starts every consumer; resolves with a function that stops its timers (due-time wake-ups, relay probes). */
 export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, options: DeliveryWorkerOptions = {}): Promise<() => Promise<void>> {
@@ -70,8 +72,9 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   loops[queues.forwardEmail.name] = await work(boss, queues.forwardEmail, forwardEmailHandler(deps), run(queues.forwardEmail))
   await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), run(queues.forwardWebhook))
   loops[queues.forwardReply.name] = await work(boss, queues.forwardReply, forwardReplyHandler(deps), run(queues.forwardReply))
+  loops[queues.forwardOperator.name] = await work(boss, queues.forwardOperator, forwardOperatorHandler(deps), run(queues.forwardOperator))
   await work(boss, dead(queues.forwardEmail), ({ deliveryId }) => abandonForwardEmail(deps, deliveryId), idle)
-  for (const queue of [queues.forwardWebhook, queues.forwardReply]) {
+  for (const queue of [queues.forwardWebhook, queues.forwardReply, queues.forwardOperator]) {
     await work(boss, dead(queue), ({ deliveryId }) => abandonDelivery(deps, deliveryId), idle)
   }
   loops[queues.retryUndelivered.name] = await work(boss, queues.retryUndelivered, retryUndeliveredHandler(deps), run(queues.retryUndelivered))

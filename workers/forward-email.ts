@@ -8,6 +8,7 @@ import { domainOf } from '../lib/mail-address.ts'
 import { errorFields, log } from '../lib/log.ts'
 import type { DeliveryAlias } from '../db/alias-routing.ts'
 import { findDefaultPublicKey } from '../db/encryption-keys.ts'
+import { recordThreadMessageIds } from '../db/thread-message-ids.ts'
 import type { Payload } from './queues.ts'
 import { queues } from './queues.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
@@ -17,7 +18,7 @@ import { encryptPayload } from './encrypted-payload.ts'
 import { forwardHeaders } from './forward-headers.ts'
 import { parseMailboxes } from './mime-words.ts'
 import { PermanentDeliveryError } from './outbound-transport.ts'
-import { firstValue, joinMessage, splitMessage, utf8 } from './raw-message.ts'
+import { fieldValue, firstValue, joinMessage, messageIds, splitMessage, utf8 } from './raw-message.ts'
 import { exhaustedReason, keepUndelivered, relayReason } from './keep-undelivered.ts'
 import { reverseAliasAddresses } from './reverse-alias-contacts.ts'
 import type { SpoolMeta } from './spool-codec.ts'
@@ -42,6 +43,12 @@ export async function buildForwardMessage(deps: DeliveryDeps, alias: DeliveryAli
     contacts: new Map(others.map((m) => [m.address.toLowerCase(), reverse.get(m.address.toLowerCase())!])),
   })
   return joinMessage(rewritten, body)
+}
+
+/** The ids a reply to this message may reference (reply-headers.ts): its own, and those it refers to. */
+function threadIdsOf(raw: Buffer): string[] {
+  const { headers } = splitMessage(raw)
+  return headers.filter((h) => ['message-id', 'in-reply-to', 'references'].includes(h.key)).flatMap((h) => messageIds(fieldValue(h))).slice(0, 100)
 }
 
 type OwnerCopy = { armored: string; recipient: string } | undefined
@@ -85,6 +92,7 @@ export function forwardEmailHandler(deps: DeliveryDeps) {
         await keepUndelivered(ctx.tx, { alias, target: delivery.target, reason: relayReason(error), copy: await copyForRecord(copy) })
         return { status: 'failed', reason: `smtp-${error.responseCode ?? 'rejected'}` }
       }
+      await recordThreadMessageIds(ctx.tx, alias.id, threadIdsOf(raw))
       return { status: 'sent' }
     })
     log.info('delivery.finished', { queue: queues.forwardEmail.name, delivery: deliveryId, status: outcome?.status ?? 'already-done' })

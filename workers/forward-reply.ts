@@ -2,6 +2,7 @@
 // the outside contact (the MX already checked it came from the alias owner's mailbox). One job
 // per reverse alias named in the envelope, so a reply to several contacts reaches each.
 import { getReverseAlias, findUserReverseAliases } from '../db/reverse-aliases.ts'
+import { knownThreadMessageIds } from '../db/thread-message-ids.ts'
 import { domainOf } from '../lib/mail-address.ts'
 import { log } from '../lib/log.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
@@ -10,9 +11,13 @@ import { parseMailboxes, type Mailbox } from './mime-words.ts'
 import { ownerMailboxes } from './mx-recipients.ts'
 import { PermanentDeliveryError } from './outbound-transport.ts'
 import { queues, type Payload } from './queues.ts'
-import { firstValue, joinMessage, splitMessage, utf8 } from './raw-message.ts'
+import { fieldValue, firstValue, joinMessage, messageIds, splitMessage, utf8 } from './raw-message.ts'
 import { replyHeaders } from './reply-headers.ts'
+import { scrubReplyMime } from './reply-mime.ts'
 import { isReverseAliasLocalPart } from './reverse-alias-address.ts'
+
+/** References kept at most (a thread deeper than this loses its oldest links, RFC 5322 §3.6.4 allows that). */
+const MAX_REFERENCES = 100
 
 export function forwardReplyHandler(deps: DeliveryDeps) {
   return async ({ deliveryId }: Payload<typeof queues.forwardReply>) => {
@@ -26,11 +31,14 @@ export function forwardReplyHandler(deps: DeliveryDeps) {
       const contacts = new Map<string, Mailbox>(mine.map((r) => [`${r.localPart}@${r.domain}`, { address: r.contactAddress, name: r.contactName ?? '' }]))
       const owners = [...ownerMailboxes(alias), meta.mailFrom.toLowerCase()].filter(Boolean)
       const aliasAddress = `${alias.alias}@${alias.domain}`
+      const referenced = headers.filter((h) => h.key === 'references' || h.key === 'in-reply-to').flatMap((h) => messageIds(fieldValue(h))).slice(0, MAX_REFERENCES)
       const rewritten = replyHeaders({
         headers, spoolId, aliasAddress, aliasDomain: alias.domain, mxHostname: deps.config.mxHostname, receivedAt: meta.receivedAt,
         owners, contacts, recipient: { address: reverse.contactAddress, name: reverse.contactName ?? '' },
+        threadIds: await knownThreadMessageIds(tx, alias.id, referenced), mailDomains: deps.config.mailDomains,
       })
-      const message = await deps.dkim.sign(joinMessage(rewritten, body), alias.domain)
+      const scrubbed = scrubReplyMime(rewritten, body)
+      const message = await deps.dkim.sign(joinMessage(scrubbed.headers, scrubbed.body), alias.domain)
       try {
         await deps.transport.send({ id: delivery.id, from: aliasAddress, to: reverse.contactAddress, raw: message })
       } catch (error) {

@@ -61,6 +61,18 @@ describe('webhook delivery', () => {
     ])
   })
 
+  it('fails a message the parser can never read (a header block over its limit) after one attempt, not nine', async () => {
+    const alias = await env.createAlias(env.webhooks.url)
+    const [{ now: before }] = await env.db.sql<{ now: Date }[]>`select now()`
+    const huge = Array.from({ length: 40 }, () => 'a'.repeat(30_000)).join('\r\n ') // 1.2 MB, mailparser stops at 1 MiB
+    await env.send({ to: alias.address, raw: `From: ann@outside.example\r\nTo: ${alias.address}\r\nX-Huge: ${huge}\r\nSubject: hook-unparseable\r\n\r\nbody\r\n` })
+    await expect.poll(async () => (await getAliasCounters(env.db.sql, [alias.id])).get(alias.id)?.failed ?? 0, { timeout: 30_000 }).toBe(1)
+    expect(await spoolOf(alias.id)).toHaveLength(0)
+    const jobs = await env.db.sql`select state, retry_count from pgboss.job where name = 'forward-webhook' and created_on >= ${before}`
+    expect(jobs.map((j) => [j.state, j.retryCount])).toEqual([['completed', 0]])
+    expect(requestsFor('hook-unparseable')).toHaveLength(0)
+  })
+
   it('refuses a private address without ALLOW_PRIVATE_NETWORKS and never connects', async () => {
     const alias = await env.createAlias(env.webhooks.url)
     env.deps.config = { ...env.config, allowPrivateNetworks: false }

@@ -1,9 +1,10 @@
 // housekeeping: deletes what has expired (sessions, wallet nonces, old rate-limit windows,
-// undelivered mail past its 30 days).
+// undelivered mail past its 30 days, thread Message-ID hashes past a year).
 // Scheduled once a day by the delivery process; running it twice is harmless.
 import type { Sql } from '../db/client.ts'
 import { deleteStaleRateLimits } from '../db/rate-limits.ts'
 import { deleteExpiredSessions } from '../db/sessions.ts'
+import { deleteOldThreadMessageIds } from '../db/thread-message-ids.ts'
 import { deleteExpiredUndeliveredMessages } from '../db/undelivered-messages.ts'
 import { deleteExpiredWalletNonces } from '../db/wallet-nonces.ts'
 import { log } from '../lib/log.ts'
@@ -15,5 +16,6 @@ export async function housekeeping(sql: Sql): Promise<void> {
   const nonces = await deleteExpiredWalletNonces(sql)
   const rateLimits = await deleteStaleRateLimits(sql)
   const undelivered = await deleteExpiredUndeliveredMessages(sql)
-  log.info('housekeeping.done', { sessions, nonces, rateLimits, undelivered })
+  const threadIds = await deleteOldThreadMessageIds(sql)
+  log.info('housekeeping.done', { sessions, nonces, rateLimits, undelivered, threadIds })
 }

@@ -53,7 +53,7 @@ export async function acceptMessage(deps: AcceptDeps, raw: Buffer, tx: Transacti
   let recipients = tx.recipients.filter((r) => !(r.kind === 'alias' && loopValues.has(deps.loopTokens.tokenFor(r.alias.id))))
   if (recipients.length === 0) throw replies.loop()
 
-  const active = recipients.filter((r) => r.kind === 'alias' || r.kind === 'reverse')
+  const active = recipients.filter((r) => r.kind === 'alias' || r.kind === 'reverse' || r.kind === 'operator')
   if (active.length) {
     const auth = await checkAuthentication(raw, {
       ip: tx.remoteAddress, helo: tx.helo, sender: tx.mailFrom, mta: deps.mxHostname, resolver: deps.resolver, timeoutMs: deps.dnsTimeoutMs * 4,

@@ -76,7 +76,7 @@ export function createMxServer(deps: MxDeps): MxServer {
 
     onRcptTo(address, session, callback) {
       const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : ''
-      resolveRecipient({ sql: deps.sql, mailDomains: cfg.mailDomains, srs }, address.address, mailFrom).then(
+      resolveRecipient({ sql: deps.sql, mailDomains: cfg.mailDomains, srs, operatorEmail: cfg.operatorEmail }, address.address, mailFrom).then(
         (recipient) => {
           transactions.get(session)?.push(recipient)
           callback()

@@ -18,13 +18,13 @@ export interface SpoolDeps {
 }
 
 interface PlannedDelivery {
-  aliasId: string
+  aliasId: string | null
   kind: DeliveryKind
   target: string | null
   reverseAliasId?: string
 }
 
-const queueFor = { email: queues.forwardEmail, webhook: queues.forwardWebhook, reply: queues.forwardReply } as const
+const queueFor = { email: queues.forwardEmail, webhook: queues.forwardWebhook, reply: queues.forwardReply, operator: queues.forwardOperator } as const
 
 export function planDeliveries(recipients: Recipient[]): { deliveries: PlannedDelivery[]; droppedAliasIds: string[] } {
   const deliveries: PlannedDelivery[] = []
@@ -37,6 +37,10 @@ export function planDeliveries(recipients: Recipient[]): { deliveries: PlannedDe
       const { emails, webhooks } = partitionTargets(r.alias.forwardTo)
       for (const email of emails) deliveries.push({ aliasId: r.alias.id, kind: 'email', target: email })
       for (const url of webhooks) deliveries.push({ aliasId: r.alias.id, kind: 'webhook', target: url })
+    }
+    if (r.kind === 'operator' && !seen.has(r.role)) {
+      seen.add(r.role)
+      deliveries.push({ aliasId: null, kind: 'operator', target: r.role })
     }
     if (r.kind === 'reverse' && !seen.has(r.reverse.id)) {
       seen.add(r.reverse.id)

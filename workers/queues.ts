@@ -78,6 +78,17 @@ export const queues = {
     expireInSeconds: 10 * 60,
     heartbeatSeconds: 30,
   }),
+  /** Mail to postmaster@ and abuse@ a mail domain, attached to a note for the operator (OPERATOR_EMAIL). */
+  forwardOperator: defineQueue({
+    name: 'forward-operator',
+    schema: v.object({ deliveryId: Uuid }),
+    retryLimit: 20,
+    retryDelay: 30,
+    retryBackoff: true,
+    retryDelayMax: 4 * 3600,
+    expireInSeconds: 10 * 60,
+    heartbeatSeconds: 30,
+  }),
   /**
    * The owner's Retry of a kept undelivered message (issue #6): its encrypted copy to the target
    * it failed for. Retried for about an hour; a dead job puts the message back on the list.

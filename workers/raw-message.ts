@@ -69,3 +69,8 @@ export function makeField(name: string, value: string): HeaderField {
 export function utf8(value: string): string {
   return Buffer.from(value, 'latin1').toString('utf8')
 }
+
+/** The `<id>`s of a Message-ID, In-Reply-To or References value (RFC 5322 §3.6.4), in order. */
+export function messageIds(value: string): string[] {
+  return value.match(/<[^<>\s]+>/g) ?? []
+}

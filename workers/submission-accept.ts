@@ -8,25 +8,16 @@ import { insertEmailJob } from '../db/email-jobs.ts'
 import type { Config } from '../lib/config.ts'
 import { sealEmailJobContent } from '../lib/email-job-content.ts'
 import { enqueue, queues } from './queues.ts'
-import { fieldValue, firstValue, joinMessage, makeField, splitMessage } from './raw-message.ts'
-import { SmtpReply } from './smtp-reply.ts'
+import { checkFromBinding } from './from-binding.ts'
+import { firstValue, joinMessage, makeField, splitMessage } from './raw-message.ts'
 import type { SubmissionUser } from './submission-auth.ts'
 
 const MAX_RETRIES = 5
 
-function addresses(value: string): string[] {
-  return [...value.matchAll(/<([^<>\s]+@[^<>\s]+)>|([^\s<>,;:"]+@[^\s<>,;:"]+)/g)].map((m) => (m[1] ?? m[2]).toLowerCase())
-}
-
-/** Checks the From header, drops Bcc (RFC 5322 §3.6.3), adds a Message-ID on the alias domain if missing. */
+/** Checks From, Sender and Reply-To (from-binding.ts), drops Bcc (RFC 5322 §3.6.3), adds a Message-ID on the alias domain if missing. */
 export function prepareSubmission(raw: Buffer, user: SubmissionUser, messageId: string): Buffer {
   const { headers, body } = splitMessage(raw)
-  const from = headers.filter((h) => h.key === 'from')
-  if (from.length !== 1 || addresses(fieldValue(from[0])).join(',') !== user.address) {
-    throw new SmtpReply(550, '5.7.1 The From header must be your alias address')
-  }
-  const sender = firstValue(headers, 'sender')
-  if (sender && addresses(sender).some((a) => a !== user.address)) throw new SmtpReply(550, '5.7.1 The Sender header must be your alias address')
+  checkFromBinding(headers, user.address)
   const kept = headers.filter((h) => h.key !== 'bcc')
   if (!firstValue(headers, 'message-id')) kept.unshift(makeField('Message-ID', messageId))
   return joinMessage(kept, body)

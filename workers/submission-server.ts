@@ -44,13 +44,23 @@ export function createSubmissionServers(deps: SubmissionDeps): SubmissionServers
     cert: tls.cert,
     size: config.maxMessageBytes,
     authMethods: ['PLAIN', 'LOGIN'],
-    allowInsecureAuth: false, // AUTH is refused until STARTTLS on 587
+    allowInsecureAuth: false, // the library's own lock, behind onConnect's
     disableReverseLookup: true,
     maxClients: 200,
     maxRecipients: MAX_SUBMISSION_RECIPIENTS,
     socketTimeout: 120_000,
     closeTimeout: 10_000,
     logger: false,
+    // RFC 4954 §4 / RFC 3207 §4.2: a plain connection is not offered AUTH at all (EHLO lists it
+    // only once TLS is up), so a client never sends a password it could not protect.
+    onConnect(session, callback) {
+      if (!session.secure) session.disabledCommands = ['AUTH']
+      callback()
+    },
+    onSecure(_socket, session, callback) {
+      session.disabledCommands = undefined
+      callback()
+    },
     onAuth(auth, session, callback) {
       authenticate(sql, config, session.remoteAddress, auth.username ?? '', auth.password ?? '').then(
         (user) => callback(null, { user: user as unknown as string }),
@@ -59,7 +69,7 @@ export function createSubmissionServers(deps: SubmissionDeps): SubmissionServers
     },
     onMailFrom(address, session, callback) {
       const user = userOf(session)
-      if (!user) return callback(new SmtpReply(530, '5.7.0 Authentication required'))
+      if (!user) return callback(session.secure ? new SmtpReply(530, '5.7.0 Authentication required') : new SmtpReply(530, '5.7.0 Must issue a STARTTLS command first'))
       if (!sameAddress(address.address, user.address)) {
         return callback(new SmtpReply(553, '5.7.1 Sender address must be your alias address'))
       }

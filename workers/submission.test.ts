@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../api/app.ts'
 import { ApiClient } from '../scripts/testing/api-client.ts'
 import { createMailEnv, type MailEnv } from '../scripts/testing/mail-env.ts'
+import { RawSmtp } from '../scripts/testing/raw-smtp.ts'
 import { waitFor } from '../scripts/testing/mail-stand-ins.ts'
 import { createSubmissionServers, type SubmissionServers } from './submission-server.ts'
 
@@ -83,13 +84,34 @@ describe('submission server', () => {
 
   it('refuses AUTH before STARTTLS, a wrong password, and too many failures from one address', async () => {
     const a = aliases.a
-    await expect(client({ user: a.address, pass: a.password }, { ignoreTLS: true }).verify()).rejects.toMatchObject({ responseCode: 538 })
+    // AUTH is not offered before TLS (issue 11), so a client that skips STARTTLS cannot send at all
+    await expect(client({ user: a.address, pass: a.password }, { ignoreTLS: true }).sendMail({ from: a.address, to: 'x@example.org', subject: 's', text: 't' }))
+      .rejects.toMatchObject({ responseCode: 530 })
     for (let i = 0; i < 5; i++) {
       await expect(client({ user: a.address, pass: 'wrong' }).verify()).rejects.toMatchObject({ responseCode: 535 })
     }
     await expect(client({ user: a.address, pass: a.password }).verify()).rejects.toMatchObject({ responseCode: 454 })
     await env.db.sql`delete from rate_limits where action_type = 'smtp-auth-ip'`
     expect(await client({ user: a.address, pass: a.password }).verify()).toBe(true)
+  })
+
+  it('offers AUTH on port 587 only after STARTTLS, and on 465 at once', async () => {
+    const { client } = await RawSmtp.connect(ports.starttls)
+    try {
+      const plain = await client.command('EHLO client.example')
+      expect(plain).toContain('250-STARTTLS')
+      expect(plain).not.toMatch(/AUTH/)
+      expect(await client.command('AUTH PLAIN AGFsaWNlAHNlY3JldA==')).toMatch(/^5\d\d /)
+      expect(await client.command(`MAIL FROM:<${aliases.a.address}>`)).toBe('530 5.7.0 Must issue a STARTTLS command first')
+      expect(await client.startTls()).toMatch(/^220 /)
+      const secure = await client.command('EHLO client.example')
+      expect(secure).toMatch(/^250[- ]AUTH PLAIN LOGIN$/m)
+      expect(secure).not.toContain('STARTTLS')
+    } finally {
+      client.close()
+    }
+    const implicit = nodemailer.createTransport({ host: '127.0.0.1', port: ports.tls, secure: true, tls: { rejectUnauthorized: false } })
+    expect(await implicit.verify()).toBe(true)
   })
 
   it('stops a paused alias from sending and a regenerated password from being reused', async () => {
@@ -103,4 +125,93 @@ describe('submission server', () => {
     expect(await client({ user: b.address, pass: fresh }).verify()).toBe(true)
     await env.db.sql`delete from rate_limits where action_type = 'smtp-auth-ip'`
   })
+})
+
+describe('From binding (issue 11)', () => {
+  const b64 = (text: string) => Buffer.from(text).toString('base64')
+  const transport = () => client({ user: aliases.a.address, pass: aliases.a.password })
+  /** DATA with `head` as the header block, sent as it is over a real SMTP session. */
+  const submit = async (head: string) => {
+    await env.db.sql`delete from rate_limits where action_type = 'smtp-send-credential'`
+    const raw = `${head}\r\nTo: friend@example.org\r\nSubject: binding ${crypto.randomUUID()}\r\n\r\nbody\r\n`
+    const smtp = transport()
+    try {
+      return await smtp.sendMail({ envelope: { from: aliases.a.address, to: ['friend@example.org'] }, raw })
+    } finally {
+      smtp.close()
+    }
+  }
+
+  it('refuses every From, Sender and Reply-To form that a reader could take for another mailbox', async () => {
+    const alias = aliases.a.address
+    const local = alias.split('@')[0]
+    const hostile: [string, string][] = [
+      ['CFWS before @ with the alias as quoted name', `From: "${alias}" <postmaster @veilmail.test>`],
+      ['alias as a quoted local part at another domain', `From: "${alias}"@bank.test`],
+      ['spaced @ then the alias', `From: postmaster @ veilmail.test, ${alias}`],
+      ['two mailboxes', `From: ${alias}, ceo@bank.test`],
+      ['two angle addresses', `From: <${alias}>, <ceo@bank.test>`],
+      ['group with the alias', `From: Friends: ${alias};`],
+      ['group with two members', `From: Friends: ${alias}, ceo@bank.test;`],
+      ['quoted local part of the alias', `From: "${local}"@veilmail.test`],
+      ['comment in the local part', `From: ${local}(x)@veilmail.test`],
+      ['comment after @', `From: ${local}@(x)veilmail.test`],
+      ['space before @', `From: ${local} @veilmail.test`],
+      ['space after @', `From: Me <${local}@ veilmail.test>`],
+      ['comment inside the angle brackets', `From: Me <(x)${alias}>`],
+      ['route in the angle brackets', `From: <@bank.test:${alias}>`],
+      ['two @', `From: <${alias}@bank.test>`],
+      ['domain literal', `From: <${local}@[127.0.0.1]>`],
+      ['display name that is the alias, address elsewhere', `From: ${alias} <ceo@bank.test>`],
+      ['encoded word hiding another address', `From: =?utf-8?b?${b64('Bank <ceo@bank.test>')}?= <${alias}>`],
+      ['encoded word instead of an address', `From: =?utf-8?b?${b64(`<${alias}>`)}?=`],
+      ['quoted display name that is another address', `From: "ceo@bank.test" <${alias}>`],
+      ['comment naming another address', `From: <${alias}> (ceo@bank.test)`],
+      ['folded second mailbox', `From: ${alias}\r\n\t, ceo@bank.test`],
+      ['unterminated quoted string', `From: "Me <${alias}>`],
+      ['stray closing bracket', `From: ${alias}>`],
+      ['backslash outside quotes', `From: \\"x\\" <${alias}>`],
+      ['a second From header', `From: ${alias}\r\nFrom: ceo@bank.test`],
+      ['no From header', `Sender: ${alias}`],
+      ['Sender of someone else', `From: ${alias}\r\nSender: ceo@bank.test`],
+      ['Sender with CFWS around @', `From: ${alias}\r\nSender: ${local} @ veilmail.test`],
+      ['two Sender headers', `From: ${alias}\r\nSender: ${alias}\r\nSender: ceo@bank.test`],
+      ['Reply-To that does not parse', `From: ${alias}\r\nReply-To: "help <help@bank.test>`],
+      ['Reply-To group', `From: ${alias}\r\nReply-To: Team: a@bank.test, b@bank.test;`],
+      ['two Reply-To headers', `From: ${alias}\r\nReply-To: a@bank.test\r\nReply-To: b@bank.test`],
+    ]
+    expect(hostile.length).toBeGreaterThanOrEqual(20)
+    const passed: string[] = []
+    for (const [name, head] of hostile) {
+      try {
+        await submit(head)
+        passed.push(name)
+      } catch (error) {
+        expect(error, name).toMatchObject({ responseCode: 550, response: expect.stringMatching(/^550 5\.7\.1 The (From|Sender|Reply-To|message)/) })
+      }
+    }
+    expect(passed).toEqual([])
+  }, 120_000)
+
+  it('takes the honest forms of the alias in From, with any Reply-To', async () => {
+    const alias = aliases.a.address
+    const [local, domain] = alias.split('@')
+    const honest = [
+      `From: "My Name" <${alias}>`,
+      `From: My Name (work) <${alias}>`,
+      `From: Me <${local}@${domain.toUpperCase()}>`,
+      `From: ${alias}`,
+      `From: ${alias} (My Name)`,
+      `From: <${alias}>`,
+      `From: "${alias}" <${alias}>`,
+      `From: =?utf-8?q?J=C3=B6rg?= <${alias}>`,
+      `From: "Me"\r\n <${alias}>`,
+      `From: ${alias}\r\nSender: ${alias}`,
+      `From: ${alias}\r\nReply-To: help@bank.test, "Help Desk" <desk@bank.test>`,
+    ]
+    for (const head of honest) {
+      const info = await submit(head)
+      expect(info.response, head).toMatch(/^250 2\.0\.0 Queued as /)
+    }
+  }, 120_000)
 })

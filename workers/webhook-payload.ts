@@ -1,7 +1,8 @@
 // The JSON a webhook receives for one inbound message (documented in docs/webhooks.md), parsed
 // with mailparser. Attachments larger than WEBHOOK_ATTACHMENT_MAX_BYTES carry metadata only.
-import { simpleParser, type AddressObject } from 'mailparser'
+import type { AddressObject } from 'mailparser'
 import type { SpoolMeta } from './spool-codec.ts'
+import { parseStoredMessage } from './stored-message-parser.ts'
 
 interface PayloadAddress {
   address: string
@@ -16,7 +17,7 @@ function addresses(value: AddressObject | AddressObject[] | undefined): PayloadA
 }
 
 export async function buildWebhookPayload(raw: Buffer, meta: SpoolMeta, aliasAddress: string, maxAttachmentBytes: number) {
-  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextLinks: true, maxHtmlLengthToParse: 10 * 1024 * 1024 })
+  const mail = await parseStoredMessage(raw, { skipImageLinks: true, skipTextLinks: true, maxHtmlLengthToParse: 10 * 1024 * 1024 })
   return {
     type: 'email.received',
     timestamp: new Date().toISOString(),

@@ -72,6 +72,47 @@ describe('creating aliases', () => {
   })
 })
 
+describe('webhook targets (issue 11)', () => {
+  it('refuses a webhook URL to a private, loopback or metadata address, or without https, when the alias is saved', async () => {
+    const { client, userId } = await signedInUser()
+    const hostile: [string, RegExp][] = [
+      ['https://127.0.0.1/hook', /private, loopback or reserved/],
+      ['https://[::1]/hook', /private, loopback or reserved/],
+      ['https://169.254.169.254/latest/meta-data/', /private, loopback or reserved/],
+      ['https://10.0.0.5/hook', /private, loopback or reserved/],
+      ['https://192.168.1.10/hook', /private, loopback or reserved/],
+      ['https://100.64.0.1/hook', /private, loopback or reserved/],
+      ['https://0.0.0.0/hook', /private, loopback or reserved/],
+      ['https://2130706433/hook', /private, loopback or reserved/], // decimal 127.0.0.1
+      ['https://0x7f.0.0.1/hook', /private, loopback or reserved/], // hex
+      ['https://0177.0.0.1/hook', /private, loopback or reserved/], // octal
+      ['https://0xa9fea9fe/hook', /private, loopback or reserved/], // 169.254.169.254 in one hex number
+      ['https://[::ffff:127.0.0.1]/hook', /private, loopback or reserved/],
+      ['https://[::ffff:a9fe:a9fe]/hook', /private, loopback or reserved/],
+      ['https://localhost/hook', /private, loopback or reserved/], // a name that resolves to loopback
+      ['https://good.test@127.0.0.1/hook', /./], // user info: refused by the target rules already
+      ['http://hooks.example.com/in', /must start with https:\/\//],
+    ]
+    for (const [url, message] of hostile) {
+      const res = await client.json(client.post(`/api/aliases/${userId}`, { alias: unique(), domain: 'veil.test', forwardTo: `me@example.com, ${url}` }))
+      expect(res.status, url).toBe(400)
+      expect(res.body.message, url).toMatch(message)
+      expect(res.body.errors.forwardTo, url).toEqual([res.body.message])
+    }
+    expect((await client.json(client.get(`/api/aliases/${userId}`))).body.aliases).toEqual([])
+
+    const created = await client.json(client.post(`/api/aliases/${userId}`, { alias: unique(), domain: 'veil.test', forwardTo: 'https://hooks.example.com/in' }))
+    expect(created.status).toBe(201)
+    const id = created.body.alias.id
+    for (const field of ['forwardTo', 'lastForwardTo']) {
+      const res = await client.json(client.put(`/api/aliases/${id}`, { [field]: 'https://[0:0:0:0:0:0:0:1]/hook' }))
+      expect(res.status).toBe(400)
+      expect(res.body).toEqual({ message: 'Webhook URLs must not point to a private, loopback or reserved address', errors: { [field]: ['Webhook URLs must not point to a private, loopback or reserved address'] } })
+    }
+    expect((await client.json(client.get(`/api/aliases/${userId}`))).body.aliases[0].forwardTo).toBe('https://hooks.example.com/in')
+  })
+})
+
 describe('changing aliases', () => {
   async function withAlias() {
     const user = await signedInUser()

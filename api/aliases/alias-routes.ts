@@ -6,10 +6,12 @@ import type { AuthedEnv } from '../auth/session.ts'
 import { deleteAlias, findAlias, findWebhookSecret, insertAlias, listAliases, listAliasesWithSmtp, replaceWebhookSecret, updateAlias, type AliasChanges, type AliasRow } from '../../db/aliases.ts'
 import { syncCredentialUsernames } from '../../db/smtp-credentials.ts'
 import type { AppEnv } from '../context.ts'
+import type { Config } from '../../lib/config.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { countAction, tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
-import { splitTargets } from '../../lib/alias-target-rules.ts'
+import { partitionTargets, splitTargets } from '../../lib/alias-target-rules.ts'
+import { webhookUrlProblem } from '../../lib/webhook-url-check.ts'
 import { CreateAliasSchema, PAUSED, ToggleAliasSchema, UpdateAliasSchema, type AliasView } from './alias-schemas.ts'
 import { isReservedAliasName, RESERVED_ALIAS_MESSAGE } from './reserved-alias-names.ts'
 
@@ -30,6 +32,16 @@ function loopsBack(forwardTo: string, domains: string[]): boolean {
   return splitTargets(forwardTo).some((t) => !t.includes('://') && domains.includes(t.split('@').pop()!.toLowerCase()))
 }
 const loopMessage = (c: Context) => c.json({ message: 'An alias cannot forward to another alias address', errors: { forwardTo: ['An alias cannot forward to another alias address'] } }, 400)
+
+/** The first problem with one of the webhook targets (scheme, credentials, a private address), if any. */
+async function webhookProblem(config: Config, forwardTo: string): Promise<string | undefined> {
+  for (const url of partitionTargets(forwardTo).webhooks) {
+    const problem = await webhookUrlProblem(url, { allowPrivate: config.allowPrivateNetworks, timeoutMs: config.dnsTimeoutMs })
+    if (problem) return problem
+  }
+  return undefined
+}
+const badWebhook = (c: Context, field: 'forwardTo' | 'lastForwardTo', message: string) => c.json({ message, errors: { [field]: [message] } }, 400)
 
 /** Pause keeps the targets in lastForwardTo; resume brings them back (spec §3/§4). */
 function pauseChanges(alias: AliasRow, active: boolean): AliasChanges {
@@ -63,6 +75,8 @@ export const aliasRoutes = new Hono<AppEnv>()
     }
     if (isReservedAliasName(input.alias)) return reserved(c)
     if (loopsBack(input.forwardTo, config.mailDomains)) return loopMessage(c)
+    const problem = await webhookProblem(config, input.forwardTo)
+    if (problem) return badWebhook(c, 'forwardTo', problem)
     const hit = await countAction(c, 'alias-create', c.var.user.id, { userId: c.var.user.id })
     if (!hit.allowed) return tooMany(c, hit, 'You are creating aliases too quickly.')
     const id = await insertAlias(sql, c.var.user.id, input)
@@ -77,6 +91,10 @@ export const aliasRoutes = new Hono<AppEnv>()
     if (input.alias !== undefined && input.alias.toLowerCase() !== alias.alias.toLowerCase() && isReservedAliasName(input.alias)) return reserved(c)
     for (const targets of [input.forwardTo, input.lastForwardTo]) {
       if (targets && targets !== PAUSED && loopsBack(targets, config.mailDomains)) return loopMessage(c)
+    }
+    for (const field of ['forwardTo', 'lastForwardTo'] as const) {
+      const problem = input[field] && input[field] !== PAUSED ? await webhookProblem(config, input[field]) : undefined
+      if (problem) return badWebhook(c, field, problem)
     }
     let changes: AliasChanges = { alias: input.alias, notes: input.notes, lastForwardTo: input.lastForwardTo, encryptForwarded: input.encryptForwarded }
     if (input.forwardTo !== undefined) {

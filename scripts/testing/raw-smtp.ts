@@ -1,6 +1,8 @@
 // A bare SMTP client on a socket, for what nodemailer will not send: exact command lines, bare
 // CR or LF, broken MIME. Replies are read whole (multi-line replies end at "NNN ").
+import { once } from 'node:events'
 import net from 'node:net'
+import tls from 'node:tls'
 
 export class RawSmtp {
   #socket: net.Socket
@@ -10,11 +12,27 @@ export class RawSmtp {
 
   private constructor(socket: net.Socket) {
     this.#socket = socket
+    this.#listen(socket)
+  }
+
+  #listen(socket: net.Socket) {
     socket.on('data', (chunk: Buffer) => {
       this.#buffer += chunk.toString('latin1')
       this.#deliver()
     })
     socket.on('error', (error) => this.#failed?.(error))
+  }
+
+  /** STARTTLS (RFC 3207); on 220 the session goes on over TLS (any certificate: a test). */
+  async startTls(): Promise<string> {
+    const reply = await this.command('STARTTLS')
+    if (!reply.startsWith('220')) return reply
+    this.#socket.removeAllListeners('data')
+    const secure = tls.connect({ socket: this.#socket, rejectUnauthorized: false })
+    await once(secure, 'secureConnect')
+    this.#socket = secure
+    this.#listen(secure)
+    return reply
   }
 
   static async connect(port: number): Promise<{ client: RawSmtp; greeting: string }> {

@@ -43,7 +43,8 @@ export function PrivacyRoute() {
           </li>
           <li>
             <strong>Reply addresses.</strong> To let you reply anonymously we keep a reply address that links an
-            alias to the person who wrote to it.
+            alias to the person who wrote to it, and for one year a one-way hash of the message ids of the mail
+            forwarded to the alias, so your replies thread without references to your other mail.
           </li>
           <li>
             <strong>Encryption keys.</strong> Your age public key, and your private key only in encrypted form. Keys

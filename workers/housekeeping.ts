@@ -1,12 +1,19 @@
 // housekeeping: deletes what has expired (sessions, wallet nonces, old rate-limit windows,
-// undelivered mail past its 30 days).
+// undelivered mail past its 30 days, spent account links) and fails forwards held longer than
+// HOLD_SECONDS for a target that was never confirmed.
 // Scheduled once a day by the delivery process; running it twice is harmless.
 import type { Sql } from '../db/client.ts'
+import { deleteExpiredAccountTokens } from '../db/account-tokens.ts'
+import { findExpiredHeldDeliveries } from '../db/forward-targets.ts'
 import { deleteStaleRateLimits } from '../db/rate-limits.ts'
 import { deleteExpiredSessions } from '../db/sessions.ts'
 import { deleteExpiredUndeliveredMessages } from '../db/undelivered-messages.ts'
 import { deleteExpiredWalletNonces } from '../db/wallet-nonces.ts'
 import { log } from '../lib/log.ts'
+import { expireHeldDelivery } from './delivery-step.ts'
+
+/** How long a forward waits for its target to be confirmed before it fails. */
+export const HOLD_SECONDS = 7 * 86400
 
 export const HOUSEKEEPING_CRON = '17 3 * * *' // 03:17 UTC daily
 
@@ -15,5 +22,8 @@ export async function housekeeping(sql: Sql): Promise<void> {
   const nonces = await deleteExpiredWalletNonces(sql)
   const rateLimits = await deleteStaleRateLimits(sql)
   const undelivered = await deleteExpiredUndeliveredMessages(sql)
-  log.info('housekeeping.done', { sessions, nonces, rateLimits, undelivered })
+  const tokens = await deleteExpiredAccountTokens(sql)
+  const held = await findExpiredHeldDeliveries(sql, HOLD_SECONDS)
+  for (const id of held) await expireHeldDelivery(sql, id)
+  log.info('housekeeping.done', { sessions, nonces, rateLimits, undelivered, tokens, held: held.length })
 }

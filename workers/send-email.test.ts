@@ -7,7 +7,6 @@ import path from 'node:path'
 import { Decrypter, generateX25519Identity, identityToRecipient, armor } from 'age-encryption'
 import { simpleParser } from 'mailparser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp } from '../api/app.ts'
 import { ApiClient } from '../scripts/testing/api-client.ts'
 import { createMailEnv, type MailEnv } from '../scripts/testing/mail-env.ts'
 import { waitFor } from '../scripts/testing/mail-stand-ins.ts'
@@ -23,7 +22,7 @@ let from: string
 
 beforeAll(async () => {
   env = await createMailEnv({ env: { UNDO_SECONDS: '0', EMAIL_RETRY_DELAY_SECONDS: '1' } })
-  client = new ApiClient(createApp({ sql: env.db.sql, boss: env.boss, config: env.config }))
+  client = new ApiClient(env.app())
   const { user } = await client.register()
   const name = `sender-${crypto.randomUUID().slice(0, 8)}`
   const res = await client.json(client.post(`/api/aliases/${user.id}`, { alias: name, domain: 'veilmail.test', forwardTo: 'me@example.com' }))
@@ -107,7 +106,7 @@ describe('undo, schedule, priority and refusals', () => {
   it('cancels within the undo window, and refuses once the mail has gone', async () => {
     const slow = await createMailEnv({ worker: true, env: { UNDO_SECONDS: '30' } })
     try {
-      const api = new ApiClient(createApp({ sql: slow.db.sql, boss: slow.boss, config: slow.config }))
+      const api = new ApiClient(slow.app())
       const { user } = await api.register()
       const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: `undo-${user.id.slice(0, 8)}`, domain: 'veil.test', forwardTo: 'me@example.com' }))).body.alias
       const queued = await api.json(api.post('/api/email-jobs', { to: 'x@example.org', subject: 'oops', body: 'wrong person', fromAliasId: alias.id }))
@@ -129,7 +128,7 @@ describe('undo, schedule, priority and refusals', () => {
   it('takes a priority-10 mail before 1,000 priority-0 mails queued ahead of it', async () => {
     const busy = await createMailEnv({ worker: false, env: { UNDO_SECONDS: '0' } })
     try {
-      const api = new ApiClient(createApp({ sql: busy.db.sql, boss: busy.boss, config: busy.config }))
+      const api = new ApiClient(busy.app())
       const { user } = await api.register()
       const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: `bulk-${user.id.slice(0, 8)}`, domain: 'veil.test', forwardTo: 'me@example.com' }))).body.alias
       for (let i = 0; i < 1000; i++) await api.post('/api/email-jobs', { to: 'bulk@example.org', subject: `bulk ${i}`, body: 'b', fromAliasId: alias.id, priority: 0 })
@@ -200,7 +199,7 @@ describe('undo, schedule, priority and refusals', () => {
     expect((await compose({ to: 'a@example.org\r\nBcc: b@example.org' })).status).toBe(400)
     expect((await compose({ useEncryption: true, recipientPublicKey: 'age1nope' })).body.errors.recipientPublicKey).toEqual(['Not a valid age public key (age1…)'])
     expect((await compose({ useEncryption: true })).body.errors.recipientPublicKey).toEqual(["Recipient's public key is required when encryption is enabled"])
-    const other = new ApiClient(createApp({ sql: env.db.sql, boss: env.boss, config: env.config }))
+    const other = new ApiClient(env.app())
     await other.register()
     const stolen = await other.json(other.post('/api/email-jobs', { to: 'x@example.org', subject: 's', body: 'b', fromAliasId: aliasId }))
     expect(stolen.status).toBe(400)

@@ -38,6 +38,8 @@ const listed = async () => (await api.json(api.get('/api/undelivered'))).body.un
 async function aliasOf(owner: string | undefined, target: string) {
   if (!owner) return env.createAlias(target)
   const res = await api.json(api.post(`/api/aliases/${owner}`, { alias: `a${crypto.randomUUID().slice(0, 8)}`, domain: 'veilmail.test', forwardTo: target }))
+  const [known] = await env.db.sql`select confirmed_at from forward_targets where user_id = ${owner} and email = ${target}`
+  if (!known?.confirmedAt) await api.confirmForwardTarget(target) // the link mailed to the new target
   return { id: res.body.alias.id as string, address: `${res.body.alias.alias}@veilmail.test` }
 }
 

@@ -57,4 +57,12 @@ export class ApiClient {
     if (verified.status !== 200) throw new Error(`verify failed: ${verified.status} ${await verified.text()}`)
     return { email, password, user: ((await verified.json()) as { user: { id: string } }).user }
   }
+
+  /** Follows the confirmation link mailed to a new forward target (as its owner clicking it would). */
+  async confirmForwardTarget(target: string) {
+    const mailbox = mailboxOf(this.app)
+    if (!mailbox) throw new Error('confirmForwardTarget: no mailbox attached to this app')
+    const res = await this.post('/api/auth/confirm-target', { token: tokenOf(await latestLink(mailbox, target, '/confirm-target')) })
+    if (res.status !== 200) throw new Error(`confirm failed: ${res.status} ${await res.text()}`)
+  }
 }

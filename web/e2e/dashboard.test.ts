@@ -4,6 +4,8 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
+import { latestLink } from '../../scripts/testing/mailbox.ts'
+import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
 
 const run = browserAvailable()
@@ -60,6 +62,8 @@ describe.skipIf(!run)('dashboard alias management', () => {
     await page.getByLabel('Password', { exact: true }).fill('correct horse')
     await page.getByLabel('Confirm Password').fill('correct horse')
     await page.getByRole('button', { name: 'Create Account' }).click()
+    await page.waitForURL('**/check-email')
+    await page.goto(await latestLink({ sql: db.sql, secretKey: TEST_SECRET_KEY }, `dash.${suffix}@example.com`, '/verify-email'))
     await page.waitForURL('**/dashboard')
     await page.getByRole('heading', { name: 'Email Forwarding' }).waitFor()
     await page.getByText('Manage privacy aliases and email forwarding settings').waitFor()

@@ -19,12 +19,6 @@ export async function consumeAccountToken(db: Db, purpose: TokenPurpose, tokenHa
   return row
 }
 
-/** A live token of `purpose` without spending it (the reset page asks before showing its form). */
-export async function findLiveAccountToken(db: Db, purpose: TokenPurpose, tokenHash: Buffer): Promise<boolean> {
-  const rows = await db`select 1 from account_tokens where token_hash = ${tokenHash} and purpose = ${purpose} and used_at is null and expires_at > now()`
-  return rows.length === 1
-}
-
 /** Earlier links of the same kind stop working when a new one is used (a reset ends them all). */
 export async function expireAccountTokens(db: Db, userId: string, purpose: TokenPurpose): Promise<void> {
   await db`update account_tokens set used_at = now() where user_id = ${userId} and purpose = ${purpose} and used_at is null`

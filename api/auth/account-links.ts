@@ -23,9 +23,6 @@ const PAGE: Record<TokenPurpose, string> = {
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest()
 
-/** A token is 43 base64url characters; anything else cannot be one (no database lookup). */
-export const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/
-
 type MailDeps = { boss: PgBoss; config: Config }
 
 async function issueLink(db: Db, config: Config, purpose: TokenPurpose, userId: string, email: string): Promise<string> {

@@ -2,6 +2,7 @@
 // link, forgot password, set a new one; and the forward-target confirmation link (item 5). Every
 // request is counted before any work is done (one atomic upsert per limit), and "forgot password"
 // and "resend" answer the same whether or not the address has an account.
+import type { Context } from 'hono'
 import { Hono } from 'hono'
 import * as v from 'valibot'
 import { consumeAccountToken, expireAccountTokens } from '../../db/account-tokens.ts'
@@ -24,7 +25,7 @@ export const RESET_SENT = 'If an account uses this address, a link to reset its 
 const TOO_MANY_MAILS = 'Too many e-mails were requested. Please try again later.'
 const TOO_MANY_LINKS = 'Too many attempts. Please try again later.'
 
-const badLink = (c: { json: (body: object, status: 400) => Response }) => c.json({ message: INVALID_LINK, errors: { token: [INVALID_LINK] } }, 400)
+const badLink = (c: Context) => c.json({ message: INVALID_LINK, errors: { token: [INVALID_LINK] } }, 400)
 
 export const accountMailRoutes = new Hono<AppEnv>()
   .post('/verify-email', jsonBody(TokenSchema), async (c) => {

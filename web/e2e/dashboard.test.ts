@@ -272,4 +272,26 @@ describe.skipIf(!run)('dashboard alias management', () => {
     expect(await aliasRow(news)).toBeUndefined()
     expect(await rows().count()).toBe(1)
   })
+
+  it('shows a new forward target as awaiting confirmation with Resend, until the link mailed to it is followed', async () => {
+    const target = `confirm.${suffix}@example.org`
+    const name = `confirm-${suffix}`
+    await createAlias(name, target)
+    await toast('Alias Created').waitFor()
+    const entry = row(`${name}@veilmail.test`).locator(`[data-testid="forward-target"][data-target="${target}"]`)
+    await expect.poll(() => entry.getAttribute('data-confirmed')).toBe('false')
+    await entry.getByTestId('target-pending').getByText('Awaiting confirmation').waitFor()
+    await screenshot('dashboard-target-pending-1280.png', false)
+    await entry.getByRole('button', { name: 'Resend link' }).click()
+    await toast('Confirmation Sent').waitFor()
+
+    const link = await latestLink({ sql: db.sql, secretKey: TEST_SECRET_KEY }, target, '/confirm-target')
+    const inbox = await browser.newPage()
+    await inbox.goto(link)
+    await inbox.getByRole('heading', { name: 'Forwarding Confirmed' }).waitFor()
+    await inbox.close()
+    await page.reload()
+    await expect.poll(() => entry.getAttribute('data-confirmed')).toBe('true')
+    expect(await entry.getByTestId('target-pending').count()).toBe(0)
+  })
 })

@@ -12,11 +12,13 @@ import { webStatic } from './http/web-static.ts'
 import { systemRoutes } from './system/system-routes.ts'
 import { accountRoutes } from './account/account-routes.ts'
 import { aliasRoutes } from './aliases/alias-routes.ts'
+import { forwardTargetRoutes } from './aliases/forward-target-routes.ts'
 import { smtpRoutes } from './smtp/smtp-routes.ts'
 import { emailJobRoutes } from './email-jobs/email-job-routes.ts'
 import { encryptionRoutes } from './encryption/encryption-routes.ts'
 import { undeliveredRoutes } from './undelivered/undelivered-routes.ts'
 import { authRoutes } from './auth/auth-routes.ts'
+import { accountMailRoutes } from './auth/account-mail-routes.ts'
 import { googleRoutes } from './auth/google-routes.ts'
 import { walletRoutes } from './auth/wallet-routes.ts'
 import { csrfGuard } from './http/csrf.ts'
@@ -27,10 +29,12 @@ export function createApi() {
   return new Hono<AppEnv>()
     .route('/', systemRoutes)
     .route('/auth', authRoutes)
+    .route('/auth', accountMailRoutes)
     .route('/auth/wallet', walletRoutes)
     .route('/auth/google', googleRoutes)
     .route('/', accountRoutes)
     .route('/aliases', aliasRoutes)
+    .route('/forward-targets', forwardTargetRoutes)
     .route('/smtp-credentials', smtpRoutes)
     .route('/email-jobs', emailJobRoutes)
     .route('/undelivered', undeliveredRoutes)

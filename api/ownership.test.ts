@@ -8,6 +8,9 @@ const PUBLIC = new Set([
   'GET /api/health', 'GET /api/stats', 'GET /api/domains',
   'GET /api/auth/session', 'GET /api/auth/providers', 'POST /api/auth/register', 'POST /api/auth/login', 'POST /api/auth/logout',
   'GET /api/auth/wallet/nonce', 'POST /api/auth/wallet', 'GET /api/auth/google', 'GET /api/auth/google/callback',
+  // the links mailed about an account: the token (or the address) is what they carry, not a session
+  'POST /api/auth/verify-email', 'POST /api/auth/resend-verification', 'POST /api/auth/forgot-password',
+  'POST /api/auth/reset-password', 'POST /api/auth/confirm-target',
 ])
 
 let t: TestApp

@@ -8,7 +8,7 @@ export interface EmailJobRow {
   id: string
   userId: string
   aliasId: string | null
-  source: 'compose' | 'smtp'
+  source: 'compose' | 'smtp' | 'system'
   recipientEmail: string
   content: Buffer | null
   status: EmailJobStatus
@@ -24,8 +24,9 @@ export interface EmailJobRow {
 export interface NewEmailJob {
   id: string
   userId: string
-  aliasId: string
-  source: 'compose' | 'smtp'
+  /** null for the service's own mail (source 'system'), sent from no-reply */
+  aliasId: string | null
+  source: 'compose' | 'smtp' | 'system'
   recipientEmail: string
   content: Buffer
   useEncryption: boolean

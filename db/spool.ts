@@ -10,7 +10,7 @@ export interface SpoolMessage {
 }
 
 export type DeliveryKind = 'email' | 'webhook' | 'reply' | 'operator'
-export type DeliveryStatus = 'pending' | 'sent' | 'failed'
+export type DeliveryStatus = 'pending' | 'held' | 'sent' | 'failed'
 
 export interface Delivery {
   id: string
@@ -42,11 +42,11 @@ export async function lockSpoolMessage(db: Db, id: string): Promise<void> {
   await db`select id from spool_messages where id = ${id} for update`
 }
 
-/** Deletes the message once none of its deliveries is pending; true when it was deleted. */
+/** Deletes the message once none of its deliveries is pending or held; true when it was deleted. */
 export async function deleteSpoolMessageIfDone(db: Db, id: string): Promise<boolean> {
   const rows = await db`
     delete from spool_messages s where s.id = ${id}
-      and not exists (select 1 from deliveries d where d.spool_id = s.id and d.status = 'pending')
+      and not exists (select 1 from deliveries d where d.spool_id = s.id and d.status in ('pending', 'held'))
     returning s.id`
   return rows.length > 0
 }
@@ -76,6 +76,11 @@ export async function finishDelivery(db: Db, id: string, status: 'sent' | 'faile
   await db`
     update deliveries set status = ${status}, last_error = ${error}, attempts = attempts + 1, finished_at = now()
     where id = ${id}`
+}
+
+/** The target is not confirmed yet: the delivery waits (no attempt is counted). */
+export async function holdDelivery(db: Db, id: string): Promise<void> {
+  await db`update deliveries set status = 'held' where id = ${id}`
 }
 
 /** Records a failed attempt (error class only, never a server's text: it can quote addresses). */

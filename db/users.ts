@@ -12,11 +12,13 @@ export interface UserRow {
   lastName: string | null
   profileImageUrl: string | null
   balance: string
+  /** when a link mailed to `email` was followed; null while the address is unproven */
+  emailVerifiedAt: Date | null
   createdAt: Date
   updatedAt: Date
 }
 
-const columns = 'id, email, password_hash, wallet_address, google_id, auth_method, first_name, last_name, profile_image_url, balance, created_at, updated_at'
+const columns = 'id, email, password_hash, wallet_address, google_id, auth_method, first_name, last_name, profile_image_url, balance, email_verified_at, created_at, updated_at'
 
 export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   const [row] = await db<UserRow[]>`select ${db.unsafe(columns)} from users where id = ${id} and deleted_at is null`
@@ -47,14 +49,16 @@ export interface NewUser {
   firstName?: string | null
   lastName?: string | null
   profileImageUrl?: string | null
+  emailVerified?: boolean
 }
 
 /** Inserts a user; returns undefined when the e-mail, wallet or Google id is taken. */
 export async function insertUser(db: Db, user: NewUser): Promise<UserRow | undefined> {
   const [row] = await db<UserRow[]>`
-    insert into users (email, password_hash, wallet_address, google_id, auth_method, first_name, last_name, profile_image_url)
+    insert into users (email, password_hash, wallet_address, google_id, auth_method, first_name, last_name, profile_image_url, email_verified_at)
     values (${user.email?.toLowerCase() ?? null}, ${user.passwordHash ?? null}, ${user.walletAddress ?? null}, ${user.googleId ?? null},
-            ${user.authMethod}, ${user.firstName ?? null}, ${user.lastName ?? null}, ${user.profileImageUrl ?? null})
+            ${user.authMethod}, ${user.firstName ?? null}, ${user.lastName ?? null}, ${user.profileImageUrl ?? null},
+            ${user.emailVerified ? new Date() : null})
     on conflict do nothing
     returning ${db.unsafe(columns)}`
   return row
@@ -62,6 +66,24 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRow | undef
 
 export async function linkGoogleAccount(db: Db, userId: string, googleId: string): Promise<void> {
   await db`update users set google_id = ${googleId}, updated_at = now() where id = ${userId}`
+}
+
+/** Marks the address proven, if it is still the account's address; false otherwise. */
+export async function markEmailVerified(db: Db, userId: string, email: string): Promise<UserRow | undefined> {
+  const [row] = await db<UserRow[]>`
+    update users set email_verified_at = coalesce(email_verified_at, now()), updated_at = now()
+    where id = ${userId} and lower(email) = lower(${email}) and deleted_at is null
+    returning ${db.unsafe(columns)}`
+  return row
+}
+
+/** A password reset through a link mailed to `email`: sets the password and, as the link proves the address, verifies it. */
+export async function resetPassword(db: Db, userId: string, email: string, passwordHash: string): Promise<UserRow | undefined> {
+  const [row] = await db<UserRow[]>`
+    update users set password_hash = ${passwordHash}, email_verified_at = coalesce(email_verified_at, now()), updated_at = now()
+    where id = ${userId} and lower(email) = lower(${email}) and deleted_at is null
+    returning ${db.unsafe(columns)}`
+  return row
 }
 
 /**

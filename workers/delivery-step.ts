@@ -6,7 +6,7 @@
 import type { Sql, Tx } from '../db/client.ts'
 import { getAliasForDelivery, type DeliveryAlias } from '../db/alias-routing.ts'
 import { incrementAliasCounter, type AliasCounter } from '../db/alias-counters.ts'
-import { deleteSpoolMessageIfDone, finishDelivery, getSpoolMessage, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../db/spool.ts'
+import { deleteSpoolMessageIfDone, finishDelivery, getSpoolMessage, holdDelivery, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../db/spool.ts'
 import type { SpoolCodec, SpoolMeta } from './spool-codec.ts'
 import { UnparseableMessageError } from './stored-message-parser.ts'
 
@@ -23,8 +23,11 @@ export interface DeliveryContext extends SpoolContext {
   alias: DeliveryAlias
 }
 
-/** What a handler returns: done, or failed for good with a short reason code (never server text). */
-export type DeliveryOutcome = { status: 'sent' } | { status: 'failed'; reason: string }
+/**
+ * What a handler returns: done, failed for good with a short reason code (never server text), or
+ * held until its target is confirmed (the message stays spooled; confirming sets it pending again).
+ */
+export type DeliveryOutcome = { status: 'sent' } | { status: 'failed'; reason: string } | { status: 'held' }
 
 export interface StepDeps {
   sql: Sql
@@ -34,6 +37,7 @@ export interface StepDeps {
 const successCounter: Record<Delivery['kind'], AliasCounter> = { email: 'forwarded', webhook: 'forwarded', reply: 'replied', operator: 'forwarded' }
 
 async function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<void> {
+  if (outcome.status === 'held') return holdDelivery(tx, delivery.id)
   await lockSpoolMessage(tx, delivery.spoolId)
   await finishDelivery(tx, delivery.id, outcome.status, outcome.status === 'failed' ? outcome.reason : null)
   if (delivery.aliasId) await incrementAliasCounter(tx, delivery.aliasId, outcome.status === 'sent' ? successCounter[delivery.kind] : 'failed')
@@ -106,5 +110,14 @@ export async function abandonDelivery(deps: StepDeps, deliveryId: string, keep?:
     const ctx = keep && (await openDelivery(deps, tx, delivery))
     if (ctx) await keep(ctx)
     await finish(tx, delivery, { status: 'failed', reason: 'retries-exhausted' })
+  })
+}
+
+/** A forward held past the hold period (its target was never confirmed) fails for good. */
+export async function expireHeldDelivery(sql: Sql, deliveryId: string): Promise<void> {
+  await sql.begin(async (tx) => {
+    const delivery = await lockDelivery(tx, deliveryId)
+    if (!delivery || delivery.status !== 'held') return
+    await finish(tx, delivery, { status: 'failed', reason: 'target-not-confirmed' })
   })
 }

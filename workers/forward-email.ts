@@ -3,12 +3,14 @@
 // rewritten for anonymous replies, the body untouched, and a DKIM signature of the alias domain.
 // When the owner has a default age key and the alias's switch is on, the content leaves
 // encrypted to that key (encrypted-payload.ts, encrypted-mail.ts). A forward that fails for good
-// is kept encrypted, or at least reported (keep-undelivered.ts).
+// is kept encrypted, or at least reported (keep-undelivered.ts). A target that has not confirmed
+// it wants the mail gets nothing: the forward is held until it does (forward_targets).
 import { domainOf } from '../lib/mail-address.ts'
 import { errorFields, log } from '../lib/log.ts'
 import type { DeliveryAlias } from '../db/alias-routing.ts'
 import { findDefaultPublicKey } from '../db/encryption-keys.ts'
 import { recordThreadMessageIds } from '../db/thread-message-ids.ts'
+import { isForwardTargetConfirmed } from '../db/forward-targets.ts'
 import type { Payload } from './queues.ts'
 import { queues } from './queues.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
@@ -78,6 +80,8 @@ export function forwardEmailHandler(deps: DeliveryDeps) {
     const outcome = await runDelivery(deps, deliveryId, async (ctx): Promise<DeliveryOutcome> => {
       const { delivery, alias, spoolId, raw, meta } = ctx
       if (!delivery.target) return { status: 'failed', reason: 'no-target' }
+      // Only to addresses that confirmed they want this user's mail (issue 11 item 5).
+      if (!(await isForwardTargetConfirmed(ctx.tx, alias.userId, delivery.target))) return { status: 'held' }
       const forwarded = await buildForwardMessage(deps, alias, spoolId, raw, meta)
       const copy = ownerCopy(ctx, forwarded)
       const encrypted = alias.encryptForwarded ? await copy() : undefined

@@ -1,13 +1,20 @@
 // housekeeping: deletes what has expired (sessions, wallet nonces, old rate-limit windows,
-// undelivered mail past its 30 days, thread Message-ID hashes past a year).
+// undelivered mail past its 30 days, thread Message-ID hashes past a year, spent account links)
+// and fails forwards held longer than HOLD_SECONDS for a target that was never confirmed.
 // Scheduled once a day by the delivery process; running it twice is harmless.
 import type { Sql } from '../db/client.ts'
+import { deleteExpiredAccountTokens } from '../db/account-tokens.ts'
+import { findExpiredHeldDeliveries } from '../db/forward-targets.ts'
 import { deleteStaleRateLimits } from '../db/rate-limits.ts'
 import { deleteExpiredSessions } from '../db/sessions.ts'
 import { deleteOldThreadMessageIds } from '../db/thread-message-ids.ts'
 import { deleteExpiredUndeliveredMessages } from '../db/undelivered-messages.ts'
 import { deleteExpiredWalletNonces } from '../db/wallet-nonces.ts'
 import { log } from '../lib/log.ts'
+import { expireHeldDelivery } from './delivery-step.ts'
+
+/** How long a forward waits for its target to be confirmed before it fails. */
+export const HOLD_SECONDS = 7 * 86400
 
 export const HOUSEKEEPING_CRON = '17 3 * * *' // 03:17 UTC daily
 
@@ -17,5 +24,8 @@ export async function housekeeping(sql: Sql): Promise<void> {
   const rateLimits = await deleteStaleRateLimits(sql)
   const undelivered = await deleteExpiredUndeliveredMessages(sql)
   const threadIds = await deleteOldThreadMessageIds(sql)
-  log.info('housekeeping.done', { sessions, nonces, rateLimits, undelivered, threadIds })
+  const tokens = await deleteExpiredAccountTokens(sql)
+  const held = await findExpiredHeldDeliveries(sql, HOLD_SECONDS)
+  for (const id of held) await expireHeldDelivery(sql, id)
+  log.info('housekeeping.done', { sessions, nonces, rateLimits, undelivered, threadIds, tokens, held: held.length })
 }

@@ -2,7 +2,6 @@
 // expires, the next worker takes it over, and the relay gets the message exactly once.
 import { once } from 'node:events'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createApp } from '../api/app.ts'
 import { ApiClient } from '../scripts/testing/api-client.ts'
 import { createMailEnv, type MailEnv } from '../scripts/testing/mail-env.ts'
 import { waitFor } from '../scripts/testing/mail-stand-ins.ts'
@@ -24,7 +23,7 @@ afterAll(async () => {
 const startDeliveryProcess = () => processes.start()
 
 it('sends exactly once when the delivery worker is killed mid-send', async () => {
-  const api = new ApiClient(createApp({ sql: env.db.sql, boss: env.boss, config: env.config }))
+  const api = new ApiClient(env.app())
   const { user } = await api.register()
   const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: `kill-${user.id.slice(0, 8)}`, domain: 'veilmail.test', forwardTo: 'me@example.com' }))).body.alias
   env.relay.holdData = new Promise(() => {}) // the first attempt never hears back from the relay

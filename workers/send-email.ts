@@ -1,5 +1,6 @@
-// send-email: delivers one email job through the outbound transport, From the alias, with a
-// Message-ID on the alias domain, DKIM-signed for it. A 5xx fails the job at once; anything else
+// send-email: delivers one email job through the outbound transport, From the alias (the
+// service's own mail: no-reply on the first mail domain), with a Message-ID on that domain,
+// DKIM-signed for it. A 5xx fails the job at once; anything else
 // is retried with backoff until maxRetries. The row's status follows every step, and the claim
 // (pending|retrying → sending) makes a duplicated or retried job send at most once. Claims and
 // "sent" marks of jobs running side by side go to Postgres together (lib/coalesce.ts).
@@ -29,11 +30,11 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
   // A retry of a job whose row is still `sending` means the earlier attempt lost its lease.
   const job = (await writes.claim(payload.emailJobId)) ?? (ctx.retryCount > 0 ? await reclaimEmailJob(sql, payload.emailJobId) : undefined)
   if (!job) return // cancelled, sent, failed or gone: nothing to do
-  if (!job.aliasName || !job.aliasDomain || !job.content) return markEmailJobFailed(sql, job.id, 'The sending alias no longer exists')
-  if (!job.aliasCanSend) return markEmailJobFailed(sql, job.id, 'The sending alias is paused')
+  const sender = senderOf(job, config.mailDomains[0])
+  if (!sender || !job.content) return markEmailJobFailed(sql, job.id, 'The sending alias no longer exists')
+  if (job.source !== 'system' && !job.aliasCanSend) return markEmailJobFailed(sql, job.id, 'The sending alias is paused')
 
-  const domain = job.aliasDomain
-  const from = `${job.aliasName}@${domain}`
+  const { domain, from } = sender
   const content = openEmailJobContent(config.secretKey, job.id, job.content)
   const raw = await messageOf(content, from, job, `<${job.id}@${domain}>`)
   const messageId = firstValue(splitMessage(raw).headers, 'message-id') ?? `<${job.id}@${domain}>`
@@ -47,6 +48,13 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
     throw error
   }
   await writes.markSent({ id: job.id, messageId })
+}
+
+/** The alias a user's mail leaves from; the service's own mail leaves from no-reply on the first mail domain. */
+function senderOf(job: ClaimedEmailJob, firstDomain: string): { domain: string; from: string } | undefined {
+  if (job.source === 'system') return { domain: firstDomain, from: `no-reply@${firstDomain}` }
+  if (!job.aliasName || !job.aliasDomain) return undefined
+  return { domain: job.aliasDomain, from: `${job.aliasName}@${job.aliasDomain}` }
 }
 
 function replyText(error: unknown): string {

@@ -14,6 +14,7 @@ import { readMessage } from './mx-message.ts'
 import { replies, SmtpReply } from './smtp-reply.ts'
 import { authenticate, type SubmissionUser } from './submission-auth.ts'
 import { acceptSubmission } from './submission-accept.ts'
+import { countRecipient } from '../api/email-jobs/recipient-limits.ts'
 
 export const MAX_SUBMISSION_RECIPIENTS = 50
 /** Any deliverable mailbox out there: one @, a dotted domain, no spaces, brackets or line breaks. */
@@ -79,9 +80,14 @@ export function createSubmissionServers(deps: SubmissionDeps): SubmissionServers
         (error) => callback(answer(error, 'mail', session)),
       )
     },
-    onRcptTo(address, _session, callback) {
+    onRcptTo(address, session, callback) {
       if (!OUTSIDE_ADDRESS.test(address.address)) return callback(replies.badMailbox())
-      callback()
+      // Each accepted recipient counts against the user's hourly and daily limits (RFC 5321
+      // §4.5.3.1.10: 452 for too many recipients, enhanced code 4.5.3, RFC 3463).
+      countRecipient(sql, config, userOf(session).userId).then(
+        (limit) => callback(limit.allowed ? undefined : new SmtpReply(452, `4.5.3 ${limit.message}`)),
+        (error) => callback(answer(error, 'rcpt', session)),
+      )
     },
     onData(stream, session, callback) {
       const user = userOf(session)

@@ -3,7 +3,6 @@
 import nodemailer from 'nodemailer'
 import { simpleParser } from 'mailparser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp } from '../api/app.ts'
 import { ApiClient } from '../scripts/testing/api-client.ts'
 import { createMailEnv, type MailEnv } from '../scripts/testing/mail-env.ts'
 import { RawSmtp } from '../scripts/testing/raw-smtp.ts'
@@ -20,7 +19,7 @@ beforeAll(async () => {
   env = await createMailEnv({ env: { RATE_LIMITS: 'smtp-auth-ip=5/900,smtp-send-credential=20/3600' } })
   servers = createSubmissionServers({ sql: env.db.sql, boss: env.boss, config: env.config })
   ports = await servers.listen({ starttls: 0, tls: 0 }, '127.0.0.1')
-  api = new ApiClient(createApp({ sql: env.db.sql, boss: env.boss, config: env.config }))
+  api = new ApiClient(env.app())
   const { user } = await api.register()
   for (const key of ['a', 'b'] as const) {
     const name = `smtp-${key}-${user.id.slice(0, 6)}`

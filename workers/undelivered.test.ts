@@ -3,7 +3,6 @@
 // once the relay accepts again, Delete removes it; without a key only the failure is reported.
 import { generateX25519Identity, identityToRecipient } from 'age-encryption'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp } from '../api/app.ts'
 import { decryptArmored } from '../api/encryption/age-core.ts'
 import { getAliasCounters } from '../db/alias-counters.ts'
 import { ageAvailable, ageDecrypt } from '../scripts/testing/age-cli.ts'
@@ -20,7 +19,7 @@ let userId: string
 let identity: string
 beforeAll(async () => {
   env = await createMailEnv()
-  api = new ApiClient(createApp({ sql: env.db.sql, boss: env.boss, config: env.config }))
+  api = new ApiClient(env.app())
   userId = (await api.register()).user.id
   identity = await generateX25519Identity()
   await env.db.sql`insert into encryption_keys (user_id, public_key, encrypted_private_key, key_name, is_default)
@@ -39,6 +38,8 @@ const listed = async () => (await api.json(api.get('/api/undelivered'))).body.un
 async function aliasOf(owner: string | undefined, target: string) {
   if (!owner) return env.createAlias(target)
   const res = await api.json(api.post(`/api/aliases/${owner}`, { alias: `a${crypto.randomUUID().slice(0, 8)}`, domain: 'veilmail.test', forwardTo: target }))
+  const [known] = await env.db.sql`select confirmed_at from forward_targets where user_id = ${owner} and email = ${target}`
+  if (!known?.confirmedAt) await api.confirmForwardTarget(target) // the link mailed to the new target
   return { id: res.body.alias.id as string, address: `${res.body.alias.alias}@veilmail.test` }
 }
 
@@ -100,7 +101,7 @@ describe('undelivered mail', () => {
   it('deletes a kept message for good', async () => {
     const alias = await aliasOf(userId, 'gone@mailbox.example')
     const row = await refused(alias.id, alias.address, 'To delete', 'delete me kept-2')
-    const other = new ApiClient(createApp({ sql: env.db.sql, boss: env.boss, config: env.config }))
+    const other = new ApiClient(env.app())
     await other.register()
     expect((await other.delete(`/api/undelivered/${row.id}`)).status).toBe(404)
     expect((await api.json(api.delete(`/api/undelivered/${row.id}`))).body.message).toBe('Undelivered message deleted')

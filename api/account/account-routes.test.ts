@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
+import { latestLink, mailboxOf, tokenOf } from '../../scripts/testing/mailbox.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
 import { accountCleanup } from '../../workers/account-cleanup.ts'
 import { queues } from '../../workers/queues.ts'
@@ -37,7 +38,7 @@ describe('account deletion', () => {
     expect(await t.db.sql`select id from users where id = ${user.id}`).toHaveLength(0)
 
     // the address can be used for a new account
-    expect((await new ApiClient(t.app).post('/api/auth/register', { email, password })).status).toBe(201)
+    expect((await new ApiClient(t.app).register(email, password)).user.id).not.toBe(user.id)
   })
 
   it('needs a session', async () => {
@@ -52,7 +53,12 @@ describe('cookies behind https', () => {
     const secure = await createTestApp({ PUBLIC_URL: 'https://veilmail.example' })
     try {
       const client = new ApiClient(secure.app, 'https://veilmail.example')
-      const res = await client.post('/api/auth/register', { email: `${crypto.randomUUID()}@example.com`, password: 'longenough' })
+      // the session starts when the link mailed at registration is followed
+      const email = `${crypto.randomUUID()}@example.com`
+      expect((await client.post('/api/auth/register', { email, password: 'longenough' })).status).toBe(202)
+      const link = await latestLink(mailboxOf(secure.app)!, email, '/verify-email')
+      expect(link.startsWith('https://veilmail.example/verify-email?token=')).toBe(true)
+      const res = await client.post('/api/auth/verify-email', { token: tokenOf(link) })
       const cookie = res.headers.getSetCookie().find((c) => c.startsWith('__Host-veilmail_session='))!
       expect(cookie).toMatch(/; Secure/)
       expect(cookie).toMatch(/HttpOnly/)

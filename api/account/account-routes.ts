@@ -5,15 +5,15 @@ import { markUserDeleted } from '../../db/users.ts'
 import { deleteUserAliases } from '../../db/account-deletion.ts'
 import { enqueue, queues } from '../../workers/queues.ts'
 import { endSession } from '../auth/session.ts'
-import { signedIn } from '../http/ownership.ts'
+import { signedInUnverified } from '../http/ownership.ts'
 import type { AppEnv } from '../context.ts'
 import { Hono } from 'hono'
 
 export const accountRoutes = new Hono<AppEnv>()
-  .get('/account-stats', signedIn, async (c) => {
+  .get('/account-stats', signedInUnverified, async (c) => {
     return c.json(await countAccountData(c.var.deps.sql, c.var.user.id))
   })
-  .delete('/account', signedIn, async (c) => {
+  .delete('/account', signedInUnverified, async (c) => {
     const { sql, boss } = c.var.deps
     const userId = c.var.user.id
     // At once, in one transaction: no session works, no alias receives, no identifier is

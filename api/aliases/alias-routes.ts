@@ -12,6 +12,8 @@ import { countAction, tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
 import { partitionTargets, splitTargets } from '../../lib/alias-target-rules.ts'
 import { webhookUrlProblem } from '../../lib/webhook-url-check.ts'
+import { addForwardTargets } from '../../db/forward-targets.ts'
+import { sendTargetConfirmation } from './forward-target-routes.ts'
 import { CreateAliasSchema, PAUSED, ToggleAliasSchema, UpdateAliasSchema, type AliasView } from './alias-schemas.ts'
 import { isReservedAliasName, RESERVED_ALIAS_MESSAGE } from './reserved-alias-names.ts'
 
@@ -49,6 +51,17 @@ function pauseChanges(alias: AliasRow, active: boolean): AliasChanges {
   return alias.forwardTo === PAUSED ? { active: false } : { active: false, forwardTo: PAUSED, lastForwardTo: alias.forwardTo }
 }
 
+/**
+ * New e-mail targets get a confirmation link (issue 11 item 5); mail is held for them until it is
+ * followed. Mails are counted per user and per address before they are queued: past a limit the
+ * target stays unconfirmed, and the dashboard offers to resend later.
+ */
+async function requestConfirmations<E extends AuthedEnv>(c: Context<E>, targetLists: (string | null | undefined)[]): Promise<void> {
+  const emails = [...new Set(targetLists.flatMap((t) => (t && t !== PAUSED ? partitionTargets(t).emails : [])))]
+  const fresh = await addForwardTargets(c.var.deps.sql, c.var.user.id, emails)
+  for (const email of fresh) await sendTargetConfirmation(c, email)
+}
+
 type AliasEnv = AuthedEnv & { Variables: AuthedEnv['Variables'] & { alias: AliasRow } }
 
 /** Loads the path's alias for its owner before anything else runs: anyone else gets 404. */
@@ -81,6 +94,7 @@ export const aliasRoutes = new Hono<AppEnv>()
     if (!hit.allowed) return tooMany(c, hit, 'You are creating aliases too quickly.')
     const id = await insertAlias(sql, c.var.user.id, input)
     if (!id) return taken(c)
+    await requestConfirmations(c, [input.forwardTo])
     return c.json({ alias: aliasView((await findAlias(sql, c.var.user.id, id))!) }, 201)
   })
   .put('/:aliasId', signedIn, ownAlias, jsonBody(UpdateAliasSchema), async (c) => {
@@ -105,6 +119,7 @@ export const aliasRoutes = new Hono<AppEnv>()
     }
     if (input.active !== undefined && input.active !== alias.active) changes = { ...changes, ...pauseChanges({ ...alias, ...(changes.forwardTo ? { forwardTo: changes.forwardTo } : {}) }, input.active) }
     if (!(await updateAlias(sql, userId, alias.id, changes))) return taken(c)
+    await requestConfirmations(c, [changes.forwardTo, changes.lastForwardTo])
     if (changes.alias !== undefined) await syncCredentialUsernames(sql, alias.id)
     return c.json({ alias: aliasView((await findAlias(sql, userId, alias.id))!) })
   })

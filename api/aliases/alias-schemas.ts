@@ -74,3 +74,11 @@ export interface AliasView {
   updatedAt: string
   counters: { forwarded: number; replied: number; dropped: number; failed: number }
 }
+
+/** An e-mail forward target: mail goes there only once the address confirmed (issue 11 item 5). */
+export interface ForwardTargetView {
+  email: string
+  confirmed: boolean
+  /** forwards waiting for the confirmation */
+  held: number
+}

@@ -1,13 +1,15 @@
 // E-mail + password accounts and the session: /api/auth/register, login, logout, session.
+// Verification, resend and password reset: account-mail-routes.ts.
 import { Hono } from 'hono'
 import { clearRateLimit, peekRateLimit } from '../../db/rate-limits.ts'
-import { findUserByEmail, insertUser } from '../../db/users.ts'
+import { findUserByEmail } from '../../db/users.ts'
 import type { AppEnv } from '../context.ts'
 import { clientIp } from '../http/client-ip.ts'
 import { countAction, tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
 import { LoginSchema, RegisterSchema } from './auth-schemas.ts'
 import { hashPassword, verifyPassword } from './password.ts'
+import { CHECK_MAIL, registerAccount } from './registration.ts'
 import { endSession, publicUser, sessionUser, startSession } from './session.ts'
 
 const INVALID_LOGIN = 'Invalid email or password'
@@ -24,10 +26,12 @@ export const authRoutes = new Hono<AppEnv>()
     const ip = clientIp(c)
     const hit = await countAction(c, 'register-ip', ip, { ipAddress: ip })
     if (!hit.allowed) return tooMany(c, hit, 'Too many accounts created from this address. Please try again later.')
-    const user = await insertUser(c.var.deps.sql, { email, passwordHash: await hashPassword(password), authMethod: 'email' })
-    if (!user) return c.json({ message: 'An account with this email already exists', errors: { email: ['An account with this email already exists'] } }, 409)
-    await startSession(c, user.id)
-    return c.json({ user: publicUser(user) }, 201)
+    const byAddress = await countAction(c, 'mail-address', email.toLowerCase())
+    if (!byAddress.allowed) return tooMany(c, byAddress, 'Too many e-mails were sent to this address. Please try again later.')
+    await registerAccount(c.var.deps, email, await hashPassword(password))
+    // The same answer whether the address was free or taken (no account enumeration); nobody is
+    // signed in until the link in the mail proves the address.
+    return c.json({ message: CHECK_MAIL, email: email.toLowerCase() }, 202)
   })
   .post('/login', jsonBody(LoginSchema), async (c) => {
     const { email, password } = c.req.valid('json')

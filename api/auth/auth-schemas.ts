@@ -48,6 +48,25 @@ export const RegisterFormSchema = v.pipe(
   ),
 )
 
+/** A link's token (the page posts what the mailed URL carried). */
+const Token = v.pipe(text('This link is invalid or has expired'), v.trim(), v.regex(/^[A-Za-z0-9_-]{43}$/, 'This link is invalid or has expired'))
+
+export const TokenSchema = v.object({ token: Token })
+
+/** Resend the verification link / forgot password: the address alone. */
+export const EmailOnlySchema = v.object({ email: EmailSchema })
+
+export const ResetPasswordSchema = v.object({ token: Token, password: RegisterSchema.entries.password })
+
+// The browser form adds a confirmation field; the server never sees it.
+export const ResetPasswordFormSchema = v.pipe(
+  v.object({ password: RegisterSchema.entries.password, confirmPassword: text('Passwords do not match') }),
+  v.forward(
+    v.partialCheck([['password'], ['confirmPassword']], (input) => input.password === input.confirmPassword, 'Passwords do not match'),
+    ['confirmPassword'],
+  ),
+)
+
 export const WalletSignInSchema = v.object({
   walletAddress: v.pipe(text('Wallet address is required'), v.trim(), v.nonEmpty('Wallet address is required')),
   // Both are required to sign in; without them the server answers 401 (an address proves nothing).
@@ -68,5 +87,7 @@ export interface SessionUser {
   lastName: string | null
   profileImageUrl: string | null
   balance: string
+  /** false while an e-mail account's address is unproven (the app shows the pending screen) */
+  emailVerified: boolean
   createdAt: string
 }

@@ -1,7 +1,7 @@
 // Google sign-in: OpenID Connect authorization code flow with PKCE and state (arctic's
 // generic OAuth2Client, so the endpoints are configurable and tests use a local stand-in).
 // The callback signs in by googleId, links an existing account only when Google says the
-// e-mail is verified, or creates the account.
+// e-mail is verified and our account's address was verified too, or creates the account.
 import { CodeChallengeMethod, generateCodeVerifier, generateState, OAuth2Client } from 'arctic'
 import type { Context } from 'hono'
 import { Hono } from 'hono'
@@ -78,12 +78,17 @@ export const googleRoutes = new Hono<AppEnv>()
       const existing = await findUserByEmail(sql, info.email)
       if (existing) {
         if (info.email_verified !== true) return failed(c) // never take over an account on an unverified claim
+        // An account whose address nobody proved may be someone else's claim on it (pre-account
+        // takeover): Google links only to a verified address. The owner proves it by the link in
+        // the mail, or by resetting the password, and can then sign in with Google.
+        if (existing.emailVerifiedAt === null) return c.redirect('/auth?error=google-unverified', 302)
         await linkGoogleAccount(sql, existing.id, info.sub)
         user = existing
       }
     }
     user ??= await insertUser(sql, {
       email: info.email_verified ? info.email : null,
+      emailVerified: info.email_verified === true,
       googleId: info.sub,
       authMethod: 'google',
       firstName: info.given_name,

@@ -48,6 +48,10 @@ export async function sessionUser<E extends AppEnv>(c: Context<E>): Promise<User
   return findUserById(sql, session.userId)
 }
 
+/** An e-mail account whose address no link has proven yet: it can sign in, but use nothing. */
+export const awaitingVerification = (user: Pick<UserRow, 'email' | 'emailVerifiedAt' | 'authMethod'>) =>
+  user.authMethod === 'email' && user.email !== null && user.emailVerifiedAt === null
+
 export type AuthedEnv = AppEnv & { Variables: AppEnv['Variables'] & { user: UserRow } }
 
 export function publicUser(user: UserRow): SessionUser {
@@ -61,6 +65,7 @@ export function publicUser(user: UserRow): SessionUser {
     lastName: user.lastName,
     profileImageUrl: user.profileImageUrl,
     balance: user.balance,
+    emailVerified: user.emailVerifiedAt !== null,
     createdAt: user.createdAt.toISOString(),
   }
 }

@@ -9,7 +9,9 @@ import { sealEmailJobContent } from '../../lib/email-job-content.ts'
 import { enqueue, queues } from '../../workers/queues.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
+import { tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
+import { countRecipient } from './recipient-limits.ts'
 import { CreateEmailJobSchema, type EmailJobStatusView } from './email-job-schemas.ts'
 
 const MAX_RETRIES = 5
@@ -29,6 +31,8 @@ export const emailJobRoutes = new Hono<AppEnv>()
     const alias = await findAlias(sql, c.var.user.id, input.fromAliasId)
     if (!alias) return c.json({ message: 'Please select a sender alias', errors: { fromAliasId: ['Please select a sender alias'] } }, 400)
     if (!alias.active || alias.forwardTo === 'null') return c.json({ message: 'This alias is paused. Resume it to send from it.' }, 400)
+    const limit = await countRecipient(sql, config, c.var.user.id)
+    if (!limit.allowed) return tooMany(c, limit.hit, limit.message)
 
     // The web app encrypts in the browser; an API client may send plain text to be encrypted here.
     let body = input.body

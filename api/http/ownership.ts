@@ -1,20 +1,30 @@
 // Ownership, the easy path: every signed-in route lists `signedIn` before its handler, which
 //  - answers 401 without a session and puts the user in `c.var.user`,
+//  - answers 403 while an e-mail account's address is unproven (issue 11 item 3),
 //  - answers 404 for any `…Id` path parameter that is not a UUID (never a database error),
 //  - answers 404 when a `:userId` in the path is not the session's user.
 // Resource lookups then always pass `c.var.user.id` to the db function, which filters by it,
 // and a missing row answers `notFound(c)`: another user's resource looks exactly like none.
 // (Per route rather than `app.use`, so unknown paths still answer 404, not 401.)
-import type { Context, MiddlewareHandler } from 'hono'
-import { sessionUser, type AuthedEnv } from '../auth/session.ts'
+import type { Context, MiddlewareHandler, Next } from 'hono'
+import { awaitingVerification, sessionUser, type AuthedEnv } from '../auth/session.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export const notFound = (c: Context) => c.json({ message: 'Not found' }, 404)
 
-export const signedIn: MiddlewareHandler<AuthedEnv> = async (c, next) => {
+export const VERIFY_FIRST = 'Confirm your e-mail address first: open the link we mailed you.'
+
+export const signedIn: MiddlewareHandler<AuthedEnv> = (c, next) => requireUser(c, next, true)
+
+/** Signed in, whether or not the address is proven yet (the account page: its owner may delete it). */
+export const signedInUnverified: MiddlewareHandler<AuthedEnv> = (c, next) => requireUser(c, next, false)
+
+async function requireUser(c: Context<AuthedEnv>, next: Next, verified: boolean) {
   const user = await sessionUser(c)
   if (!user) return c.json({ message: 'Authentication required' }, 401)
+  // An e-mail account is usable only once a link mailed to its address was followed.
+  if (verified && awaitingVerification(user)) return c.json({ message: VERIFY_FIRST, verificationRequired: true }, 403)
   for (const [name, value] of Object.entries(c.req.param() as Record<string, string>)) {
     if (!name.endsWith('Id')) continue
     if (!UUID.test(value)) return notFound(c)

@@ -8,6 +8,7 @@ import { once } from 'node:events'
 import { Worker } from 'node:worker_threads'
 import { createBoss } from '../../workers/queues.ts'
 import { ApiClient } from '../testing/api-client.ts'
+import { attachMailbox } from '../testing/mailbox.ts'
 import { startRelay } from '../testing/mail-stand-ins.ts'
 import { TEST_SECRET_KEY, testConfig } from '../testing/test-app.ts'
 import { setLogLevel } from '../../lib/log.ts'
@@ -24,12 +25,12 @@ export async function run(): Promise<void> {
   const relay = await startRelay()
   const sql = createSql(db.url, { max: 16 })
   const boss = createBoss(db.url, { max: 20, maintenance: false })
-  const env = { NODE_ENV: 'test', SECRET_KEY: TEST_SECRET_KEY, DATABASE_URL: db.url, OUTBOUND_SMTP_URL: relay.url, UNDO_SECONDS: '0', DATA_DIR: `/tmp/veilmail-bench-${process.pid}` }
+  const env = { NODE_ENV: 'test', SECRET_KEY: TEST_SECRET_KEY, DATABASE_URL: db.url, OUTBOUND_SMTP_URL: relay.url, UNDO_SECONDS: '0', RATE_LIMITS: 'recipients-hour=100000000/3600,recipients-day=100000000/86400', DATA_DIR: `/tmp/veilmail-bench-${process.pid}` }
   const config = testConfig(env)
   let delivery: Worker | undefined
   try {
     await boss.start()
-    const api = new ApiClient(createApp({ sql, boss, config }))
+    const api = new ApiClient(attachMailbox(createApp({ sql, boss, config }), { sql, secretKey: config.secretKey }))
     const { user } = await api.register()
     const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: 'bench-sender', domain: 'veilmail.test', forwardTo: 'me@example.com' }))).body.alias
     const body = 'x'.repeat(1000)

@@ -1,5 +1,6 @@
 // A cookie-keeping client for the real app (app.request), one per simulated browser.
 import type { Hono } from 'hono'
+import { latestLink, mailboxOf, tokenOf } from './mailbox.ts'
 
 type App = Pick<Hono<any>, 'request'>
 
@@ -42,10 +43,26 @@ export class ApiClient {
     return { status: r.status, body: (await r.json()) as T }
   }
 
-  /** Registers a fresh e-mail account and keeps its session. */
+  /**
+   * Registers a fresh e-mail account, follows the verification link of the mail it was sent (the
+   * app must have a mailbox attached: createTestApp, MailEnv.app) and keeps the session that starts.
+   */
   async register(email = `user-${crypto.randomUUID()}@example.com`, password = 'correct horse battery') {
     const res = await this.post('/api/auth/register', { email, password })
-    if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`)
-    return { email, password, user: ((await res.json()) as { user: { id: string } }).user }
+    if (res.status !== 202) throw new Error(`register failed: ${res.status} ${await res.text()}`)
+    const mailbox = mailboxOf(this.app)
+    if (!mailbox) throw new Error('register: no mailbox attached to this app (use createTestApp or MailEnv.app)')
+    const token = tokenOf(await latestLink(mailbox, email, '/verify-email'))
+    const verified = await this.post('/api/auth/verify-email', { token })
+    if (verified.status !== 200) throw new Error(`verify failed: ${verified.status} ${await verified.text()}`)
+    return { email, password, user: ((await verified.json()) as { user: { id: string } }).user }
+  }
+
+  /** Follows the confirmation link mailed to a new forward target (as its owner clicking it would). */
+  async confirmForwardTarget(target: string) {
+    const mailbox = mailboxOf(this.app)
+    if (!mailbox) throw new Error('confirmForwardTarget: no mailbox attached to this app')
+    const res = await this.post('/api/auth/confirm-target', { token: tokenOf(await latestLink(mailbox, target, '/confirm-target')) })
+    if (res.status !== 200) throw new Error(`confirm failed: ${res.status} ${await res.text()}`)
   }
 }

@@ -6,12 +6,16 @@ import os from 'node:os'
 import path from 'node:path'
 import nodemailer from 'nodemailer'
 import type { PgBoss } from 'pg-boss'
+import { createApp } from '../../api/app.ts'
+import { confirmTarget } from '../../api/aliases/confirm-target.ts'
+import { partitionTargets } from '../../lib/alias-target-rules.ts'
 import type { Config } from '../../lib/config.ts'
 import { loadDkimKeys } from '../../lib/dkim-keys.ts'
 import { createDeliveryDeps, type DeliveryDeps } from '../../workers/delivery-deps.ts'
 import { startDeliveryWorker } from '../../workers/delivery-worker.ts'
 import { createMxServer, type MxServer } from '../../workers/mx-server.ts'
 import { createBoss, queues } from '../../workers/queues.ts'
+import { attachMailbox } from './mailbox.ts'
 import { fakeResolver, startRelay, startWebhookReceiver, type Relay, type WebhookReceiver } from './mail-stand-ins.ts'
 import { testConfig } from './test-app.ts'
 import { createTestDatabase, type TestDatabase } from './test-database.ts'
@@ -47,6 +51,9 @@ export interface MailEnv {
   /** stops the relay (connections refused) until relayUp() starts a new one on the same port */
   relayDown(): Promise<void>
   relayUp(): Promise<Relay>
+  /** The HTTP app on this environment's database and queue, its system mail readable by ApiClient. */
+  app(): ReturnType<typeof createApp>
+  /** An alias of a new user; its e-mail targets are confirmed (as following the mailed link does). */
   createAlias(forwardTo: string, options?: { alias?: string; domain?: string }): Promise<TestAlias>
   send(options: SendOptions): Promise<{ accepted: string[]; rejected: string[]; response: string }>
   close(): Promise<void>
@@ -80,6 +87,9 @@ export async function createMailEnv(options: { worker?: boolean; concurrency?: n
 
   const env: MailEnv = {
     db, boss, config, resolver, relay, webhooks, mx, mxPort, deps,
+    app() {
+      return attachMailbox(createApp({ sql: db.sql, boss, config }), { sql: db.sql, secretKey: config.secretKey, relay: () => env.relay })
+    },
     async relayDown() {
       await env.relay.close()
     },
@@ -91,6 +101,7 @@ export async function createMailEnv(options: { worker?: boolean; concurrency?: n
       const [user] = await db.sql<{ id: string }[]>`insert into users (email, auth_method) values (${`owner${++counter}-${Date.now()}@example.com`}, 'email') returning id`
       const [row] = await db.sql<{ id: string; webhookSecret: string }[]>`
         insert into aliases (user_id, alias, domain, forward_to) values (${user.id}, ${alias}, ${domain}, ${forwardTo}) returning id, webhook_secret`
+      for (const email of partitionTargets(forwardTo).emails) await confirmTarget({ sql: db.sql, boss }, user.id, email)
       return { id: row.id, userId: user.id, address: `${alias}@${domain}`, webhookSecret: row.webhookSecret }
     },
     async send(o) {

@@ -4,6 +4,7 @@ import type { PgBoss } from 'pg-boss'
 import { createApp } from '../../api/app.ts'
 import { loadConfig, type Config } from '../../lib/config.ts'
 import { createBoss, createQueues } from '../../workers/queues.ts'
+import { attachMailbox } from './mailbox.ts'
 import { createTestDatabase, type TestDatabase } from './test-database.ts'
 
 export interface TestApp {
@@ -26,7 +27,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   await boss.start()
   await createQueues(boss)
   const config = testConfig({ DATABASE_URL: db.url, ...env })
-  const app = createApp({ sql: db.sql, boss, config, webRoot: path.join(import.meta.dirname, '..', '..', 'dist', 'web') })
+  const app = attachMailbox(createApp({ sql: db.sql, boss, config, webRoot: path.join(import.meta.dirname, '..', '..', 'dist', 'web') }), { sql: db.sql, secretKey: config.secretKey })
   return {
     app, db, boss, config,
     async close() {

@@ -7,6 +7,11 @@ import { AuthRoute } from './routes/auth.tsx'
 import { HomeRoute } from './routes/home.tsx'
 import { IndexRoute } from './routes/index.tsx'
 import { RegisterRoute } from './routes/register.tsx'
+import { CheckEmailRoute } from './routes/check-email.tsx'
+import { ConfirmTargetPage } from '../features/auth/components/confirm-target-page.tsx'
+import { ForgotPasswordPage } from '../features/auth/components/forgot-password-page.tsx'
+import { ResetPasswordPage } from '../features/auth/components/reset-password-page.tsx'
+import { VerifyEmailPage } from '../features/auth/components/verify-email-page.tsx'
 
 // Landing and sign-in pages ship in the first bundle; every other page loads on first visit.
 function lazyRoute<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
@@ -39,6 +44,11 @@ export const router = createBrowserRouter([
       { path: '/home', element: <HomeRoute /> },
       { path: '/auth', element: <AuthRoute /> },
       { path: '/register', element: <RegisterRoute /> },
+      { path: '/check-email', element: <CheckEmailRoute /> },
+      { path: '/verify-email', element: <VerifyEmailPage /> },
+      { path: '/forgot-password', element: <ForgotPasswordPage /> },
+      { path: '/reset-password', element: <ResetPasswordPage /> },
+      { path: '/confirm-target', element: <ConfirmTargetPage /> },
       { path: '/dashboard', element: signedIn(<DashboardRoute />) },
       { path: '/settings', element: signedIn(<SettingsRoute />) },
       { path: '/compose', element: signedIn(<ComposeRoute />) },

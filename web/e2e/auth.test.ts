@@ -6,6 +6,8 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
+import { latestLink } from '../../scripts/testing/mailbox.ts'
+import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
 
 const run = browserAvailable()
@@ -34,7 +36,7 @@ async function open(route: string, width = 1280): Promise<Page> {
 const toast = (page: Page) => page.getByTestId('toast')
 
 describe.skipIf(!run)('auth in the browser', () => {
-  it('registers, lands on the dashboard, logs out and logs back in', async () => {
+  it('registers, shows the pending state with Resend, follows the mailed link to the dashboard, logs out and logs back in', async () => {
     const email = `Browser.${crypto.randomUUID().slice(0, 8)}@example.com`
     const page = await open('/register')
     await page.getByRole('heading', { name: 'Create Account' }).waitFor()
@@ -42,9 +44,28 @@ describe.skipIf(!run)('auth in the browser', () => {
     await page.getByLabel('Password', { exact: true }).fill('correct horse')
     await page.getByLabel('Confirm Password').fill('correct horse')
     await page.getByRole('button', { name: 'Create Account' }).click()
+    await page.waitForURL('**/check-email')
+    await toast(page).getByText('Check Your Email', { exact: true }).waitFor()
+    await page.getByRole('heading', { name: 'Check Your Inbox' }).waitFor()
+    expect(await page.getByTestId('pending-email').innerText()).toBe(email.toLowerCase())
+    await page.getByRole('button', { name: 'Resend Verification Email' }).click()
+    await toast(page).getByText('Verification Email Sent').waitFor()
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'verify-pending-1280.png') })
+    // nothing is usable yet: the dashboard shows the same pending state after a password sign-in
+    const early = await open('/auth')
+    await early.getByLabel('Email').fill(email)
+    await early.getByLabel('Password').fill('correct horse')
+    await early.getByRole('button', { name: 'Sign In' }).click()
+    await early.getByTestId('pending-verification').waitFor()
+    expect(await early.getByRole('heading', { name: 'Email Forwarding' }).count()).toBe(0)
+    await early.close()
+
+    const mails = await db.sql`select count(*)::int as n from email_jobs where source = 'system' and recipient_email = ${email.toLowerCase()}`
+    expect(mails[0].n).toBe(2) // the first link and the resent one
+    await page.goto(await latestLink({ sql: db.sql, secretKey: TEST_SECRET_KEY }, email, '/verify-email'))
     await page.waitForURL('**/dashboard')
     await page.getByRole('heading', { name: 'Email Forwarding' }).waitFor()
-    await toast(page).getByText('Registration Successful').waitFor()
+    await toast(page).getByText('Email Verified').waitFor()
     expect(await page.getByTestId('user-label').innerText()).toBe(email.split('@')[0].toLowerCase())
     expect(await page.getByTestId('auth-method').getAttribute('data-method')).toBe('email')
     expect(await page.getByTestId('balance').count()).toBe(0) // balance 0.00 shows no badge
@@ -62,7 +83,53 @@ describe.skipIf(!run)('auth in the browser', () => {
     await page.getByRole('button', { name: 'Sign In' }).click()
     await page.waitForURL('**/dashboard')
     await toast(page).getByText('Login Successful').waitFor()
+    await page.getByRole('heading', { name: 'Email Forwarding' }).waitFor()
     await page.close()
+  })
+
+  it('forgot password → mailed link → new password → signs in with it, and the other session ended', async () => {
+    const email = `reset.${crypto.randomUUID().slice(0, 8)}@example.com`
+    const other = await open('/register')
+    await other.getByLabel('Email').fill(email)
+    await other.getByLabel('Password', { exact: true }).fill('old password')
+    await other.getByLabel('Confirm Password').fill('old password')
+    await other.getByRole('button', { name: 'Create Account' }).click()
+    await other.waitForURL('**/check-email')
+    await other.goto(await latestLink({ sql: db.sql, secretKey: TEST_SECRET_KEY }, email, '/verify-email'))
+    await other.waitForURL('**/dashboard')
+
+    const page = await open('/auth', 390)
+    await page.getByRole('link', { name: 'Forgot password?' }).click()
+    await page.waitForURL('**/forgot-password')
+    await page.getByLabel('Email').fill(email)
+    await page.getByRole('button', { name: 'Send Reset Link' }).click()
+    await page.getByTestId('reset-requested').waitFor()
+    await page.goto(await latestLink({ sql: db.sql, secretKey: TEST_SECRET_KEY }, email, '/reset-password'))
+    await page.getByRole('heading', { name: 'Choose a New Password' }).waitFor()
+    await page.getByLabel('New Password').fill('new password 123')
+    await page.getByLabel('Confirm Password').fill('new password 12')
+    await page.getByRole('button', { name: 'Set New Password' }).click()
+    await page.getByText('Passwords do not match').waitFor()
+    await page.getByLabel('Confirm Password').fill('new password 123')
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'reset-password-390.png') })
+    await page.getByRole('button', { name: 'Set New Password' }).click()
+    await page.waitForURL('**/auth')
+    await toast(page).getByText('Password Changed').waitFor()
+
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill('old password')
+    await page.getByRole('button', { name: 'Sign In' }).click()
+    await toast(page).getByText('Invalid email or password').waitFor()
+    await page.getByLabel('Password').fill('new password 123')
+    await page.getByRole('button', { name: 'Sign In' }).click()
+    await page.waitForURL('**/dashboard')
+    await page.getByRole('heading', { name: 'Email Forwarding' }).waitFor()
+
+    // the browser that was signed in before the reset is signed out
+    await other.reload()
+    await other.getByRole('heading', { name: 'Welcome Back' }).waitFor()
+    await page.close()
+    await other.close()
   })
 
   it('says so when the password is wrong', async () => {

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
+import { latestLink } from '../../scripts/testing/mailbox.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
 
 const run = browserAvailable()
@@ -56,6 +57,9 @@ async function register(p: Page, email: string) {
   await p.getByLabel('Password', { exact: true }).fill('correct horse')
   await p.getByLabel('Confirm Password').fill('correct horse')
   await p.getByRole('button', { name: 'Create Account' }).click()
+  await p.waitForURL('**/check-email')
+  // the link in the verification mail signs in
+  await p.goto(await latestLink({ sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay }, email, '/verify-email'))
   await p.waitForURL('**/dashboard')
 }
 

@@ -4,6 +4,8 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
+import { latestLink } from '../../scripts/testing/mailbox.ts'
+import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
 
 const run = browserAvailable()
@@ -60,6 +62,8 @@ describe.skipIf(!run)('dashboard alias management', () => {
     await page.getByLabel('Password', { exact: true }).fill('correct horse')
     await page.getByLabel('Confirm Password').fill('correct horse')
     await page.getByRole('button', { name: 'Create Account' }).click()
+    await page.waitForURL('**/check-email')
+    await page.goto(await latestLink({ sql: db.sql, secretKey: TEST_SECRET_KEY }, `dash.${suffix}@example.com`, '/verify-email'))
     await page.waitForURL('**/dashboard')
     await page.getByRole('heading', { name: 'Email Forwarding' }).waitFor()
     await page.getByText('Manage privacy aliases and email forwarding settings').waitFor()
@@ -267,5 +271,27 @@ describe.skipIf(!run)('dashboard alias management', () => {
     await expect.poll(() => newsRow.count()).toBe(0)
     expect(await aliasRow(news)).toBeUndefined()
     expect(await rows().count()).toBe(1)
+  })
+
+  it('shows a new forward target as awaiting confirmation with Resend, until the link mailed to it is followed', async () => {
+    const target = `confirm.${suffix}@example.org`
+    const name = `confirm-${suffix}`
+    await createAlias(name, target)
+    await toast('Alias Created').waitFor()
+    const entry = row(`${name}@veilmail.test`).locator(`[data-testid="forward-target"][data-target="${target}"]`)
+    await expect.poll(() => entry.getAttribute('data-confirmed')).toBe('false')
+    await entry.getByTestId('target-pending').getByText('Awaiting confirmation').waitFor()
+    await screenshot('dashboard-target-pending-1280.png', false)
+    await entry.getByRole('button', { name: 'Resend link' }).click()
+    await toast('Confirmation Sent').waitFor()
+
+    const link = await latestLink({ sql: db.sql, secretKey: TEST_SECRET_KEY }, target, '/confirm-target')
+    const inbox = await browser.newPage()
+    await inbox.goto(link)
+    await inbox.getByRole('heading', { name: 'Forwarding Confirmed' }).waitFor()
+    await inbox.close()
+    await page.reload()
+    await expect.poll(() => entry.getAttribute('data-confirmed')).toBe('true')
+    expect(await entry.getByTestId('target-pending').count()).toBe(0)
   })
 })

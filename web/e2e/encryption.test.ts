@@ -10,6 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ageAvailable, ageDecrypt, ageDecryptWithPassphrase, ageEncrypt } from '../../scripts/testing/age-cli.ts'
 import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
+import { latestLink, tokenOf } from '../../scripts/testing/mailbox.ts'
+import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
 import { AGE_FAILURE_MESSAGES } from '../../api/encryption/age-core.ts'
 
@@ -46,8 +48,12 @@ beforeAll(async () => {
   page.setDefaultTimeout(45_000) // a busy machine; scrypt waits use SCRYPT_WAIT
   page.on('worker', (worker) => workers.push(worker.url()))
   page.on('console', (message) => /content security policy/i.test(message.text()) && cspViolations.push(message.text()))
-  const res = await context.request.post(`${server.url}/api/auth/register`, { data: { email: `keys.${crypto.randomUUID().slice(0, 8)}@example.com`, password: 'correct horse battery' } })
-  expect(res.status()).toBe(201)
+  const email = `keys.${crypto.randomUUID().slice(0, 8)}@example.com`
+  const res = await context.request.post(`${server.url}/api/auth/register`, { data: { email, password: 'correct horse battery' } })
+  expect(res.status()).toBe(202)
+  // the link in the verification mail signs in
+  const link = await latestLink({ sql: db.sql, secretKey: TEST_SECRET_KEY }, email, '/verify-email')
+  expect((await context.request.post(`${server.url}/api/auth/verify-email`, { data: { token: tokenOf(link) } })).status()).toBe(200)
 })
 afterEach(async ({ task }) => {
   if (task.result?.state === 'fail') await page?.screenshot({ path: path.join(SCREENSHOTS, 'encryption-failure.png'), fullPage: true })

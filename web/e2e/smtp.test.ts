@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createSubmissionServers, type SubmissionServers } from '../../workers/submission-server.ts'
 import { createBoss } from '../../workers/queues.ts'
 import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { latestLink, tokenOf } from '../../scripts/testing/mailbox.ts'
 import { testConfig } from '../../scripts/testing/test-app.ts'
 import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
@@ -56,8 +57,12 @@ beforeAll(async () => {
   // Before the first navigation, so the app's timers are the fake ones; time still runs on its own.
   await page.clock.install()
   const registered = await context.request.post(`${server.url}/api/auth/register`, { data: { email: `smtp.${name}@example.com`, password: 'correct horse battery' } })
-  expect(registered.status()).toBe(201)
-  const { user } = await registered.json()
+  expect(registered.status()).toBe(202)
+  // the link in the verification mail signs in
+  const link = await latestLink({ sql: db.sql, secretKey: config.secretKey }, `smtp.${name}@example.com`, '/verify-email')
+  const verified = await context.request.post(`${server.url}/api/auth/verify-email`, { data: { token: tokenOf(link) } })
+  expect(verified.status()).toBe(200)
+  const { user } = await verified.json()
   const created = await context.request.post(`${server.url}/api/aliases/${user.id}`, { data: { alias: name, domain: 'veilmail.test', forwardTo: 'me@example.com' } })
   expect(created.status()).toBe(201)
   aliasId = (await created.json()).alias.id

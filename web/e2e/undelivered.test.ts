@@ -6,6 +6,8 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
+import { latestLink } from '../../scripts/testing/mailbox.ts'
+import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
 
 const run = browserAvailable()
@@ -48,6 +50,8 @@ describe.skipIf(!run)('undelivered mail on the dashboard', () => {
     await page.getByLabel('Password', { exact: true }).fill('correct horse')
     await page.getByLabel('Confirm Password').fill('correct horse')
     await page.getByRole('button', { name: 'Create Account' }).click()
+    await page.waitForURL('**/check-email')
+    await page.goto(await latestLink({ sql: db.sql, secretKey: TEST_SECRET_KEY }, `undelivered.${suffix}@example.com`, '/verify-email'))
     await page.waitForURL('**/dashboard')
     await page.getByText('No aliases yet').waitFor()
     expect(await page.getByTestId('undelivered-card').count()).toBe(0)

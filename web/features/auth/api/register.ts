@@ -1,7 +1,7 @@
 import { apiRequest } from '../../../lib/api-client.ts'
-import type { RegisterInput, SessionUser } from '../../../../api/auth/auth-schemas.ts'
+import type { RegisterInput } from '../../../../api/auth/auth-schemas.ts'
 
-export async function registerWithEmail(input: RegisterInput): Promise<SessionUser> {
-  const { user } = await apiRequest<{ user: SessionUser }>('POST', '/api/auth/register', input)
-  return user
+/** The server answers the same for a new and a taken address: check your mail. Nobody is signed in yet. */
+export function registerWithEmail(input: RegisterInput): Promise<{ message: string; email: string }> {
+  return apiRequest<{ message: string; email: string }>('POST', '/api/auth/register', input)
 }

@@ -9,7 +9,10 @@ export interface AuthState {
   isLoading: boolean
   authMethod: AuthMethod
   login: (input: LoginInput) => Promise<SessionUser>
-  register: (input: RegisterInput) => Promise<SessionUser>
+  /** Sends the verification link (or, for a taken address, a notice to its owner); signs nobody in. */
+  register: (input: RegisterInput) => Promise<{ message: string; email: string }>
+  /** Follows a verification link: the address is proven and the account signed in. */
+  verifyEmail: (token: string) => Promise<SessionUser>
   connectWallet: () => Promise<SessionUser>
   loginWithGoogle: () => void
   /** Server logout, local reset, "Logged Out" toast, then /home. */

@@ -6,6 +6,7 @@ import { toast } from '../../../components/ui/use-toast.ts'
 import { getSession, SESSION_QUERY_KEY } from '../api/get-session.ts'
 import { loginWithEmail } from '../api/login.ts'
 import { registerWithEmail } from '../api/register.ts'
+import { verifyEmail as verifyEmailRequest } from '../api/account-links.ts'
 import { signInWithWallet } from '../api/sign-in-with-wallet.ts'
 import { logout as logoutRequest } from '../api/logout.ts'
 import { resolveAuthMethod } from '../lib/auth-method.ts'
@@ -48,11 +49,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [setUser],
   )
 
-  const register = useCallback(
-    async (input: RegisterInput) => {
-      const created = await registerWithEmail(input)
-      setUser(created)
-      return created
+  // Registration signs nobody in: the link mailed to the address does (verifyEmail).
+  const register = useCallback((input: RegisterInput) => registerWithEmail(input), [])
+
+  const verifyEmail = useCallback(
+    async (token: string) => {
+      const verified = await verifyEmailRequest(token)
+      setUser(verified)
+      return verified
     },
     [setUser],
   )
@@ -83,12 +87,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       authMethod: resolveAuthMethod(user),
       login,
       register,
+      verifyEmail,
       connectWallet,
       loginWithGoogle,
       logout,
       resetAuth,
     }),
-    [user, session.isPending, login, register, connectWallet, loginWithGoogle, logout, resetAuth],
+    [user, session.isPending, login, register, verifyEmail, connectWallet, loginWithGoogle, logout, resetAuth],
   )
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react'
-import { useNavigate } from 'react-router-dom'
+import { Link, useNavigate } from 'react-router-dom'
 import * as v from 'valibot'
 import { LoginSchema } from '../../../../api/auth/auth-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
@@ -60,6 +60,9 @@ export function LoginForm() {
         onChange={(e) => setPassword(e.target.value)}
         error={errors.password}
       />
+      <Link to="/forgot-password" className="-mt-2 justify-self-end text-sm font-medium text-primary underline-offset-4 hover:underline">
+        Forgot password?
+      </Link>
       <Button type="submit" size="lg" className="w-full" disabled={pending}>
         {pending && <Spinner decorative />}
         {pending ? 'Signing In...' : 'Sign In'}

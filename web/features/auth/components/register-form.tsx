@@ -38,9 +38,9 @@ export function RegisterForm() {
     setErrors({})
     setPending(true)
     try {
-      await register({ email: parsed.output.email, password: parsed.output.password })
-      toast({ title: 'Registration Successful', description: 'Your account has been created.' })
-      navigate('/dashboard')
+      const { email: registered } = await register({ email: parsed.output.email, password: parsed.output.password })
+      toast({ title: 'Check Your Email', description: 'We sent a link to confirm your address.' })
+      navigate('/check-email', { state: { email: registered } })
     } catch (error) {
       setErrors(apiFieldErrors(error))
       toast({ title: 'Registration Failed', description: errorMessage(error, 'Failed to create account'), variant: 'destructive' })

@@ -4,7 +4,7 @@ import { resolveAuthMethod, shortenWalletAddress, userLabel } from './auth-metho
 
 const base: SessionUser = {
   id: 'u', email: null, walletAddress: null, googleId: null, authMethod: 'email',
-  firstName: null, lastName: null, profileImageUrl: null, balance: '0.00', createdAt: '2025-01-01T00:00:00Z',
+  firstName: null, lastName: null, profileImageUrl: null, balance: '0.00', emailVerified: true, createdAt: '2025-01-01T00:00:00Z',
 }
 
 describe('auth method and user label', () => {

@@ -83,7 +83,8 @@ export function ComposeForm({ aliases, keys, onSend }: ComposeFormProps) {
           setErrors(composeErrors(error.errors, values))
           setAttempts((n) => n + 1)
         }
-        toast({ title: 'Sending failed', description: errorMessage(error, 'Failed to queue email'), variant: 'destructive' })
+        const title = error instanceof ApiError && error.rateLimited ? 'Sending Limit Reached' : 'Sending failed'
+        toast({ title, description: errorMessage(error, 'Failed to queue email'), variant: 'destructive' })
       },
     })
   }

@@ -1,0 +1,44 @@
+// Forward targets on the dashboard (issue 11 item 5): each e-mail address the user forwards to,
+// whether it confirmed, how many forwards wait for it, and "resend the confirmation link".
+import type { Context } from 'hono'
+import { Hono } from 'hono'
+import { findForwardTarget, listForwardTargets } from '../../db/forward-targets.ts'
+import type { RateLimitHit } from '../../db/rate-limits.ts'
+import { mailTargetConfirmation } from '../auth/account-links.ts'
+import { EmailOnlySchema } from '../auth/auth-schemas.ts'
+import type { AuthedEnv } from '../auth/session.ts'
+import type { AppEnv } from '../context.ts'
+import { notFound, signedIn } from '../http/ownership.ts'
+import { countAction, tooMany } from '../http/rate-limit.ts'
+import { jsonBody } from '../http/validate.ts'
+import type { ForwardTargetView } from './alias-schemas.ts'
+
+/**
+ * Mails `email` a confirmation link for the signed-in user, counted per user and per address
+ * first; the hit that refused it, if any.
+ */
+export async function sendTargetConfirmation<E extends AuthedEnv>(c: Context<E>, email: string): Promise<RateLimitHit | undefined> {
+  const userId = c.var.user.id
+  for (const [action, key] of [['confirm-user', userId], ['mail-address', email]] as const) {
+    const hit = await countAction(c, action, key, action === 'confirm-user' ? { userId } : {})
+    if (!hit.allowed) return hit
+  }
+  await mailTargetConfirmation(c.var.deps.sql, c.var.deps, userId, email)
+  return undefined
+}
+
+export const forwardTargetRoutes = new Hono<AppEnv>()
+  .get('/', signedIn, async (c) => {
+    const rows = await listForwardTargets(c.var.deps.sql, c.var.user.id)
+    const targets: ForwardTargetView[] = rows.map((r) => ({ email: r.email, confirmed: r.confirmedAt !== null, held: r.held }))
+    return c.json({ targets })
+  })
+  .post('/resend', signedIn, jsonBody(EmailOnlySchema), async (c) => {
+    const email = c.req.valid('json').email.toLowerCase()
+    const target = await findForwardTarget(c.var.deps.sql, c.var.user.id, email)
+    if (!target) return notFound(c)
+    if (target.confirmedAt) return c.json({ message: 'This address is already confirmed.' })
+    const refused = await sendTargetConfirmation(c, email)
+    if (refused) return tooMany(c, refused, 'Too many confirmation e-mails. Please try again later.')
+    return c.json({ message: `A new confirmation link is on its way to ${email}.` })
+  })

@@ -1,0 +1,73 @@
+// forward_targets: the e-mail addresses a user forwards to, and whether each has confirmed it
+// wants that mail (per user and address, so one confirmation covers every alias of the user).
+// Addresses are stored lower-cased, as the pipeline's targets are.
+import type { Db } from './client.ts'
+
+export interface ForwardTargetRow {
+  email: string
+  confirmedAt: Date | null
+  /** forwards waiting for the confirmation */
+  held: number
+}
+
+/**
+ * Records new targets; the user's own verified account address counts as confirmed at once.
+ * Returns the addresses that were new and still need a confirmation mail.
+ */
+export async function addForwardTargets(db: Db, userId: string, emails: string[]): Promise<string[]> {
+  if (emails.length === 0) return []
+  const rows = await db<{ email: string; confirmedAt: Date | null }[]>`
+    insert into forward_targets (user_id, email, confirmed_at)
+    select ${userId}, e, case when exists (
+      select 1 from users u where u.id = ${userId} and lower(u.email) = e and u.email_verified_at is not null) then now() end
+    from unnest(${emails.map((e) => e.toLowerCase())}::text[]) e
+    on conflict do nothing
+    returning email, confirmed_at`
+  return rows.filter((r) => !r.confirmedAt).map((r) => r.email)
+}
+
+/**
+ * Whether mail may be forwarded to `email` now. Share-locks the row for the caller's
+ * transaction, so a confirmation committing meanwhile waits and then releases what was held.
+ */
+export async function isForwardTargetConfirmed(db: Db, userId: string, email: string): Promise<boolean> {
+  const [row] = await db<{ confirmedAt: Date | null }[]>`
+    select confirmed_at from forward_targets where user_id = ${userId} and email = ${email.toLowerCase()} for share`
+  return Boolean(row?.confirmedAt)
+}
+
+export async function confirmForwardTarget(db: Db, userId: string, email: string): Promise<void> {
+  await db`
+    insert into forward_targets (user_id, email, confirmed_at) values (${userId}, ${email.toLowerCase()}, now())
+    on conflict (user_id, email) do update set confirmed_at = coalesce(forward_targets.confirmed_at, now())`
+}
+
+/** The user's targets with how many forwards each holds, for the dashboard. */
+export async function listForwardTargets(db: Db, userId: string): Promise<ForwardTargetRow[]> {
+  return db<ForwardTargetRow[]>`
+    select f.email, f.confirmed_at, (
+      select count(*)::int from deliveries d join aliases a on a.id = d.alias_id
+      where a.user_id = f.user_id and d.kind = 'email' and d.status = 'held' and d.target = f.email) as held
+    from forward_targets f where f.user_id = ${userId} order by f.created_at, f.email`
+}
+
+export async function findForwardTarget(db: Db, userId: string, email: string): Promise<{ confirmedAt: Date | null } | undefined> {
+  const [row] = await db<{ confirmedAt: Date | null }[]>`select confirmed_at from forward_targets where user_id = ${userId} and email = ${email.toLowerCase()}`
+  return row
+}
+
+/** Held forwards of the user to `email` become pending again; returns their ids (to enqueue). */
+export async function releaseHeldDeliveries(db: Db, userId: string, email: string): Promise<string[]> {
+  const rows = await db<{ id: string }[]>`
+    update deliveries d set status = 'pending' from aliases a
+    where a.id = d.alias_id and a.user_id = ${userId} and d.kind = 'email' and d.status = 'held' and d.target = ${email.toLowerCase()}
+    returning d.id`
+  return rows.map((r) => r.id)
+}
+
+/** Forwards held longer than the hold period: their ids, for housekeeping to fail. */
+export async function findExpiredHeldDeliveries(db: Db, holdSeconds: number): Promise<string[]> {
+  const rows = await db<{ id: string }[]>`
+    select id from deliveries where status = 'held' and created_at < now() - ${`${holdSeconds} seconds`}::interval limit 1000`
+  return rows.map((r) => r.id)
+}

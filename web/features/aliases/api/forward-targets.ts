@@ -1,0 +1,17 @@
+import { useQuery } from '@tanstack/react-query'
+import type { ForwardTargetView } from '../../../../api/aliases/alias-schemas.ts'
+import { apiGet, apiRequest } from '../../../lib/api-client.ts'
+import { aliasesQueryKey } from './get-aliases.ts'
+
+/** Under the aliases key, so every alias mutation (which may add targets) refreshes it too. */
+export const forwardTargetsQueryKey = (userId: string) => [...aliasesQueryKey(userId), 'forward-targets'] as const
+
+/** The user's e-mail targets: confirmed or not, and how many forwards each holds. */
+export function useForwardTargets(userId: string) {
+  return useQuery({
+    queryKey: forwardTargetsQueryKey(userId),
+    queryFn: async () => new Map((await apiGet<{ targets: ForwardTargetView[] }>('/api/forward-targets')).targets.map((t) => [t.email, t])),
+  })
+}
+
+export const resendTargetConfirmation = (email: string) => apiRequest<{ message: string }>('POST', '/api/forward-targets/resend', { email })

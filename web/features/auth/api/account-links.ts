@@ -1,0 +1,20 @@
+// The account links the service mails (verify the address, reset the password, confirm a forward
+// target) and the requests that send them again.
+import type { SessionUser } from '../../../../api/auth/auth-schemas.ts'
+import { apiRequest } from '../../../lib/api-client.ts'
+
+export interface Notice { message: string }
+
+export async function verifyEmail(token: string): Promise<SessionUser> {
+  const { user } = await apiRequest<{ user: SessionUser }>('POST', '/api/auth/verify-email', { token })
+  return user
+}
+
+/** Signed in and unverified: the session's address; otherwise the address given. */
+export const resendVerification = (email?: string) => apiRequest<Notice>('POST', '/api/auth/resend-verification', email ? { email } : {})
+
+export const forgotPassword = (email: string) => apiRequest<Notice>('POST', '/api/auth/forgot-password', { email })
+
+export const resetPassword = (token: string, password: string) => apiRequest<Notice>('POST', '/api/auth/reset-password', { token, password })
+
+export const confirmForwardTarget = (token: string) => apiRequest<Notice & { email: string }>('POST', '/api/auth/confirm-target', { token })

@@ -38,4 +38,10 @@ describe('configuration', () => {
     expect(cfg.mailDomains).toEqual(['veilmail.io', 'alias.example'])
     expect(cfg.smtpPublicHost).toBe('smtp.veilmail.io')
   })
+
+  it('reads LOGIN_DELAY_SECONDS as first/longest', () => {
+    expect(loadConfig(base).loginDelay).toEqual({ firstSeconds: 1, maxSeconds: 300 })
+    expect(loadConfig({ ...base, LOGIN_DELAY_SECONDS: '2/60' }).loginDelay).toEqual({ firstSeconds: 2, maxSeconds: 60 })
+    for (const bad of ['0/60', '60/2', '5', 'a/b']) expect(() => loadConfig({ ...base, LOGIN_DELAY_SECONDS: bad })).toThrow(/LOGIN_DELAY_SECONDS/)
+  })
 })

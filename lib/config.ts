@@ -62,6 +62,8 @@ const EnvSchema = v.object({
   EMAIL_RETRY_DELAY_SECONDS: v.optional(PositiveInt, '30'),
   // Override rate limits: comma-separated `action=count/seconds`, e.g. `register-ip=5/3600`.
   RATE_LIMITS: v.optional(v.pipe(v.string(), v.regex(/^([a-z-]+=\d+\/\d+)(,[a-z-]+=\d+\/\d+)*$/, 'must be action=count/seconds, comma separated'))),
+  // Sign-in spacing per account (issue 11): the first wait after the free failures doubles up to the longest.
+  LOGIN_DELAY_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+\/\d+$/, 'must be first/longest in seconds, e.g. 1/300'), v.transform((s) => s.split('/').map(Number)), v.check(([first, longest]) => first >= 1 && first <= longest, 'must be first/longest with 1 ≤ first ≤ longest')), '1/300'),
   // Behind a reverse proxy, take the client address from X-Forwarded-For.
   TRUST_PROXY: v.optional(Bool, 'false'),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
@@ -117,13 +119,14 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     undoSeconds: e.UNDO_SECONDS,
     emailRetryDelaySeconds: e.EMAIL_RETRY_DELAY_SECONDS,
     trustProxy: e.TRUST_PROXY,
+    loginDelay: { firstSeconds: e.LOGIN_DELAY_SECONDS[0], maxSeconds: e.LOGIN_DELAY_SECONDS[1] },
   }
 }
 
 /** Limits per action: how many in how many seconds. Every threshold lives here. */
 export const DEFAULT_RATE_LIMITS = {
-  'login-account': { limit: 10, seconds: 15 * 60 }, // failed sign-ins for one e-mail
-  'login-ip': { limit: 50, seconds: 15 * 60 }, // failed sign-ins from one address
+  'login-account': { limit: 10, seconds: 15 * 60 }, // sign-in failures for one e-mail before waits (LOGIN_DELAY_SECONDS) begin; forgotten after `seconds`
+  'login-ip': { limit: 50, seconds: 15 * 60 }, // failed sign-ins (password, wallet, Google) from one address
   'register-ip': { limit: 20, seconds: 60 * 60 },
   'wallet-ip': { limit: 30, seconds: 15 * 60 },
   'alias-create': { limit: 30, seconds: 60 * 60 }, // alias creations per user

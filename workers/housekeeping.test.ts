@@ -15,8 +15,8 @@ describe('housekeeping', () => {
       (${user.id}, ${Buffer.from('expired')}, now() - interval '1 minute'), (${user.id}, ${Buffer.from('live')}, now() + interval '1 day')`
     await db.sql`insert into wallet_nonces (nonce, wallet_address, expires_at) values
       ('old', 'w', now() - interval '2 days'), ('fresh', 'w', now() + interval '5 minutes')`
-    await db.sql`insert into rate_limits (action_type, key, count, window_start, last_action) values
-      ('login-ip', 'stale', 3, now() - interval '3 days', now() - interval '3 days'), ('login-ip', 'recent', 1, now(), now())`
+    await db.sql`insert into rate_limits (action_type, key, count, window_start, last_action, expires_at) values
+      ('login-ip', 'stale', 3, now() - interval '3 days', now() - interval '3 days', now() - interval '3 days'), ('login-ip', 'recent', 1, now(), now(), now() + interval '15 minutes')`
     await housekeeping(db.sql)
     expect((await db.sql`select token_hash from sessions`).map((r) => Buffer.from(r.tokenHash).toString())).toEqual(['live'])
     expect((await db.sql`select nonce from wallet_nonces`).map((r) => r.nonce)).toEqual(['fresh'])

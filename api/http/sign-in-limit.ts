@@ -1,0 +1,38 @@
+// Sign-in attempts (password, wallet, Google) are reserved before anything secret is checked or
+// anything expensive is done, and given back when the attempt succeeds, so only failures stay
+// counted. Two limits (issue 11):
+// - per client address, a hard window (`login-ip`): one address cannot guess at scale;
+// - per account, spaced attempts (`login-account` free failures, then waits doubling from
+//   LOGIN_DELAY_SECONDS' first to its longest): guessing one password stays slow even from many
+//   addresses, while the owner is never locked out for longer than the longest wait.
+import type { Context } from 'hono'
+import { clearRateLimit, releaseRateLimit, reserveSpacedAttempt } from '../../db/rate-limits.ts'
+import type { AppEnv } from '../context.ts'
+import { clientIp } from './client-ip.ts'
+import { countAction, tooMany } from './rate-limit.ts'
+
+export type SignInReservation = { refused: Response } | { refused?: undefined; succeeded(): Promise<void> }
+
+/** Reserves one attempt from this client (and for `account`, when a password is being tried). */
+export async function reserveSignIn<E extends AppEnv>(c: Context<E>, account?: string): Promise<SignInReservation> {
+  const { sql, config } = c.var.deps
+  const ip = clientIp(c)
+  const byIp = await countAction(c, 'login-ip', ip, { ipAddress: ip })
+  if (!byIp.allowed) return { refused: tooMany(c, byIp, 'Too many failed sign-in attempts from your network. Please try again later.') }
+  if (account !== undefined) {
+    const rule = config.rateLimits['login-account']
+    const byAccount = await reserveSpacedAttempt(sql, 'login-account', account, {
+      freeAttempts: rule.limit, forgetSeconds: rule.seconds, firstWaitSeconds: config.loginDelay.firstSeconds, maxWaitSeconds: config.loginDelay.maxSeconds,
+    })
+    if (!byAccount.allowed) {
+      await releaseRateLimit(sql, 'login-ip', ip) // nothing was checked for this client
+      return { refused: tooMany(c, byAccount, 'Too many failed sign-in attempts for this account. Please wait a moment and try again.') }
+    }
+  }
+  return {
+    async succeeded() {
+      await releaseRateLimit(sql, 'login-ip', ip)
+      if (account !== undefined) await clearRateLimit(sql, 'login-account', account)
+    },
+  }
+}

@@ -1,6 +1,7 @@
 // Every environment variable of DESIGN.md §4, read and validated once. A bad value stops the
 // process with a message naming the variable.
 import { randomBytes } from 'node:crypto'
+import { isIP } from 'node:net'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import * as v from 'valibot'
@@ -64,8 +65,8 @@ const EnvSchema = v.object({
   RATE_LIMITS: v.optional(v.pipe(v.string(), v.regex(/^([a-z-]+=\d+\/\d+)(,[a-z-]+=\d+\/\d+)*$/, 'must be action=count/seconds, comma separated'))),
   // Sign-in spacing per account (issue 11): the first wait after the free failures doubles up to the longest.
   LOGIN_DELAY_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+\/\d+$/, 'must be first/longest in seconds, e.g. 1/300'), v.transform((s) => s.split('/').map(Number)), v.check(([first, longest]) => first >= 1 && first <= longest, 'must be first/longest with 1 ≤ first ≤ longest')), '1/300'),
-  // Behind a reverse proxy, take the client address from X-Forwarded-For.
-  TRUST_PROXY: v.optional(Bool, 'false'),
+  // Behind reverse proxies: how many (or which) proxies in front write X-Forwarded-For.
+  TRUST_PROXY: v.optional(v.pipe(v.string(), v.transform(trustProxy), v.check((t) => t !== undefined, 'must be false, true, a number of proxies, or proxy addresses/CIDRs, comma separated')), 'false'),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
 })
 
@@ -118,7 +119,7 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     rateLimits: rateLimits(e.RATE_LIMITS),
     undoSeconds: e.UNDO_SECONDS,
     emailRetryDelaySeconds: e.EMAIL_RETRY_DELAY_SECONDS,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY!,
     loginDelay: { firstSeconds: e.LOGIN_DELAY_SECONDS[0], maxSeconds: e.LOGIN_DELAY_SECONDS[1] },
   }
 }
@@ -146,6 +147,26 @@ function rateLimits(spec: string | undefined): Record<RateLimitAction, RateLimit
     rules[name] = { limit, seconds }
   }
   return rules as Record<RateLimitAction, RateLimitRule>
+}
+
+/**
+ * Which X-Forwarded-For hops to believe: `{ hops: n }` = n proxies in front (false = 0, true = 1),
+ * or `{ proxies }` = the addresses/CIDRs of our proxies. Undefined when the value is neither.
+ */
+export type TrustProxy = { hops: number } | { proxies: string[] }
+function trustProxy(value: string): TrustProxy | undefined {
+  const s = value.trim().toLowerCase()
+  if (s === 'false' || s === '') return { hops: 0 }
+  if (s === 'true') return { hops: 1 }
+  if (/^\d{1,2}$/.test(s)) return { hops: Number(s) }
+  const proxies = s.split(',').map((p) => p.trim())
+  const valid = (p: string) => {
+    const [address, prefix, extra] = p.split('/')
+    const family = isIP(address)
+    if (!family || extra !== undefined) return false
+    return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128))
+  }
+  return proxies.every(valid) ? { proxies } : undefined
 }
 
 export class ConfigError extends Error {}

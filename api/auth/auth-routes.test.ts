@@ -140,6 +140,7 @@ describe('sign-in limits under concurrency', () => {
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(4)
     expect(statuses.filter((s) => s === 429).length).toBe(100 - statuses.filter((s) => s === 401).length)
     expect(late.status).toBe(429)
+    expect((await late.json()).message).toMatch(/^Too many failed sign-in attempts for this account\. Please try again in \d+ seconds\.$/)
     expect(await sessionsOf(user.id)).toBe(sessions)
     const [row] = await t.db.sql`select count from rate_limits where action_type = 'login-account' and key = ${address.toLowerCase()}`
     expect(row.count).toBe(4) // refused attempts are not counted

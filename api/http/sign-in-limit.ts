@@ -26,7 +26,8 @@ export async function reserveSignIn<E extends AppEnv>(c: Context<E>, account?: s
     })
     if (!byAccount.allowed) {
       await releaseRateLimit(sql, 'login-ip', ip) // nothing was checked for this client
-      return { refused: tooMany(c, byAccount, 'Too many failed sign-in attempts for this account. Please wait a moment and try again.') }
+      const seconds = Math.max(1, Math.ceil((byAccount.resetTime.getTime() - Date.now()) / 1000))
+      return { refused: tooMany(c, byAccount, `Too many failed sign-in attempts for this account. Please try again in ${seconds} second${seconds === 1 ? '' : 's'}.`) }
     }
   }
   return {

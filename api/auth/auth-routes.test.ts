@@ -144,7 +144,7 @@ describe('sign-in limits under concurrency', () => {
     expect(await sessionsOf(user.id)).toBe(sessions)
     const [row] = await t.db.sql`select count from rate_limits where action_type = 'login-account' and key = ${address.toLowerCase()}`
     expect(row.count).toBe(4) // refused attempts are not counted
-  })
+  }, 90_000)
 
   it('checks at most the address limit of 100 concurrent wrong guesses for different accounts', async () => {
     const guesses = Array.from({ length: 100 }, () => new ApiClient(t.app).post('/api/auth/login', { email: email(), password: 'wrong-password' }, from('198.51.100.2')))
@@ -154,13 +154,13 @@ describe('sign-in limits under concurrency', () => {
     const limited = await new ApiClient(t.app).json(new ApiClient(t.app).post('/api/auth/login', { email: email(), password: 'wrong-password' }, from('198.51.100.2')))
     expect(limited.status).toBe(429)
     expect(limited.body.message).toMatch(/Too many/)
-  })
+  }, 90_000)
 
   it('does not count successful sign-ins against the address', async () => {
     const client = new ApiClient(t.app)
     const { email: address, password } = await client.register()
     for (let i = 0; i < 40; i++) expect((await new ApiClient(t.app).post('/api/auth/login', { email: address, password }, from('198.51.100.3'))).status).toBe(200)
-  })
+  }, 90_000)
 })
 
 describe('sign-in spacing per account', () => {

@@ -88,7 +88,7 @@ describe('Google sign-in limits', () => {
     expect(late.headers.get('location')).toBe('/auth?error=google')
     expect((await client.get('/api/auth/session')).status).toBe(401)
     expect(google.tokenRequests - exchanges).toBeLessThanOrEqual(10)
-  })
+  }, 60_000)
 })
 
 describe('Google sign-in switched off', () => {

@@ -107,5 +107,5 @@ describe('wallet sign-in limits', () => {
     expect(late.status).toBe(429)
     expect(late.body.rateLimited).toBe(true)
     expect((await client.get('/api/auth/session')).status).toBe(401)
-  })
+  }, 60_000)
 })

@@ -163,6 +163,43 @@ describe('sign-in limits under concurrency', () => {
   }, 90_000)
 })
 
+describe('known devices', () => {
+  it("keep the owner's browser signing in while strangers' guesses hold the account back, and only for that account", async () => {
+    const { email: address, password } = await new ApiClient(t.app).register()
+    const owner = new ApiClient(t.app)
+    expect((await owner.post('/api/auth/login', { email: address, password }, from('203.0.113.20'))).status).toBe(200)
+    const device = owner.cookies.get('veilmail_device')!
+    expect(device).toMatch(/^[\w-]{22}\.[\w-]{43}$/)
+
+    // Strangers, each from another address, use up the account's free attempts: it now waits 600 s.
+    const guesses = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      new ApiClient(t.app).post('/api/auth/login', { email: address, password: `guess-${i}` }, from(`10.77.${i}.1`))))
+    expect(guesses.filter((r) => r.status === 401).length).toBeLessThanOrEqual(4)
+    const stranger = new ApiClient(t.app)
+    expect((await stranger.post('/api/auth/login', { email: address, password }, from('203.0.113.20'))).status).toBe(429)
+
+    // The owner's browser is spaced on its own counter: in at once, and the cookie is kept.
+    expect((await owner.post('/api/auth/login', { email: address, password }, from('203.0.113.20'))).status).toBe(200)
+    expect(owner.cookies.get('veilmail_device')!.split('.')[0]).toBe(device.split('.')[0])
+
+    // The cookie is signed for this account: tampered, or carried to another account, it is just a stranger.
+    const other = await new ApiClient(t.app).register()
+    await Promise.all(Array.from({ length: 8 }, (_, i) => new ApiClient(t.app).post('/api/auth/login', { email: other.email, password: `guess-${i}` }, from(`10.78.${i}.1`))))
+    for (const cookie of [device, `${device.split('.')[0]}.${'A'.repeat(43)}`]) {
+      const carrier = new ApiClient(t.app)
+      carrier.cookies.set('veilmail_device', cookie)
+      expect((await carrier.post('/api/auth/login', { email: other.email, password: other.password }, from('203.0.113.21'))).status).toBe(429)
+    }
+    const tampered = new ApiClient(t.app)
+    tampered.cookies.set('veilmail_device', `${device.split('.')[0]}.${'A'.repeat(43)}`)
+    expect((await tampered.post('/api/auth/login', { email: address, password }, from('203.0.113.20'))).status).toBe(429)
+
+    // A known device guessing wrong is spaced too (4 free, then it waits).
+    for (let i = 0; i < 4; i++) expect((await owner.post('/api/auth/login', { email: address, password: 'not it' }, from('203.0.113.20'))).status).toBe(401)
+    expect((await owner.post('/api/auth/login', { email: address, password }, from('203.0.113.20'))).status).toBe(429)
+  }, 90_000)
+})
+
 describe('sign-in spacing per account', () => {
   // 3 free failures, then waits of 1 s doubling up to 2 s; failures forgotten after 15 minutes.
   let spaced: TestApp

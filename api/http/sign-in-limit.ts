@@ -4,9 +4,12 @@
 // - per client address, a hard window (`login-ip`): one address cannot guess at scale;
 // - per account, spaced attempts (`login-account` free failures, then waits doubling from
 //   LOGIN_DELAY_SECONDS' first to its longest): guessing one password stays slow even from many
-//   addresses, while the owner is never locked out for longer than the longest wait.
+//   addresses, while the owner is never locked out for longer than the longest wait; a browser
+//   that signed in to the account before (api/auth/device-cookie.ts) is spaced on its own
+//   counter, so strangers' guesses do not hold it back at all.
 import type { Context } from 'hono'
 import { clearRateLimit, releaseRateLimit, reserveSpacedAttempt } from '../../db/rate-limits.ts'
+import { knownDevice, rememberDevice } from '../auth/device-cookie.ts'
 import type { AppEnv } from '../context.ts'
 import { clientIp } from './client-ip.ts'
 import { countAction, tooMany } from './rate-limit.ts'
@@ -19,9 +22,13 @@ export async function reserveSignIn<E extends AppEnv>(c: Context<E>, account?: s
   const ip = clientIp(c)
   const byIp = await countAction(c, 'login-ip', ip, { ipAddress: ip })
   if (!byIp.allowed) return { refused: tooMany(c, byIp, 'Too many failed sign-in attempts from your network. Please try again later.') }
+  let spaced: { action: string; key: string } | undefined
   if (account !== undefined) {
+    // A known device guesses on a counter of its own; everyone else shares the account's.
+    const device = knownDevice(c, account)
+    spaced = device ? { action: 'login-device', key: device } : { action: 'login-account', key: account }
     const rule = config.rateLimits['login-account']
-    const byAccount = await reserveSpacedAttempt(sql, 'login-account', account, {
+    const byAccount = await reserveSpacedAttempt(sql, spaced.action, spaced.key, {
       freeAttempts: rule.limit, forgetSeconds: rule.seconds, firstWaitSeconds: config.loginDelay.firstSeconds, maxWaitSeconds: config.loginDelay.maxSeconds,
     })
     if (!byAccount.allowed) {
@@ -33,7 +40,9 @@ export async function reserveSignIn<E extends AppEnv>(c: Context<E>, account?: s
   return {
     async succeeded() {
       await releaseRateLimit(sql, 'login-ip', ip)
-      if (account !== undefined) await clearRateLimit(sql, 'login-account', account)
+      if (account === undefined || !spaced) return
+      await clearRateLimit(sql, spaced.action, spaced.key)
+      rememberDevice(c, account)
     },
   }
 }

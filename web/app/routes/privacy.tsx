@@ -99,7 +99,9 @@ export function PrivacyRoute() {
 
       <ProseSection title="Cookies and browser storage">
         <p>
-          One cookie: your session. No advertising, analytics or third-party trackers. Your browser's local storage
+          Two cookies: your session, and after you sign in with e-mail and password a known-device cookie (a random
+          id signed for your account, kept for a year) so that strangers guessing your password cannot hold up your own
+          sign-ins. No advertising, analytics or third-party trackers. Your browser's local storage
           keeps your theme choice and, if you sign in with a wallet, your wallet's public address.
         </p>
       </ProseSection>

@@ -1,12 +1,11 @@
 // What the mail pipeline reads about aliases: RCPT lookup at the MX, targets and secret at delivery.
+import type { StoredWebhookSecret } from '../lib/webhook-secret.ts'
 import type { AliasRow } from './aliases.ts'
 import type { Db } from './client.ts'
 
 export type RoutedAlias = Pick<AliasRow, 'id' | 'userId' | 'alias' | 'domain' | 'forwardTo' | 'lastForwardTo' | 'active'>
 
-export interface DeliveryAlias extends RoutedAlias, Pick<AliasRow, 'encryptForwarded'> {
-  webhookSecret: string
-}
+export interface DeliveryAlias extends RoutedAlias, Pick<AliasRow, 'encryptForwarded'>, StoredWebhookSecret {}
 
 /** The alias at `localPart@domain` (local part compared case-insensitively, like the unique index). */
 export async function findAliasByAddress(db: Db, localPart: string, domain: string): Promise<RoutedAlias | undefined> {
@@ -18,7 +17,7 @@ export async function findAliasByAddress(db: Db, localPart: string, domain: stri
 
 export async function getAliasForDelivery(db: Db, id: string): Promise<DeliveryAlias | undefined> {
   const [row] = await db<DeliveryAlias[]>`
-    select id, user_id, alias, domain, forward_to, last_forward_to, active, webhook_secret, encrypt_forwarded
+    select id, user_id, alias, domain, forward_to, last_forward_to, active, webhook_secret, webhook_secret_sealed, encrypt_forwarded
     from aliases where id = ${id}`
   return row
 }

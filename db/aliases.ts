@@ -42,12 +42,15 @@ export async function findAlias(db: Db, userId: string, aliasId: string): Promis
 
 export interface NewAlias { alias: string; domain: string; forwardTo: string; notes?: string | null }
 
-/** Inserts an alias; undefined when the address is taken now or was ever deleted. */
-export async function insertAlias(db: Db, userId: string, a: NewAlias): Promise<string | undefined> {
+/**
+ * Inserts an alias with its id chosen by the caller, which sealed the webhook secret for that id
+ * (lib/webhook-secret.ts); undefined when the address is taken now or was ever deleted.
+ */
+export async function insertAlias(db: Db, userId: string, a: NewAlias & { id: string; webhookSecretSealed: Buffer }): Promise<string | undefined> {
   try {
     const [row] = await db<{ id: string }[]>`
-      insert into aliases (user_id, alias, domain, forward_to, notes)
-      values (${userId}, ${a.alias}, ${a.domain}, ${a.forwardTo}, ${a.notes || null})
+      insert into aliases (id, user_id, alias, domain, forward_to, notes, webhook_secret_sealed)
+      values (${a.id}, ${userId}, ${a.alias}, ${a.domain}, ${a.forwardTo}, ${a.notes || null}, ${a.webhookSecretSealed})
       on conflict do nothing returning id`
     return row?.id
   } catch (error) {
@@ -91,16 +94,6 @@ export async function deleteAlias(db: Db, userId: string, aliasId: string): Prom
 export async function countAliasesCreatedSince(db: Db, userId: string, since: Date): Promise<number> {
   const [row] = await db<{ count: number }[]>`select count(*)::int as count from aliases where user_id = ${userId} and created_at >= ${since}`
   return row.count
-}
-
-export async function findWebhookSecret(db: Db, userId: string, aliasId: string): Promise<string | undefined> {
-  const [row] = await db<{ webhookSecret: string }[]>`select webhook_secret from aliases where id = ${aliasId} and user_id = ${userId}`
-  return row?.webhookSecret
-}
-
-export async function replaceWebhookSecret(db: Db, userId: string, aliasId: string, secret: string): Promise<boolean> {
-  const rows = await db`update aliases set webhook_secret = ${secret}, updated_at = now() where id = ${aliasId} and user_id = ${userId} returning id`
-  return rows.length === 1
 }
 
 /** The user's aliases that have SMTP credentials, for the compose page's sender list. */

@@ -126,3 +126,11 @@ export async function abandonEmailJob(db: Db, jobId: string): Promise<void> {
            processed_at = now(), content = null, updated_at = now()
            where id = ${jobId} and status in ('pending', 'sending', 'retrying')`
 }
+
+/** Retention: finished jobs (sent, failed, cancelled) `days` after they finished. */
+export async function deleteFinishedEmailJobs(db: Db, days: number): Promise<number> {
+  const rows = await db`
+    delete from email_jobs where status in ('sent', 'failed', 'cancelled') and updated_at < now() - make_interval(days => ${days}::int)
+    returning id`
+  return rows.length
+}

@@ -53,4 +53,21 @@ describe('configuration', () => {
     expect(cfg.mailDomains).toEqual(['veilmail.io', 'alias.example'])
     expect(cfg.smtpPublicHost).toBe('smtp.veilmail.io')
   })
+
+  it('reads TRUST_PROXY as a number of proxies or their addresses, and refuses anything else', () => {
+    expect(loadConfig(base).trustProxy).toEqual({ hops: 0 })
+    expect(loadConfig({ ...base, TRUST_PROXY: 'false' }).trustProxy).toEqual({ hops: 0 })
+    expect(loadConfig({ ...base, TRUST_PROXY: 'true' }).trustProxy).toEqual({ hops: 1 })
+    expect(loadConfig({ ...base, TRUST_PROXY: '2' }).trustProxy).toEqual({ hops: 2 })
+    expect(loadConfig({ ...base, TRUST_PROXY: '10.0.0.0/8, 192.0.2.1,2001:db8::/32' }).trustProxy).toEqual({ proxies: ['10.0.0.0/8', '192.0.2.1', '2001:db8::/32'] })
+    for (const bad of ['yes', '10.0.0.0/33', '10.0.0.1/8/2', 'proxy.example', '2001:db8::/129']) {
+      expect(() => loadConfig({ ...base, TRUST_PROXY: bad })).toThrow(/TRUST_PROXY: must be false, true, a number of proxies/)
+    }
+  })
+
+  it('reads LOGIN_DELAY_SECONDS as first/longest', () => {
+    expect(loadConfig(base).loginDelay).toEqual({ firstSeconds: 1, maxSeconds: 300 })
+    expect(loadConfig({ ...base, LOGIN_DELAY_SECONDS: '2/60' }).loginDelay).toEqual({ firstSeconds: 2, maxSeconds: 60 })
+    for (const bad of ['0/60', '60/2', '5', 'a/b']) expect(() => loadConfig({ ...base, LOGIN_DELAY_SECONDS: bad })).toThrow(/LOGIN_DELAY_SECONDS/)
+  })
 })

@@ -1,6 +1,7 @@
 // Every environment variable of DESIGN.md §4, read and validated once. A bad value stops the
 // process with a message naming the variable.
 import { randomBytes } from 'node:crypto'
+import { isIP } from 'node:net'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import * as v from 'valibot'
@@ -68,8 +69,10 @@ const EnvSchema = v.object({
   EMAIL_RETRY_DELAY_SECONDS: v.optional(PositiveInt, '30'),
   // Override rate limits: comma-separated `action=count/seconds`, e.g. `register-ip=5/3600`.
   RATE_LIMITS: v.optional(v.pipe(v.string(), v.regex(/^([a-z-]+=\d+\/\d+)(,[a-z-]+=\d+\/\d+)*$/, 'must be action=count/seconds, comma separated'))),
-  // Behind a reverse proxy, take the client address from X-Forwarded-For.
-  TRUST_PROXY: v.optional(Bool, 'false'),
+  // Sign-in spacing per account (issue 11): the first wait after the free failures doubles up to the longest.
+  LOGIN_DELAY_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+\/\d+$/, 'must be first/longest in seconds, e.g. 1/300'), v.transform((s) => s.split('/').map(Number)), v.check(([first, longest]) => first >= 1 && first <= longest, 'must be first/longest with 1 ≤ first ≤ longest')), '1/300'),
+  // Behind reverse proxies: how many (or which) proxies in front write X-Forwarded-For.
+  TRUST_PROXY: v.optional(v.pipe(v.string(), v.transform(trustProxy), v.check((t) => t !== undefined, 'must be false, true, a number of proxies, or proxy addresses/CIDRs, comma separated')), 'false'),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   // Where mail to postmaster@ and abuse@ each mail domain is forwarded (RFC 5321 §4.5.1, RFC 2142).
   OPERATOR_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[^\s@<>"(),;:]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'must be an e-mail address'))),
@@ -127,15 +130,16 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     rateLimits: rateLimits(e.RATE_LIMITS),
     undoSeconds: e.UNDO_SECONDS,
     emailRetryDelaySeconds: e.EMAIL_RETRY_DELAY_SECONDS,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY!,
     operatorEmail: e.OPERATOR_EMAIL,
+    loginDelay: { firstSeconds: e.LOGIN_DELAY_SECONDS[0], maxSeconds: e.LOGIN_DELAY_SECONDS[1] },
   }
 }
 
 /** Limits per action: how many in how many seconds. Every threshold lives here. */
 export const DEFAULT_RATE_LIMITS = {
-  'login-account': { limit: 10, seconds: 15 * 60 }, // failed sign-ins for one e-mail
-  'login-ip': { limit: 50, seconds: 15 * 60 }, // failed sign-ins from one address
+  'login-account': { limit: 10, seconds: 15 * 60 }, // sign-in failures for one e-mail before waits (LOGIN_DELAY_SECONDS) begin; forgotten after `seconds`
+  'login-ip': { limit: 50, seconds: 15 * 60 }, // failed sign-ins (password, wallet, Google) from one address
   'register-ip': { limit: 20, seconds: 60 * 60 },
   'wallet-ip': { limit: 30, seconds: 15 * 60 },
   'alias-create': { limit: 30, seconds: 60 * 60 }, // alias creations per user
@@ -161,6 +165,26 @@ function rateLimits(spec: string | undefined): Record<RateLimitAction, RateLimit
     rules[name] = { limit, seconds }
   }
   return rules as Record<RateLimitAction, RateLimitRule>
+}
+
+/**
+ * Which X-Forwarded-For hops to believe: `{ hops: n }` = n proxies in front (false = 0, true = 1),
+ * or `{ proxies }` = the addresses/CIDRs of our proxies. Undefined when the value is neither.
+ */
+export type TrustProxy = { hops: number } | { proxies: string[] }
+function trustProxy(value: string): TrustProxy | undefined {
+  const s = value.trim().toLowerCase()
+  if (s === 'false' || s === '') return { hops: 0 }
+  if (s === 'true') return { hops: 1 }
+  if (/^\d{1,2}$/.test(s)) return { hops: Number(s) }
+  const proxies = s.split(',').map((p) => p.trim())
+  const valid = (p: string) => {
+    const [address, prefix, extra] = p.split('/')
+    const family = isIP(address)
+    if (!family || extra !== undefined) return false
+    return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128))
+  }
+  return proxies.every(valid) ? { proxies } : undefined
 }
 
 export class ConfigError extends Error {}

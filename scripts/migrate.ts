@@ -3,5 +3,5 @@ import { config } from '../lib/config.ts'
 import { migrateAll } from './migrate-all.ts'
 import { withDatabase } from './with-database.ts'
 
-const applied = await withDatabase(config(), migrateAll)
+const applied = await withDatabase(config(), (url) => migrateAll(url, config().secretKey))
 console.log(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}` : 'Database is up to date')

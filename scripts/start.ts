@@ -82,7 +82,7 @@ try {
     db = await startEmbeddedPostgres({ dir: embeddedDir(cfg), port: cfg.embeddedPgPort })
     databaseUrl = db.url
   }
-  const applied = await migrateAll(databaseUrl)
+  const applied = await migrateAll(databaseUrl, cfg.secretKey)
   say(applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date')
   await ensureWebBuild(say)
   if (shuttingDown) await new Promise(() => {})

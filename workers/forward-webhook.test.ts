@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getAliasCounters } from '../db/alias-counters.ts'
 import { verifyWebhook } from '../lib/webhook-signature.ts'
+import { sealWebhookSecrets } from '../scripts/migrate-all.ts'
 import { createMailEnv, type MailEnv } from '../scripts/testing/mail-env.ts'
 import { waitFor } from '../scripts/testing/mail-stand-ins.ts'
 
@@ -30,6 +31,28 @@ describe('webhook delivery', () => {
     expect(verifyWebhook(alias.webhookSecret, requests[0].headers, requests[0].body.replace('hook-retry', 'hook-retrx'))).toBe(false)
     await expect.poll(async () => (await deliveryOf(alias.id))?.status ?? 'gone').toBe('gone')
     expect((await getAliasCounters(env.db.sql, [alias.id])).get(alias.id)).toMatchObject({ forwarded: 1, failed: 0 })
+  })
+
+  it('signs with the sealed secret, and with a plaintext secret of an older version before and after it is sealed', async () => {
+    const alias = await env.createAlias(env.webhooks.url)
+    const [row] = await env.db.sql`select webhook_secret, webhook_secret_sealed from aliases where id = ${alias.id}`
+    expect(row.webhookSecret).toBeNull()
+    expect(row.webhookSecretSealed).not.toBeNull()
+    await env.send({ to: alias.address, subject: 'hook-sealed' })
+    await waitFor(env.webhooks, 'request', () => requestsFor('hook-sealed').length >= 1)
+    expect(verifyWebhook(alias.webhookSecret, requestsFor('hook-sealed')[0].headers, requestsFor('hook-sealed')[0].body)).toBe(true)
+
+    const legacy = `whsec_${Buffer.alloc(32, 9).toString('base64')}`
+    await env.db.sql`update aliases set webhook_secret = ${legacy}, webhook_secret_sealed = null where id = ${alias.id}`
+    await env.send({ to: alias.address, subject: 'hook-legacy' })
+    await waitFor(env.webhooks, 'request', () => requestsFor('hook-legacy').length >= 1)
+    expect(verifyWebhook(legacy, requestsFor('hook-legacy')[0].headers, requestsFor('hook-legacy')[0].body)).toBe(true)
+
+    await sealWebhookSecrets(env.db.sql, env.config.secretKey)
+    expect((await env.db.sql`select webhook_secret from aliases where id = ${alias.id}`)[0].webhookSecret).toBeNull()
+    await env.send({ to: alias.address, subject: 'hook-resealed' })
+    await waitFor(env.webhooks, 'request', () => requestsFor('hook-resealed').length >= 1)
+    expect(verifyWebhook(legacy, requestsFor('hook-resealed')[0].headers, requestsFor('hook-resealed')[0].body)).toBe(true)
   })
 
   it('stops at a 410 and records the failure', async () => {

@@ -5,6 +5,7 @@
 import { guardedPost, InvalidUrlError } from '../lib/guarded-post.ts'
 import { log } from '../lib/log.ts'
 import { BlockedAddressError } from '../lib/ssrf-guard.ts'
+import { openWebhookSecret } from '../lib/webhook-secret.ts'
 import { signWebhook } from '../lib/webhook-signature.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
 import { runDelivery, type DeliveryOutcome } from './delivery-step.ts'
@@ -33,10 +34,12 @@ export function forwardWebhookHandler(deps: DeliveryDeps) {
       const payload = await buildWebhookPayload(raw, meta, `${alias.alias}@${alias.domain}`, deps.config.webhookAttachmentMaxBytes)
       const body = JSON.stringify(payload)
       const timestamp = Math.floor(Date.now() / 1000)
+      const secret = openWebhookSecret(deps.config.secretKey, alias)
+      if (!secret) throw new Error('alias has no webhook secret') // retried; only a row written around the API lacks one
       try {
         const { status } = await guardedPost(delivery.target, {
           body,
-          headers: { 'webhook-id': delivery.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(alias.webhookSecret, delivery.id, timestamp, body) },
+          headers: { 'webhook-id': delivery.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, delivery.id, timestamp, body) },
           timeoutMs: WEBHOOK_TIMEOUT_MS,
           allowPrivate: deps.config.allowPrivateNetworks,
           lookup: deps.lookup,

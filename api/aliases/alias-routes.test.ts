@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
+import { sealWebhookSecrets } from '../../scripts/migrate-all.ts'
+import { openWebhookSecret, type StoredWebhookSecret } from '../../lib/webhook-secret.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -170,6 +172,35 @@ describe('changing aliases', () => {
     expect(first).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/)
     const rotated = (await client.json(client.post(`/api/aliases/${id}/webhook-secret/rotate`))).body.secret
     expect(rotated).not.toBe(first)
+    expect((await client.json(client.get(`/api/aliases/${id}/webhook-secret`))).body.secret).toBe(rotated)
+  })
+
+  it('stores the webhook secret sealed, bound to its alias, from creation and after rotation', async () => {
+    const { client, id } = await withAlias()
+    const stored = async (aliasId = id) => (await t.db.sql<StoredWebhookSecret[]>`select id, webhook_secret, webhook_secret_sealed from aliases where id = ${aliasId}`)[0]
+    for (const reveal of [() => client.get(`/api/aliases/${id}/webhook-secret`), () => client.post(`/api/aliases/${id}/webhook-secret/rotate`)]) {
+      const secret: string = (await client.json(reveal())).body.secret
+      const row = await stored()
+      expect(row.webhookSecret).toBeNull()
+      expect(Buffer.from(row.webhookSecretSealed!).includes(Buffer.from(secret.slice(6), 'base64'))).toBe(false)
+      expect(Buffer.from(row.webhookSecretSealed!).toString('latin1')).not.toContain(secret.slice(6, 20))
+      expect(openWebhookSecret(t.config.secretKey, row)).toBe(secret)
+      const other = await withAlias()
+      expect(() => openWebhookSecret(t.config.secretKey, { ...row, id: other.id })).toThrow() // a copy on another alias does not open
+      expect(() => openWebhookSecret('another-secret-key-that-is-long-enough-000000', row)).toThrow()
+    }
+  })
+
+  it('seals a secret an older version stored in plaintext, and it keeps its value', async () => {
+    const { client, id } = await withAlias()
+    const legacy = `whsec_${Buffer.alloc(32, 7).toString('base64')}`
+    await t.db.sql`update aliases set webhook_secret = ${legacy}, webhook_secret_sealed = null where id = ${id}`
+    expect((await client.json(client.get(`/api/aliases/${id}/webhook-secret`))).body.secret).toBe(legacy) // read before the sealing step
+    await sealWebhookSecrets(t.db.sql, t.config.secretKey)
+    expect(await t.db.sql`select id from aliases where webhook_secret is not null`).toHaveLength(0)
+    expect((await client.json(client.get(`/api/aliases/${id}/webhook-secret`))).body.secret).toBe(legacy)
+    const rotated = (await client.json(client.post(`/api/aliases/${id}/webhook-secret/rotate`))).body.secret
+    expect(rotated).not.toBe(legacy)
     expect((await client.json(client.get(`/api/aliases/${id}/webhook-secret`))).body.secret).toBe(rotated)
   })
 

@@ -1,9 +1,10 @@
 // Aliases (spec §7): list, create, update, delete, pause/resume, and the webhook signing secret.
-import { randomBytes } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AuthedEnv } from '../auth/session.ts'
-import { deleteAlias, findAlias, findWebhookSecret, insertAlias, listAliases, listAliasesWithSmtp, replaceWebhookSecret, updateAlias, type AliasChanges, type AliasRow } from '../../db/aliases.ts'
+import { deleteAlias, findAlias, insertAlias, listAliases, listAliasesWithSmtp, updateAlias, type AliasChanges, type AliasRow } from '../../db/aliases.ts'
+import { getWebhookSecret, rotateWebhookSecret } from '../../db/alias-webhook-secrets.ts'
 import { syncCredentialUsernames } from '../../db/smtp-credentials.ts'
 import type { AppEnv } from '../context.ts'
 import type { Config } from '../../lib/config.ts'
@@ -14,6 +15,7 @@ import { partitionTargets, splitTargets } from '../../lib/alias-target-rules.ts'
 import { webhookUrlProblem } from '../../lib/webhook-url-check.ts'
 import { addForwardTargets } from '../../db/forward-targets.ts'
 import { sendTargetConfirmation } from './forward-target-routes.ts'
+import { generateWebhookSecret, sealWebhookSecret } from '../../lib/webhook-secret.ts'
 import { CreateAliasSchema, PAUSED, ToggleAliasSchema, UpdateAliasSchema, type AliasView } from './alias-schemas.ts'
 import { isReservedAliasName, RESERVED_ALIAS_MESSAGE } from './reserved-alias-names.ts'
 
@@ -92,7 +94,8 @@ export const aliasRoutes = new Hono<AppEnv>()
     if (problem) return badWebhook(c, 'forwardTo', problem)
     const hit = await countAction(c, 'alias-create', c.var.user.id, { userId: c.var.user.id })
     if (!hit.allowed) return tooMany(c, hit, 'You are creating aliases too quickly.')
-    const id = await insertAlias(sql, c.var.user.id, input)
+    const newId = randomUUID() // the sealed webhook secret is bound to it
+    const id = await insertAlias(sql, c.var.user.id, { ...input, id: newId, webhookSecretSealed: sealWebhookSecret(config.secretKey, newId, generateWebhookSecret()) })
     if (!id) return taken(c)
     await requestConfirmations(c, [input.forwardTo])
     return c.json({ alias: aliasView((await findAlias(sql, c.var.user.id, id))!) }, 201)
@@ -136,12 +139,14 @@ export const aliasRoutes = new Hono<AppEnv>()
     return c.json({ message: 'Alias deleted' })
   })
   .get('/:aliasId/webhook-secret', signedIn, async (c) => {
-    const secret = await findWebhookSecret(c.var.deps.sql, c.var.user.id, c.req.param('aliasId'))
+    const { sql, config } = c.var.deps
+    const secret = await getWebhookSecret(sql, config.secretKey, c.req.param('aliasId'), c.var.user.id)
     if (!secret) return notFound(c)
     return c.json({ secret })
   })
   .post('/:aliasId/webhook-secret/rotate', signedIn, async (c) => {
-    const secret = `whsec_${randomBytes(32).toString('base64')}`
-    if (!(await replaceWebhookSecret(c.var.deps.sql, c.var.user.id, c.req.param('aliasId'), secret))) return notFound(c)
+    const { sql, config } = c.var.deps
+    const secret = await rotateWebhookSecret(sql, config.secretKey, c.req.param('aliasId'), c.var.user.id)
+    if (!secret) return notFound(c)
     return c.json({ secret })
   })

@@ -5,9 +5,13 @@ import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
 
 let t: TestApp
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMITS: 'login-account=4/900,register-ip=1000/3600' })
+  // One proxy in front (TRUST_PROXY=1), so a test can speak from an address of its own.
+  t = await createTestApp({ RATE_LIMITS: 'login-account=4/900,login-ip=30/900,register-ip=1000/3600', LOGIN_DELAY_SECONDS: '600/600', TRUST_PROXY: '1' })
 })
 afterAll(() => t.close())
+
+const from = (ip: string) => ({ 'x-forwarded-for': ip })
+const sessionsOf = async (userId: string, app = t) => (await app.db.sql`select count(*)::int as count from sessions where user_id = ${userId}`)[0].count as number
 
 const email = () => `Person.${crypto.randomUUID()}@Example.com`
 
@@ -128,6 +132,112 @@ describe('sign-in', () => {
     await t.db.sql`update sessions set expires_at = now() - interval '1 second' where user_id = ${user.id}`
     expect((await client.get('/api/auth/session')).status).toBe(401)
   })
+})
+
+describe('sign-in limits under concurrency', () => {
+  it('checks at most the account limit of 100 concurrent wrong guesses, and a correct password past the limit does not get in', async () => {
+    const { email: address, password, user } = await new ApiClient(t.app).register()
+    const sessions = await sessionsOf(user.id)
+    const guesses = Array.from({ length: 100 }, (_, i) => new ApiClient(t.app).post('/api/auth/login', { email: address, password: `wrong-${i}` }, from('198.51.100.1')))
+    // The limit's attempts are taken (their hashes may still be running): now the owner's
+    // password arrives, from another address.
+    await expect.poll(async () => (await t.db.sql`select count from rate_limits where action_type = 'login-account' and key = ${address.toLowerCase()}`)[0]?.count ?? 0, { timeout: 30_000 }).toBeGreaterThanOrEqual(4)
+    const late = await new ApiClient(t.app).post('/api/auth/login', { email: address, password }, from('203.0.113.1'))
+    const statuses = (await Promise.all(guesses)).map((r) => r.status)
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(4)
+    expect(statuses.filter((s) => s === 429).length).toBe(100 - statuses.filter((s) => s === 401).length)
+    expect(late.status).toBe(429)
+    expect((await late.json()).message).toMatch(/^Too many failed sign-in attempts for this account\. Please try again in \d+ seconds\.$/)
+    expect(await sessionsOf(user.id)).toBe(sessions)
+    const [row] = await t.db.sql`select count from rate_limits where action_type = 'login-account' and key = ${address.toLowerCase()}`
+    expect(row.count).toBe(4) // refused attempts are not counted
+  }, 90_000)
+
+  it('checks at most the address limit of 100 concurrent wrong guesses for different accounts', async () => {
+    const guesses = Array.from({ length: 100 }, () => new ApiClient(t.app).post('/api/auth/login', { email: email(), password: 'wrong-password' }, from('198.51.100.2')))
+    const statuses = (await Promise.all(guesses)).map((r) => r.status)
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(30)
+    expect(statuses.filter((s) => s === 429).length).toBe(100 - statuses.filter((s) => s === 401).length)
+    const limited = await new ApiClient(t.app).json(new ApiClient(t.app).post('/api/auth/login', { email: email(), password: 'wrong-password' }, from('198.51.100.2')))
+    expect(limited.status).toBe(429)
+    expect(limited.body.message).toMatch(/Too many/)
+  }, 90_000)
+
+  it('does not count successful sign-ins against the address', async () => {
+    const client = new ApiClient(t.app)
+    const { email: address, password } = await client.register()
+    for (let i = 0; i < 40; i++) expect((await new ApiClient(t.app).post('/api/auth/login', { email: address, password }, from('198.51.100.3'))).status).toBe(200)
+  }, 90_000)
+})
+
+describe('known devices', () => {
+  it("keep the owner's browser signing in while strangers' guesses hold the account back, and only for that account", async () => {
+    const { email: address, password } = await new ApiClient(t.app).register()
+    const owner = new ApiClient(t.app)
+    expect((await owner.post('/api/auth/login', { email: address, password }, from('203.0.113.20'))).status).toBe(200)
+    const device = owner.cookies.get('veilmail_device')!
+    expect(device).toMatch(/^[\w-]{22}\.[\w-]{43}$/)
+
+    // Strangers, each from another address, use up the account's free attempts: it now waits 600 s.
+    const guesses = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      new ApiClient(t.app).post('/api/auth/login', { email: address, password: `guess-${i}` }, from(`10.77.${i}.1`))))
+    expect(guesses.filter((r) => r.status === 401).length).toBeLessThanOrEqual(4)
+    const stranger = new ApiClient(t.app)
+    expect((await stranger.post('/api/auth/login', { email: address, password }, from('203.0.113.20'))).status).toBe(429)
+
+    // The owner's browser is spaced on its own counter: in at once, and the cookie is kept.
+    expect((await owner.post('/api/auth/login', { email: address, password }, from('203.0.113.20'))).status).toBe(200)
+    expect(owner.cookies.get('veilmail_device')!.split('.')[0]).toBe(device.split('.')[0])
+
+    // The cookie is signed for this account: tampered, or carried to another account, it is just a stranger.
+    const other = await new ApiClient(t.app).register()
+    await Promise.all(Array.from({ length: 8 }, (_, i) => new ApiClient(t.app).post('/api/auth/login', { email: other.email, password: `guess-${i}` }, from(`10.78.${i}.1`))))
+    for (const cookie of [device, `${device.split('.')[0]}.${'A'.repeat(43)}`]) {
+      const carrier = new ApiClient(t.app)
+      carrier.cookies.set('veilmail_device', cookie)
+      expect((await carrier.post('/api/auth/login', { email: other.email, password: other.password }, from('203.0.113.21'))).status).toBe(429)
+    }
+    const tampered = new ApiClient(t.app)
+    tampered.cookies.set('veilmail_device', `${device.split('.')[0]}.${'A'.repeat(43)}`)
+    expect((await tampered.post('/api/auth/login', { email: address, password }, from('203.0.113.20'))).status).toBe(429)
+
+    // A known device guessing wrong is spaced too (4 free, then it waits).
+    for (let i = 0; i < 4; i++) expect((await owner.post('/api/auth/login', { email: address, password: 'not it' }, from('203.0.113.20'))).status).toBe(401)
+    expect((await owner.post('/api/auth/login', { email: address, password }, from('203.0.113.20'))).status).toBe(429)
+  }, 90_000)
+})
+
+describe('sign-in spacing per account', () => {
+  // 3 free failures, then waits of 1 s doubling up to 2 s; failures forgotten after 15 minutes.
+  let spaced: TestApp
+  beforeAll(async () => {
+    spaced = await createTestApp({ RATE_LIMITS: 'login-account=3/900,login-ip=20/900', LOGIN_DELAY_SECONDS: '1/2', TRUST_PROXY: '1' })
+  })
+  afterAll(() => spaced.close())
+
+  it("lets the owner in from their own address after a bounded wait, however many guesses an attacker made", async () => {
+    const { email: address, password, user } = await new ApiClient(spaced.app).register()
+    // A distributed attacker: every guess from another address, so no per-address limit slows it.
+    let round = 0
+    const attack = async () => {
+      round++
+      return (await Promise.all(Array.from({ length: 50 }, (_, i) =>
+        new ApiClient(spaced.app).post('/api/auth/login', { email: address, password: `guess-${i}` }, from(`10.${round}.${i}.1`))))).map((r) => r.status)
+    }
+    const first = await attack()
+    expect(first.filter((s) => s === 401).length).toBeLessThanOrEqual(3)
+    // Keep guessing until the waits have grown to their longest: the attacker is slowed, never the owner locked out.
+    await expect.poll(async () => {
+      await attack()
+      const [row] = await spaced.db.sql`select count, extract(epoch from next_allowed_at - last_action)::float8 as wait from rate_limits where action_type = 'login-account' and key = ${address.toLowerCase()}`
+      return row.count >= 5 && row.wait
+    }, { timeout: 60_000, interval: 100 }).toBe(2)
+    const owner = new ApiClient(spaced.app)
+    await expect.poll(async () => (await owner.post('/api/auth/login', { email: address, password }, from('203.0.113.50'))).status, { timeout: 30_000, interval: 200 }).toBe(200)
+    expect((await owner.get('/api/auth/session')).status).toBe(200)
+    expect(await spaced.db.sql`select 1 from rate_limits where action_type = 'login-account' and key = ${address.toLowerCase()}`).toHaveLength(0)
+    expect(await sessionsOf(user.id, spaced)).toBe(2) // registration's and the owner's
+  }, 120_000)
 })
 
 describe('CSRF', () => {

@@ -1,11 +1,11 @@
 // E-mail + password accounts and the session: /api/auth/register, login, logout, session.
 // Verification, resend and password reset: account-mail-routes.ts.
 import { Hono } from 'hono'
-import { clearRateLimit, peekRateLimit } from '../../db/rate-limits.ts'
-import { findUserByEmail } from '../../db/users.ts'
+import { findUserByEmail, insertUser } from '../../db/users.ts'
 import type { AppEnv } from '../context.ts'
 import { clientIp } from '../http/client-ip.ts'
 import { countAction, tooMany } from '../http/rate-limit.ts'
+import { reserveSignIn } from '../http/sign-in-limit.ts'
 import { jsonBody } from '../http/validate.ts'
 import { LoginSchema, RegisterSchema } from './auth-schemas.ts'
 import { hashPassword, verifyPassword } from './password.ts'
@@ -35,23 +35,13 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post('/login', jsonBody(LoginSchema), async (c) => {
     const { email, password } = c.req.valid('json')
-    const { sql, config } = c.var.deps
-    const ip = clientIp(c)
-    const account = email.toLowerCase()
-    // Check both limits before spending a hash; count only failures.
-    const rules = config.rateLimits
-    const byAccount = await peekRateLimit(sql, 'login-account', account, rules['login-account'].limit, rules['login-account'].seconds)
-    const byIp = await peekRateLimit(sql, 'login-ip', ip, rules['login-ip'].limit, rules['login-ip'].seconds)
-    const blocked = [byAccount, byIp].find((hit) => !hit.allowed)
-    if (blocked) return tooMany(c, blocked, 'Too many failed sign-in attempts. Please try again later.')
-
+    const { sql } = c.var.deps
+    // Counted before the hash is spent, so concurrent guesses cannot all be checked.
+    const attempt = await reserveSignIn(c, email.toLowerCase())
+    if (attempt.refused) return attempt.refused
     const user = await findUserByEmail(sql, email)
-    if (!(await verifyPassword(user?.passwordHash, password)) || !user) {
-      await countAction(c, 'login-account', account)
-      await countAction(c, 'login-ip', ip, { ipAddress: ip })
-      return c.json({ message: INVALID_LOGIN }, 401)
-    }
-    await clearRateLimit(sql, 'login-account', account)
+    if (!(await verifyPassword(user?.passwordHash, password)) || !user) return c.json({ message: INVALID_LOGIN }, 401)
+    await attempt.succeeded()
     await startSession(c, user.id)
     return c.json({ user: publicUser(user) })
   })

@@ -7,7 +7,8 @@ let google: OidcStandIn
 let t: TestApp
 beforeAll(async () => {
   google = await startOidcStandIn()
-  t = await createTestApp(google.env)
+  // One proxy in front, so the limit test speaks from an address of its own.
+  t = await createTestApp({ ...google.env, TRUST_PROXY: '1', RATE_LIMITS: 'login-ip=10/900' })
 })
 afterAll(async () => {
   await t.close()
@@ -64,6 +65,30 @@ describe('Google sign-in', () => {
     const bare = await client.get('/api/auth/google/callback?code=x&state=y')
     expect(bare.headers.get('location')).toBe('/auth?error=google')
   })
+})
+
+describe('Google sign-in limits', () => {
+  it('lets at most the address limit of 100 concurrent failing callbacks reach the token endpoint, and a good one past the limit does not get in', async () => {
+    const from = { 'x-forwarded-for': '198.51.100.30' }
+    const started = await Promise.all(Array.from({ length: 101 }, async () => {
+      const client = new ApiClient(t.app)
+      const location = (await client.get('/api/auth/google')).headers.get('location')!
+      return { client, location }
+    }))
+    const exchanges = google.tokenRequests
+    const callbacks = started.slice(0, 100).map(({ client, location }) =>
+      client.get(`/api/auth/google/callback?code=not-a-code&state=${new URL(location).searchParams.get('state')}`, from))
+    const answers = await Promise.all(callbacks)
+    expect(answers.every((r) => r.status === 302 && r.headers.get('location') === '/auth?error=google')).toBe(true)
+    expect(google.tokenRequests - exchanges).toBeLessThanOrEqual(10)
+
+    const { client, location } = started[100]
+    const grant = google.authorize(location, { sub: sub(), email: `${sub()}@gmail.test`, email_verified: true })
+    const late = await client.get(`/api/auth/google/callback?code=${grant.code}&state=${grant.state}`, from)
+    expect(late.headers.get('location')).toBe('/auth?error=google')
+    expect((await client.get('/api/auth/session')).status).toBe(401)
+    expect(google.tokenRequests - exchanges).toBeLessThanOrEqual(10)
+  }, 60_000)
 })
 
 describe('Google sign-in switched off', () => {

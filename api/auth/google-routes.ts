@@ -10,6 +10,7 @@ import * as v from 'valibot'
 import { findUserByEmail, findUserByGoogleId, insertUser, linkGoogleAccount } from '../../db/users.ts'
 import { errorFields, log } from '../../lib/log.ts'
 import type { AppEnv } from '../context.ts'
+import { reserveSignIn } from '../http/sign-in-limit.ts'
 import { startSession } from './session.ts'
 
 const STATE_COOKIE = 'veilmail_google_state'
@@ -60,6 +61,10 @@ export const googleRoutes = new Hono<AppEnv>()
     deleteCookie(c, VERIFIER_COOKIE, { path: COOKIE_PATH })
     const code = c.req.query('code')
     if (!code || !state || !verifier || c.req.query('state') !== state) return failed(c)
+    // Counted before we call Google's token endpoint, so concurrent callbacks cannot all make the
+    // server spend requests; given back when the account signs in.
+    const attempt = await reserveSignIn(c)
+    if (attempt.refused) return failed(c)
 
     let info: v.InferOutput<typeof GoogleUserInfo>
     try {
@@ -96,6 +101,7 @@ export const googleRoutes = new Hono<AppEnv>()
       profileImageUrl: info.picture,
     })
     if (!user) return failed(c)
+    await attempt.succeeded()
     await startSession(c, user.id)
     return c.redirect('/dashboard', 302)
   })

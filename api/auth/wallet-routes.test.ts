@@ -6,7 +6,8 @@ import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
 
 let t: TestApp
 beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_URL: 'http://localhost:3000' })
+  // One proxy in front, so the limit test speaks from an address of its own.
+  t = await createTestApp({ PUBLIC_URL: 'http://localhost:3000', TRUST_PROXY: '1', RATE_LIMITS: 'login-ip=10/900,wallet-ip=1000/900' })
 })
 afterAll(() => t.close())
 
@@ -83,4 +84,28 @@ describe('wallet sign-in', () => {
     expect(res.status).toBe(400)
     expect((await client.json(client.post('/api/auth/wallet', {}))).body.message).toBe('Wallet address is required')
   })
+})
+
+describe('wallet sign-in limits', () => {
+  it('checks at most the address limit of 100 concurrent forged signatures, and a good one past the limit does not get in', async () => {
+    const owner = wallet()
+    const impostor = wallet()
+    const from = { 'x-forwarded-for': '198.51.100.40' }
+    const client = new ApiClient(t.app)
+    const messages = await Promise.all(Array.from({ length: 101 }, () => nonceFor(client, owner.address)))
+    const forged = messages.slice(0, 100).map((message) =>
+      new ApiClient(t.app).post('/api/auth/wallet', { walletAddress: owner.address, message, signature: impostor.sign(message) }, from))
+    const statuses = (await Promise.all(forged)).map((r) => r.status)
+    const checked = statuses.filter((s) => s === 401).length
+    expect(checked).toBeLessThanOrEqual(10)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(100 - checked)
+    // a checked attempt spends its nonce; a refused one never reached it
+    const [{ spent }] = await t.db.sql`select count(*)::int as spent from wallet_nonces where wallet_address = ${owner.address} and used_at is not null`
+    expect(spent).toBe(checked)
+
+    const late = await client.json(client.post('/api/auth/wallet', { walletAddress: owner.address, message: messages[100], signature: owner.sign(messages[100]) }, from))
+    expect(late.status).toBe(429)
+    expect(late.body.rateLimited).toBe(true)
+    expect((await client.get('/api/auth/session')).status).toBe(401)
+  }, 60_000)
 })

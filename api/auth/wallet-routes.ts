@@ -9,6 +9,7 @@ import { findUserByWallet, insertUser } from '../../db/users.ts'
 import type { AppEnv } from '../context.ts'
 import { clientIp } from '../http/client-ip.ts'
 import { countAction, tooMany } from '../http/rate-limit.ts'
+import { reserveSignIn } from '../http/sign-in-limit.ts'
 import { jsonBody, queryParams } from '../http/validate.ts'
 import { WalletSignInSchema } from './auth-schemas.ts'
 import { publicUser, startSession } from './session.ts'
@@ -66,6 +67,10 @@ export const walletRoutes = new Hono<AppEnv>()
     if (!publicKey || !parsed || parsed.address !== walletAddress || parsed.domain !== publicUrl.host || parsed.uri !== publicUrl.origin) {
       return c.json({ message: refused }, 401)
     }
+    // Counted before the nonce is spent and the signature checked, so concurrent tries cannot
+    // all be checked; given back when the wallet signs in.
+    const attempt = await reserveSignIn(c)
+    if (attempt.refused) return attempt.refused
     // The nonce is spent by this attempt whatever its outcome: no second try with it.
     if (!(await consumeWalletNonce(sql, parsed.nonce, walletAddress))) return c.json({ message: refused }, 401)
     if (!verifySignature(publicKey, message, Buffer.from(signature, 'base64'))) return c.json({ message: refused }, 401)
@@ -74,6 +79,7 @@ export const walletRoutes = new Hono<AppEnv>()
       ?? (await insertUser(sql, { walletAddress, authMethod: 'wallet' }))
       ?? (await findUserByWallet(sql, walletAddress)) // created by a concurrent sign-in
     if (!user) return c.json({ message: refused }, 401)
+    await attempt.succeeded()
     await startSession(c, user.id)
     return c.json({ user: publicUser(user) })
   })

@@ -11,6 +11,7 @@ import { confirmTarget } from '../../api/aliases/confirm-target.ts'
 import { partitionTargets } from '../../lib/alias-target-rules.ts'
 import type { Config } from '../../lib/config.ts'
 import { loadDkimKeys } from '../../lib/dkim-keys.ts'
+import { generateWebhookSecret, sealWebhookSecret } from '../../lib/webhook-secret.ts'
 import { createDeliveryDeps, type DeliveryDeps } from '../../workers/delivery-deps.ts'
 import { startDeliveryWorker } from '../../workers/delivery-worker.ts'
 import { createMxServer, type MxServer } from '../../workers/mx-server.ts'
@@ -99,10 +100,12 @@ export async function createMailEnv(options: { worker?: boolean; concurrency?: n
     },
     async createAlias(forwardTo, { alias = `alias${++counter}x${Date.now() % 100000}`, domain = 'veilmail.test' } = {}) {
       const [user] = await db.sql<{ id: string }[]>`insert into users (email, auth_method) values (${`owner${++counter}-${Date.now()}@example.com`}, 'email') returning id`
-      const [row] = await db.sql<{ id: string; webhookSecret: string }[]>`
-        insert into aliases (user_id, alias, domain, forward_to) values (${user.id}, ${alias}, ${domain}, ${forwardTo}) returning id, webhook_secret`
+      const id = crypto.randomUUID()
+      const webhookSecret = generateWebhookSecret()
+      await db.sql`insert into aliases (id, user_id, alias, domain, forward_to, webhook_secret_sealed)
+        values (${id}, ${user.id}, ${alias}, ${domain}, ${forwardTo}, ${sealWebhookSecret(config.secretKey, id, webhookSecret)})`
       for (const email of partitionTargets(forwardTo).emails) await confirmTarget({ sql: db.sql, boss }, user.id, email)
-      return { id: row.id, userId: user.id, address: `${alias}@${domain}`, webhookSecret: row.webhookSecret }
+      return { id, userId: user.id, address: `${alias}@${domain}`, webhookSecret }
     },
     async send(o) {
       const to = Array.isArray(o.to) ? o.to : [o.to]

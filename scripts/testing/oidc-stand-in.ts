@@ -11,12 +11,15 @@ export interface OidcStandIn {
   env: Record<string, string>
   /** Issues a code for `profile` bound to the PKCE challenge the app sent. */
   authorize(authorizationUrl: string, profile: Profile): { code: string; state: string }
+  /** how many code exchanges reached the token endpoint */
+  readonly tokenRequests: number
   close(): Promise<void>
 }
 
 export async function startOidcStandIn(): Promise<OidcStandIn> {
   const codes = new Map<string, { challenge: string; profile: Profile }>()
   const tokens = new Map<string, Profile>()
+  let tokenRequests = 0
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url!, 'http://x')
     const send = (status: number, body: object) => {
@@ -24,6 +27,7 @@ export async function startOidcStandIn(): Promise<OidcStandIn> {
       res.end(JSON.stringify(body))
     }
     if (req.method === 'POST' && url.pathname === '/token') {
+      tokenRequests++
       let raw = ''
       for await (const chunk of req) raw += chunk
       const form = new URLSearchParams(raw)
@@ -59,6 +63,9 @@ export async function startOidcStandIn(): Promise<OidcStandIn> {
       const code = randomBytes(12).toString('hex')
       codes.set(code, { challenge: params.get('code_challenge')!, profile })
       return { code, state: params.get('state')! }
+    },
+    get tokenRequests() {
+      return tokenRequests
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }

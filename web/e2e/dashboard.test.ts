@@ -2,10 +2,11 @@
 import path from 'node:path'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { openWebhookSecret, type StoredWebhookSecret } from '../../lib/webhook-secret.ts'
 import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
 import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
 import { latestLink } from '../../scripts/testing/mailbox.ts'
-import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
 
 const run = browserAvailable()
@@ -169,7 +170,13 @@ describe.skipIf(!run)('dashboard alias management', () => {
     const secret = page.getByTestId('webhook-secret')
     expect(await secret.innerText()).toMatch(/^whsec_•+$/)
     await page.getByRole('button', { name: 'Reveal' }).click()
-    const [{ webhookSecret }] = await db.sql`select webhook_secret from aliases where alias = ${news}`
+    // stored sealed: the server's key opens it
+    const storedSecret = async () => {
+      const [row] = await db.sql<StoredWebhookSecret[]>`select id, webhook_secret, webhook_secret_sealed from aliases where alias = ${news}`
+      expect(row.webhookSecret).toBeNull()
+      return openWebhookSecret(TEST_SECRET_KEY, row)
+    }
+    const webhookSecret = await storedSecret()
     await expect.poll(() => secret.innerText()).toBe(webhookSecret)
     await secret.scrollIntoViewIfNeeded()
     await screenshot('dashboard-webhook-secret-1280.png', false)
@@ -177,7 +184,7 @@ describe.skipIf(!run)('dashboard alias management', () => {
     await page.getByRole('button', { name: 'Rotate' }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Rotate Secret' }).click()
     await toast('Secret Rotated').waitFor()
-    const [{ webhookSecret: rotated }] = await db.sql`select webhook_secret from aliases where alias = ${news}`
+    const rotated = await storedSecret()
     expect(rotated).not.toBe(webhookSecret)
     await expect.poll(() => secret.innerText()).toBe(rotated)
     await newsRow.getByRole('button', { name: 'Details' }).click()

@@ -8,6 +8,7 @@ import {
   SECURITY_LOG_RETENTION_DAYS,
 } from '../../lib/data-policy.ts'
 import { CONTACT_EMAIL } from '../../lib/site.ts'
+import { FINISHED_EMAIL_JOB_DAYS } from '../../../lib/retention-periods.ts'
 
 export function PrivacyRoute() {
   useDocumentTitle('Privacy Policy')
@@ -52,7 +53,7 @@ export function PrivacyRoute() {
             which never reaches us. We cannot read your private key or reset your master password.
           </li>
           <li>
-            <strong>Sending credentials and connected mailboxes.</strong> SMTP passwords for your aliases and the
+            <strong>Sending credentials and connected mailboxes.</strong> SMTP passwords and webhook signing secrets for your aliases and the
             IMAP passwords or Microsoft (Outlook) sign-in tokens of mailboxes you connect are encrypted at rest with
             AES-256-GCM. Messages synced from connected mailboxes are stored so you can read them in the inbox, until
             you delete them or your account.
@@ -60,7 +61,13 @@ export function PrivacyRoute() {
           <li>
             <strong>Mail you send.</strong> Messages you write in Veilmail wait in an outgoing queue while they are
             delivered, so that delivery can be retried and you can see its status. The message itself is encrypted
-            at rest and erased as soon as it is sent, cancelled or has finally failed.
+            at rest and erased as soon as it is sent, cancelled or has finally failed; the record of it (recipient,
+            status, time, error) is deleted {FINISHED_EMAIL_JOB_DAYS} days after that.
+          </li>
+          <li>
+            <strong>Attempt counters.</strong> To stop password guessing and abuse we count sign-in attempts, sign-ups
+            and similar actions per IP address, per e-mail address or per account for a limited window (up to a day,
+            depending on the action). Each counter is deleted within an hour after its window ends.
           </li>
         </ul>
       </ProseSection>
@@ -93,7 +100,9 @@ export function PrivacyRoute() {
 
       <ProseSection title="Cookies and browser storage">
         <p>
-          One cookie: your session. No advertising, analytics or third-party trackers. Your browser's local storage
+          Two cookies: your session, and after you sign in with e-mail and password a known-device cookie (a random
+          id signed for your account, kept for a year) so that strangers guessing your password cannot hold up your own
+          sign-ins. No advertising, analytics or third-party trackers. Your browser's local storage
           keeps your theme choice and, if you sign in with a wallet, your wallet's public address.
         </p>
       </ProseSection>
@@ -111,6 +120,8 @@ export function PrivacyRoute() {
       <ProseSection title="How long we keep it">
         <ul>
           <li>Forwarded mail: only until every target has received it.</li>
+          <li>Records of mail you sent: {FINISHED_EMAIL_JOB_DAYS} days after it was sent, cancelled or finally failed (the message itself is erased at once).</li>
+          <li>Attempt counters (IP and e-mail addresses): within an hour after their window ends.</li>
           <li>Technical and security logs (which contain no content): {SECURITY_LOG_RETENTION_DAYS} days.</li>
           <li>Deleted aliases: removed at once with their settings, notes and counters. The bare address is kept, linked to no one, so it can never be given to someone else and receive mail meant for you.</li>
           <li>

@@ -7,7 +7,7 @@ import { abandonDelivery } from './delivery-step.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
 import { abandonForwardEmail, forwardEmailHandler } from './forward-email.ts'
 import { forwardReplyHandler } from './forward-reply.ts'
-import { forwardWebhookHandler } from './forward-webhook.ts'
+import { abandonForwardWebhook, forwardWebhookHandler } from './forward-webhook.ts'
 import { wakeWhenDue } from './queue-due.ts'
 import { allQueues, deadLetterName, queues, work, type QueueDefinition } from './queues.ts'
 import { abandonUndeliveredRetry, retryUndeliveredHandler } from './retry-undelivered.ts'
@@ -68,12 +68,11 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   const dead = <Q extends QueueDefinition>(queue: Q): Q => ({ ...queue, name: deadLetterName(queue) })
   const idle = { pollSeconds: 60 }
   loops[queues.forwardEmail.name] = await work(boss, queues.forwardEmail, forwardEmailHandler(deps), run(queues.forwardEmail))
-  await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), run(queues.forwardWebhook))
+  loops[queues.forwardWebhook.name] = await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), run(queues.forwardWebhook))
   loops[queues.forwardReply.name] = await work(boss, queues.forwardReply, forwardReplyHandler(deps), run(queues.forwardReply))
   await work(boss, dead(queues.forwardEmail), ({ deliveryId }) => abandonForwardEmail(deps, deliveryId), idle)
-  for (const queue of [queues.forwardWebhook, queues.forwardReply]) {
-    await work(boss, dead(queue), ({ deliveryId }) => abandonDelivery(deps, deliveryId), idle)
-  }
+  await work(boss, dead(queues.forwardWebhook), ({ deliveryId }) => abandonForwardWebhook(deps, deliveryId), idle)
+  await work(boss, dead(queues.forwardReply), ({ deliveryId }) => abandonDelivery(deps, deliveryId), idle)
   loops[queues.retryUndelivered.name] = await work(boss, queues.retryUndelivered, retryUndeliveredHandler(deps), run(queues.retryUndelivered))
   await work(boss, dead(queues.retryUndelivered), ({ undeliveredId }) => abandonUndeliveredRetry(deps.sql, undeliveredId), idle)
   // Outgoing mail in two fetch loops of large batches: the handler claims and marks its batch in
@@ -85,7 +84,8 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   await work(boss, queues.housekeeping, () => housekeeping(deps.sql), { ...run(queues.housekeeping), ...idle })
   await boss.schedule(queues.housekeeping.name, HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
   // a mail leaves when its undo window or scheduled time ends, not at the next idle poll
-  const stopWakeUps = await wakeWhenDue(deps.sql, boss, { [queues.sendEmail.name]: loops[queues.sendEmail.name] })
+  // a webhook retry the owner asked for (Undelivered → Retry now) is due at once
+  const stopWakeUps = await wakeWhenDue(deps.sql, boss, { [queues.sendEmail.name]: loops[queues.sendEmail.name], [queues.forwardWebhook.name]: loops[queues.forwardWebhook.name] })
   return async () => {
     relay.stop()
     await stopWakeUps()

@@ -35,6 +35,7 @@ async function open(route: string, width = 1280): Promise<Page> {
 describe.skipIf(!run)('a first visit', () => {
   it('shows "1 user", hides the zero alias count, and never says "0k+"', async () => {
     const page = await open('/')
+    await page.getByTestId('social-proof').waitFor()
     await expect.poll(() => page.getByTestId('social-proof').innerText()).toBe('1 user')
     expect(await page.getByTestId('user-count').innerText()).toBe('1 user')
     const text = await page.locator('body').innerText()

@@ -35,6 +35,7 @@ async function open(path: string, width = 1280): Promise<Page> {
 describe.skipIf(!run)('web shell', () => {
   it('renders the landing page with figures from the API, at desktop and phone widths', async () => {
     const page = await open('/')
+    await page.getByTestId('social-proof').waitFor()
     await expect.poll(() => page.getByTestId('social-proof').innerText()).toBe('1,234 users · 3 aliases created')
     expect(await page.getByTestId('user-count').innerText()).toBe('1k+ users')
     expect(await page.getByRole('link', { name: '_SIGN IN' }).isVisible()).toBe(true)

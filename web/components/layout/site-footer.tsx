@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { Link } from 'react-router-dom'
 import { ArrowUpRight } from 'lucide-react'
 import { Logo } from '../logo.tsx'
-import { APP_VERSION, EXTERNAL_LINKS } from '../../lib/site.ts'
+import { APP_VERSION, EXTERNAL_LINKS, FEEDBACK_URL } from '../../lib/site.ts'
 
 interface FooterLink {
   label: string
@@ -30,7 +30,10 @@ const COLUMNS: Array<{ title: string; links: FooterLink[] }> = [
   },
   {
     title: 'REVIEWS',
-    links: [{ label: '_TRUSTPILOT', href: EXTERNAL_LINKS.reviews }],
+    links: [
+      { label: '_TRUSTPILOT', href: EXTERNAL_LINKS.reviews },
+      { label: '_FEEDBACK', href: FEEDBACK_URL },
+    ],
   },
   {
     title: 'OPEN SOURCE',

@@ -110,8 +110,8 @@ export function CreateKeyDialog({ userId, open, onOpenChange }: CreateKeyDialogP
               </p>
             )}
             <p className="text-xs text-muted-foreground">
-              At least 12 characters, or a password rated Fair or better. You need it to download this key and to decrypt
-              messages with it.
+              Rated Fair or better, or at least 12 characters that are not Very weak. You need it to download this key and
+              to decrypt messages with it.
             </p>
           </div>
           <DialogFooter>

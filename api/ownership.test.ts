@@ -40,6 +40,14 @@ beforeAll(async () => {
     values (${user.id}, ${ofB.aliasId}, 'b@example.com', '550 5.1.1 mailbox unavailable', '-----BEGIN AGE ENCRYPTED FILE-----', 'age1x')
     returning id`
   ofB.undeliveredId = undelivered.id
+  // and a webhook delivery of B's that is failing (the pipeline's own tests make these the real way)
+  const spoolId = crypto.randomUUID()
+  await t.db.sql`insert into spool_messages (id, raw, meta, size) values (${spoolId}, ${Buffer.from('sealed')}, ${Buffer.from('sealed')}, 6)`
+  const [delivery] = await t.db.sql<{ id: string }[]>`
+    insert into deliveries (spool_id, alias_id, kind, target, attempts, last_error, last_attempt_at)
+    values (${spoolId}, ${ofB.aliasId}, 'webhook', 'https://hooks.example/b', 1, 'http-503', now())
+    returning id`
+  ofB.deliveryId = delivery.id
 })
 afterAll(() => t.close())
 
@@ -87,5 +95,7 @@ describe('route table', () => {
     expect(keys.body.keys).toMatchObject([{ id: ofB.keyId, isDefault: true }])
     expect((await a.json(a.get('/api/undelivered'))).body.undelivered).toEqual([])
     expect((await b.json(b.get('/api/undelivered'))).body.undelivered).toMatchObject([{ id: ofB.undeliveredId, status: 'kept', kept: true }])
+    expect((await a.json(a.get('/api/undelivered/webhooks'))).body.failures).toEqual([])
+    expect((await b.json(b.get('/api/undelivered/webhooks'))).body.failures).toMatchObject([{ id: ofB.deliveryId, lastError: 'http-503' }])
   })
 })

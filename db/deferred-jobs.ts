@@ -10,3 +10,12 @@ export async function flushDeferredJobs(db: Db, queueNames: string[]): Promise<n
     returning id`
   return rows.length
 }
+
+/** Makes the job of one delivery that waits for its next try due now; false when none waits. */
+export async function flushDeliveryJob(db: Db, queueName: string, deliveryId: string): Promise<boolean> {
+  const rows = await db`
+    update pgboss.job set start_after = now()
+    where name = ${queueName} and state = 'retry' and data->>'deliveryId' = ${deliveryId}
+    returning id`
+  return rows.length > 0
+}

@@ -74,7 +74,7 @@ export async function lockDelivery(db: Db, id: string): Promise<Delivery | undef
 
 export async function finishDelivery(db: Db, id: string, status: 'sent' | 'failed', error: string | null = null): Promise<void> {
   await db`
-    update deliveries set status = ${status}, last_error = ${error}, attempts = attempts + 1, finished_at = now()
+    update deliveries set status = ${status}, last_error = ${error}, attempts = attempts + 1, finished_at = now(), last_attempt_at = now()
     where id = ${id}`
 }
 
@@ -85,5 +85,5 @@ export async function holdDelivery(db: Db, id: string): Promise<void> {
 
 /** Records a failed attempt (error class only, never a server's text: it can quote addresses). */
 export async function recordDeliveryAttempt(db: Db, id: string, error: string): Promise<void> {
-  await db`update deliveries set attempts = attempts + 1, last_error = ${error} where id = ${id}`
+  await db`update deliveries set attempts = attempts + 1, last_error = ${error}, last_attempt_at = now() where id = ${id}`
 }

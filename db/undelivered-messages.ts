@@ -3,9 +3,11 @@
 import type { Db } from './client.ts'
 
 export type UndeliveredStatus = 'kept' | 'retrying'
+export type UndeliveredKind = 'email' | 'webhook'
 
 export interface UndeliveredRow {
   id: string
+  kind: UndeliveredKind
   aliasId: string
   alias: string
   domain: string
@@ -32,6 +34,8 @@ export interface UndeliveredCopy {
 }
 
 export interface NewUndelivered {
+  /** 'email' unless given */
+  kind?: UndeliveredKind
   userId: string
   aliasId: string
   target: string
@@ -43,8 +47,8 @@ export interface NewUndelivered {
 
 export async function insertUndeliveredMessage(db: Db, input: NewUndelivered): Promise<string> {
   const [row] = await db<{ id: string }[]>`
-    insert into undelivered_messages (user_id, alias_id, target, reason, encrypted, recipient, size)
-    values (${input.userId}, ${input.aliasId}, ${input.target}, ${input.reason}, ${input.encrypted}, ${input.recipient},
+    insert into undelivered_messages (kind, user_id, alias_id, target, reason, encrypted, recipient, size)
+    values (${input.kind ?? 'email'}, ${input.userId}, ${input.aliasId}, ${input.target}, ${input.reason}, ${input.encrypted}, ${input.recipient},
             ${input.encrypted?.length ?? 0})
     returning id`
   return row.id
@@ -59,7 +63,7 @@ export async function sumUndeliveredBytes(db: Db, userId: string): Promise<numbe
 }
 
 const listColumns = (db: Db) => db`
-  u.id, u.alias_id, a.alias, a.domain, u.target, u.reason, u.encrypted is not null as kept, u.status, u.retries,
+  u.id, u.kind, u.alias_id, a.alias, a.domain, u.target, u.reason, u.encrypted is not null as kept, u.status, u.retries,
   u.created_at, u.expires_at`
 
 /** The newest `limit` (a flood of refused mail must not make the dashboard's list unbounded). */

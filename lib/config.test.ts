@@ -12,12 +12,20 @@ describe('configuration', () => {
     expect(cfg.mx).toEqual({ host: '127.0.0.1', port: 2525 })
     expect(cfg.submission).toEqual({ port: 2587, tlsPort: 2465 })
     expect(cfg.smtpPublicHost).toBe('smtp.veilmail.test')
+    expect(cfg.smtpPublicPorts).toEqual({ starttls: 2587, tls: 2465 })
     expect(cfg.embeddedPgPort).toBe(54329)
     expect(cfg.maxMessageBytes).toBe(26214400)
     expect(cfg.allowPrivateNetworks).toBe(false)
     expect(cfg.google).toBeUndefined()
     expect(cfg.secureCookies).toBe(false)
     expect(cfg.delivery).toEqual({ concurrency: 8, pollSeconds: 10, queueConcurrency: {} })
+  })
+
+  it('shows mail clients the listening submission ports unless public ones are set', () => {
+    expect(loadConfig({ ...base, SUBMISSION_PORT: '1587', SUBMISSION_TLS_PORT: '1465' }).smtpPublicPorts).toEqual({ starttls: 1587, tls: 1465 })
+    expect(loadConfig({ ...base, SUBMISSION_PUBLIC_PORT: '587', SUBMISSION_TLS_PUBLIC_PORT: '465' }).smtpPublicPorts).toEqual({ starttls: 587, tls: 465 })
+    expect(() => loadConfig({ ...base, SUBMISSION_PUBLIC_PORT: '70000' })).toThrow(/SUBMISSION_PUBLIC_PORT/)
+    expect(() => loadConfig({ ...base, SUBMISSION_TLS_PUBLIC_PORT: 'smtps' })).toThrow(/SUBMISSION_TLS_PUBLIC_PORT: must be a port number/)
   })
 
   it('reads a concurrency per queue', () => {

@@ -34,6 +34,9 @@ const EnvSchema = v.object({
   SUBMISSION_PORT: v.optional(Port, '2587'),
   SUBMISSION_TLS_PORT: v.optional(Port, '2465'),
   SMTP_PUBLIC_HOST: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  // The submission ports mail clients must use, when a proxy or NAT maps 587/465 to ours.
+  SUBMISSION_PUBLIC_PORT: v.optional(Port),
+  SUBMISSION_TLS_PUBLIC_PORT: v.optional(Port),
   TLS_CERT_FILE: v.optional(v.string()),
   TLS_KEY_FILE: v.optional(v.string()),
   OUTBOUND_SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL'))),
@@ -112,6 +115,7 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     mx: { host: e.MX_HOST, port: e.MX_PORT },
     submission: { port: e.SUBMISSION_PORT, tlsPort: e.SUBMISSION_TLS_PORT },
     smtpPublicHost: e.SMTP_PUBLIC_HOST ?? `smtp.${e.MAIL_DOMAINS[0]}`,
+    smtpPublicPorts: { starttls: e.SUBMISSION_PUBLIC_PORT ?? e.SUBMISSION_PORT, tls: e.SUBMISSION_TLS_PUBLIC_PORT ?? e.SUBMISSION_TLS_PORT },
     tls: { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE },
     outboundSmtpUrl: e.OUTBOUND_SMTP_URL,
     maxMessageBytes: e.MAX_MESSAGE_BYTES,

@@ -58,10 +58,11 @@ async function openDelivery(deps: StepDeps, tx: Tx, delivery: Delivery): Promise
   return spool ? { ...spool, alias: alias! } : undefined
 }
 
-/** What an attempt ran into, for the owner's report: a code (smtp-451, ECONNREFUSED), never a server's text. */
+/** What an attempt ran into, for the owner's report: a code (smtp-451, http-503, ECONNREFUSED), never a server's text. */
 function attemptError(error: unknown): string {
-  const e = error as { responseCode?: number; code?: string; name?: string }
+  const e = error as { responseCode?: number; httpStatus?: number; code?: string; name?: string }
   if (typeof e?.responseCode === 'number') return `smtp-${e.responseCode}`
+  if (typeof e?.httpStatus === 'number') return `http-${e.httpStatus}`
   if (typeof e?.code === 'string' && /^[A-Z0-9_]{2,32}$/.test(e.code)) return e.code
   return error instanceof Error ? error.name : 'error'
 }
@@ -97,6 +98,19 @@ async function runLocked<C>(
     await recordDeliveryAttempt(deps.sql, deliveryId, attemptError(error)).catch(() => {})
     throw error
   }
+}
+
+/**
+ * The owner gave up on a delivery that keeps failing: it fails for good now (the job still waiting
+ * for its next try then finds it done). False when it is no longer pending.
+ */
+export async function dropDelivery(sql: Sql, deliveryId: string, reason: string): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    const delivery = await lockDelivery(tx, deliveryId)
+    if (!delivery || delivery.status !== 'pending') return false
+    await finish(tx, delivery, { status: 'failed', reason })
+    return true
+  })
 }
 
 /**

@@ -8,7 +8,7 @@ import type { DeliveryDeps } from './delivery-deps.ts'
 import { abandonForwardEmail, forwardEmailHandler } from './forward-email.ts'
 import { forwardOperatorHandler } from './forward-operator.ts'
 import { forwardReplyHandler } from './forward-reply.ts'
-import { forwardWebhookHandler } from './forward-webhook.ts'
+import { abandonForwardWebhook, forwardWebhookHandler } from './forward-webhook.ts'
 import { wakeWhenDue } from './queue-due.ts'
 import { allQueues, deadLetterName, queues, work, type QueueDefinition } from './queues.ts'
 import { abandonUndeliveredRetry, retryUndeliveredHandler } from './retry-undelivered.ts'
@@ -70,11 +70,12 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   const dead = <Q extends QueueDefinition>(queue: Q): Q => ({ ...queue, name: deadLetterName(queue) })
   const idle = { pollSeconds: 60 }
   loops[queues.forwardEmail.name] = await work(boss, queues.forwardEmail, forwardEmailHandler(deps), run(queues.forwardEmail))
-  await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), run(queues.forwardWebhook))
+  loops[queues.forwardWebhook.name] = await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), run(queues.forwardWebhook))
   loops[queues.forwardReply.name] = await work(boss, queues.forwardReply, forwardReplyHandler(deps), run(queues.forwardReply))
   loops[queues.forwardOperator.name] = await work(boss, queues.forwardOperator, forwardOperatorHandler(deps), run(queues.forwardOperator))
   await work(boss, dead(queues.forwardEmail), ({ deliveryId }) => abandonForwardEmail(deps, deliveryId), idle)
-  for (const queue of [queues.forwardWebhook, queues.forwardReply, queues.forwardOperator]) {
+  await work(boss, dead(queues.forwardWebhook), ({ deliveryId }) => abandonForwardWebhook(deps, deliveryId), idle)
+  for (const queue of [queues.forwardReply, queues.forwardOperator]) {
     await work(boss, dead(queue), ({ deliveryId }) => abandonDelivery(deps, deliveryId), idle)
   }
   loops[queues.retryUndelivered.name] = await work(boss, queues.retryUndelivered, retryUndeliveredHandler(deps), run(queues.retryUndelivered))
@@ -88,7 +89,8 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   await work(boss, queues.housekeeping, () => housekeeping(deps.sql), { ...run(queues.housekeeping), ...idle })
   await boss.schedule(queues.housekeeping.name, HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
   // a mail leaves when its undo window or scheduled time ends, not at the next idle poll
-  const stopWakeUps = await wakeWhenDue(deps.sql, boss, { [queues.sendEmail.name]: loops[queues.sendEmail.name] })
+  // a webhook retry the owner asked for (Undelivered → Retry now) is due at once
+  const stopWakeUps = await wakeWhenDue(deps.sql, boss, { [queues.sendEmail.name]: loops[queues.sendEmail.name], [queues.forwardWebhook.name]: loops[queues.forwardWebhook.name] })
   return async () => {
     relay.stop()
     await stopWakeUps()

@@ -24,6 +24,8 @@ export function exhaustedReason(attempts: number, lastError: string | null): str
 }
 
 export interface UndeliveredInput {
+  /** 'email' unless given; a webhook failure is always a report without copy */
+  kind?: 'email' | 'webhook'
   alias: DeliveryAlias
   target: string
   reason: string
@@ -38,7 +40,7 @@ export async function keepUndelivered(tx: Tx, input: UndeliveredInput): Promise<
     reason = `${reason}; no copy kept: ${UNDELIVERED_BUDGET_BYTES / 1024 / 1024} MB of undelivered mail is already kept`.slice(0, MAX_REASON * 2)
   }
   const id = await insertUndeliveredMessage(tx, {
-    userId: input.alias.userId, aliasId: input.alias.id, target: input.target, reason,
+    kind: input.kind, userId: input.alias.userId, aliasId: input.alias.id, target: input.target, reason,
     encrypted: copy?.armored ?? null, recipient: copy?.recipient ?? null,
   })
   log.info('undelivered.recorded', { undelivered: id, alias: input.alias.id, kept: Boolean(copy) })

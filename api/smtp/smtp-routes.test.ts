@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
 
 let t: TestApp
 beforeAll(async () => {
-  t = await createTestApp({ SMTP_PUBLIC_HOST: 'smtp.veilmail.example' })
+  t = await createTestApp({ SMTP_PUBLIC_HOST: 'smtp.veilmail.example', SUBMISSION_PORT: '10587', SUBMISSION_TLS_PUBLIC_PORT: '465' })
 })
 afterAll(() => t.close())
 
@@ -23,7 +23,7 @@ describe('SMTP credentials', () => {
     const created = await client.json(client.post('/api/smtp-credentials', { aliasId }))
     expect(created.status).toBe(201)
     const { credential } = created.body
-    expect(credential).toMatchObject({ aliasId, username: address, host: 'smtp.veilmail.example', ports: { starttls: 587, tls: 465 } })
+    expect(credential).toMatchObject({ aliasId, username: address, host: 'smtp.veilmail.example', ports: { starttls: 10587, tls: 465 } })
     expect(Buffer.from(credential.password, 'base64url').length).toBeGreaterThanOrEqual(16)
 
     const [row] = await t.db.sql`select encrypted_password, password_verifier from smtp_credentials where id = ${credential.id}`
@@ -31,6 +31,7 @@ describe('SMTP credentials', () => {
     expect(await argon2.verify(row.passwordVerifier, credential.password)).toBe(true)
 
     const list = await client.json(client.get(`/api/smtp-credentials/alias/${aliasId}`))
+    expect(list.body).toMatchObject({ host: 'smtp.veilmail.example', ports: { starttls: 10587, tls: 465 } })
     expect(list.body.credentials).toEqual([{ id: credential.id, aliasId, username: address, active: true, createdAt: expect.any(String) }])
     expect(JSON.stringify(list.body)).not.toContain(credential.password)
     expect((await client.json(client.get(`/api/smtp-credentials/alias/${aliasId}/password`))).body).toEqual({ success: true, password: credential.password })

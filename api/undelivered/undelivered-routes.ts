@@ -1,21 +1,58 @@
 // Undelivered mail (issue #6): the owner's list, Retry (the kept encrypted copy goes to the
-// target again, through the retry-undelivered queue) and Delete.
+// target again, through the retry-undelivered queue) and Delete. Webhook deliveries that are
+// failing and wait for their next try (issue 15): the list, Retry now and Drop.
 import { Hono } from 'hono'
 import { deleteUndeliveredMessage, findUndeliveredMessage, listUndeliveredMessages, markUndeliveredRetrying, type UndeliveredRow } from '../../db/undelivered-messages.ts'
+import { flushDeliveryJob } from '../../db/deferred-jobs.ts'
+import { findWebhookFailure, listWebhookFailures, type WebhookFailureRow } from '../../db/webhook-failures.ts'
+import { dropDelivery } from '../../workers/delivery-step.ts'
+import { announceDue } from '../../workers/queue-due.ts'
 import { enqueue, queues } from '../../workers/queues.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
-import type { UndeliveredView } from './undelivered-schemas.ts'
+import type { UndeliveredView, WebhookFailureView } from './undelivered-schemas.ts'
+
+const WEBHOOK_QUEUE = queues.forwardWebhook.name
+
+function webhookFailureView(row: WebhookFailureRow): WebhookFailureView {
+  return {
+    id: row.id, aliasId: row.aliasId, alias: `${row.alias}@${row.domain}`, target: row.target, attempts: row.attempts,
+    lastError: row.lastError, lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null, nextRetryAt: row.nextRetryAt?.toISOString() ?? null,
+  }
+}
 
 function undeliveredView(row: UndeliveredRow): UndeliveredView {
   return {
-    id: row.id, aliasId: row.aliasId, alias: `${row.alias}@${row.domain}`, target: row.target, reason: row.reason,
+    id: row.id, kind: row.kind, aliasId: row.aliasId, alias: `${row.alias}@${row.domain}`, target: row.target, reason: row.reason,
     kept: row.kept, status: row.status, retries: row.retries,
     createdAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString(),
   }
 }
 
 export const undeliveredRoutes = new Hono<AppEnv>()
+  .get('/webhooks', signedIn, async (c) => {
+    const rows = await listWebhookFailures(c.var.deps.sql, c.var.user.id, WEBHOOK_QUEUE)
+    return c.json({ failures: rows.map(webhookFailureView) })
+  })
+  .post('/webhooks/:deliveryId/retry', signedIn, async (c) => {
+    const { sql } = c.var.deps
+    const id = c.req.param('deliveryId')
+    if (!(await findWebhookFailure(sql, c.var.user.id, id, WEBHOOK_QUEUE))) return notFound(c)
+    const flushed = await sql.begin(async (tx) => {
+      if (!(await flushDeliveryJob(tx, WEBHOOK_QUEUE, id))) return false
+      await announceDue(tx, WEBHOOK_QUEUE, Date.now()) // idle workers fetch at once, not at their next poll
+      return true
+    })
+    if (!flushed) return c.json({ message: 'This delivery is being tried right now.' }, 409)
+    return c.json({ message: 'Trying again now' }, 202)
+  })
+  .delete('/webhooks/:deliveryId', signedIn, async (c) => {
+    const { sql } = c.var.deps
+    const id = c.req.param('deliveryId')
+    if (!(await findWebhookFailure(sql, c.var.user.id, id, WEBHOOK_QUEUE))) return notFound(c)
+    if (!(await dropDelivery(sql, id, 'dropped-by-owner'))) return c.json({ message: 'This delivery has just finished.' }, 409)
+    return c.json({ message: 'Webhook delivery dropped' })
+  })
   .get('/', signedIn, async (c) => {
     const rows = await listUndeliveredMessages(c.var.deps.sql, c.var.user.id)
     return c.json({ undelivered: rows.map(undeliveredView) })

@@ -1,6 +1,7 @@
 import { lazy, type ComponentType, type ReactNode } from 'react'
 import { createBrowserRouter } from 'react-router-dom'
 import { AppShell } from './layout/app-shell.tsx'
+import { RedirectSignedIn } from './layout/redirect-signed-in.tsx'
 import { RequireAuth } from './layout/require-auth.tsx'
 import { RouteError } from './layout/route-error.tsx'
 import { AuthRoute } from './routes/auth.tsx'
@@ -42,7 +43,7 @@ export const router = createBrowserRouter([
     children: [
       { path: '/', element: <IndexRoute /> },
       { path: '/home', element: <HomeRoute /> },
-      { path: '/auth', element: <AuthRoute /> },
+      { path: '/auth', element: <RedirectSignedIn><AuthRoute /></RedirectSignedIn> },
       { path: '/register', element: <RegisterRoute /> },
       { path: '/check-email', element: <CheckEmailRoute /> },
       { path: '/verify-email', element: <VerifyEmailPage /> },

@@ -94,16 +94,15 @@ const jobStatus = async (to: string) =>
   (await env.db.sql<{ status: string }[]>`select status from email_jobs where recipient_email = ${to}`)[0]?.status
 
 describe.skipIf(!run)('compose in the browser', () => {
-  it('shows the three steps and a Dashboard link to a user without aliases', async () => {
+  it('shows the steps and a Dashboard link to a user without aliases, without asking for SMTP credentials', async () => {
     const fresh = await browser.newPage({ viewport: { width: 390, height: 844 } })
     await register(fresh, `no-alias.${suffix}@example.com`)
     await fresh.goto(server.url + '/compose')
     await fresh.getByRole('heading', { name: 'Compose Email', level: 1 }).waitFor()
     const notice = fresh.getByRole('region', { name: 'You need an alias to send email' })
     await notice.waitFor()
-    expect(await notice.getByRole('listitem').allInnerTexts()).toEqual([
-      'Create an alias in the Dashboard', 'Generate SMTP credentials for it', 'Come back here to compose your email',
-    ])
+    expect(await notice.getByRole('listitem').allInnerTexts()).toEqual(['Create an alias in the Dashboard', 'Come back here to compose your email'])
+    await notice.getByText('SMTP credentials are only needed to send from a mail app').waitFor()
     expect(await fresh.getByRole('form', { name: 'Compose Email' }).count()).toBe(0)
     await screenshot(fresh, 'compose-no-aliases-390.png')
     await notice.getByRole('link', { name: 'Go to Dashboard' }).click()
@@ -148,6 +147,10 @@ describe.skipIf(!run)('compose in the browser', () => {
     const to = `friend.${suffix}@example.com`
     await fillMessage(page, to, 'Plain hello', 'See you on Tuesday.\nBring the map.')
     await screenshot(page, 'compose-1280.png')
+    // As wide as the page header above it, like the cards of the other pages.
+    const formBox = await form(page).boundingBox()
+    const headerBox = await page.locator('main header').first().boundingBox()
+    expect(formBox!.width).toBeGreaterThan(headerBox!.width - 64)
     const sentAt = Date.now()
     await form(page).getByRole('button', { name: 'Send Email' }).click()
     const queued = toast(page, 'Email sent')
@@ -170,9 +173,18 @@ describe.skipIf(!run)('compose in the browser', () => {
     const early = `undo.${suffix}@example.com`
     await fillMessage(page, early, 'Never mind', 'This one is cancelled.')
     await form(page).getByRole('button', { name: 'Send Email' }).click()
+    await toast(page, 'Email sent').getByRole('button', { name: 'Undo' }).waitFor()
+    expect(await form(page).getByLabel('To', { exact: true }).inputValue()).toBe('') // the form reset on queueing
     await toast(page, 'Email sent').getByRole('button', { name: 'Undo' }).click()
     await toast(page, 'Email sending cancelled').waitFor()
     expect(await jobStatus(early)).toBe('cancelled')
+    // The draft comes back into the form, ready to edit and send again.
+    await expect.poll(() => form(page).getByLabel('To', { exact: true }).inputValue()).toBe(early)
+    expect(await form(page).getByLabel('Subject').inputValue()).toBe('Never mind')
+    expect(await form(page).getByLabel('Message').inputValue()).toBe('This one is cancelled.')
+    expect(await form(page).getByLabel('From').inputValue()).not.toBe('')
+    await screenshot(page, 'compose-undone-draft-1280.png')
+    await form(page).getByRole('button', { name: 'Reset' }).click()
 
     const late = `late.${suffix}@example.com`
     await fillMessage(page, late, 'Too late', 'This one goes out.')

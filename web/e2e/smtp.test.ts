@@ -39,13 +39,14 @@ const pageErrors: Error[] = []
 beforeAll(async () => {
   if (!run) return
   db = await createTestDatabase()
-  server = await startWebServer(db.url, { MAIL_DOMAINS: DOMAINS })
   boss = createBoss(db.url, { max: 2, maintenance: false })
   await boss.start()
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'veilmail-smtp-e2e-'))
   const config = testConfig({ DATABASE_URL: db.url, DATA_DIR: dataDir, MAIL_DOMAINS: DOMAINS })
   submission = createSubmissionServers({ sql: db.sql, boss, config })
   ports = await submission.listen({ starttls: 0, tls: 0 }, '127.0.0.1')
+  // The web process is told where submission listens; the panel must show those ports, not 587/465.
+  server = await startWebServer(db.url, { MAIL_DOMAINS: DOMAINS, SUBMISSION_PORT: String(ports.starttls), SUBMISSION_TLS_PORT: String(ports.tls) })
   browser = await launchBrowser()
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] })
   context.on('request', (request) => {
@@ -87,10 +88,15 @@ const revealed = async () => (await password().getAttribute('data-revealed')) ==
 const screenshot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: false })
 /** What the reveal endpoint returns now, read with the browser's session. */
 const serverPassword = async () => (await (await context.request.get(`${server.url}/api/smtp-credentials/alias/${aliasId}/password`)).json()).password
-/** SMTP AUTH over STARTTLS on the submission port, as a mail app would. */
-const smtpLogin = (pass: string) =>
+/** The ports the panel shows, as a user would copy them into a mail app. */
+const shownPorts = async () => ({
+  starttls: Number(await panel().getByTestId('smtp-port-starttls').innerText()),
+  tls: Number(await panel().getByTestId('smtp-port-tls').innerText()),
+})
+/** SMTP AUTH over STARTTLS on the submission port (or implicit TLS on the TLS port), as a mail app would. */
+const smtpLogin = (pass: string, port = ports.starttls, secure = false) =>
   nodemailer.createTransport({
-    host: '127.0.0.1', port: ports.starttls, secure: false, requireTLS: true, auth: { user: address, pass },
+    host: '127.0.0.1', port, secure, requireTLS: !secure, auth: { user: address, pass },
     tls: { rejectUnauthorized: false }, connectionTimeout: 5000,
   }).verify()
 
@@ -123,8 +129,7 @@ describe.skipIf(!run)('SMTP credentials panel', () => {
     expect(created).toMatch(/^[A-Za-z0-9_-]{32}$/)
     expect(await serverPassword()).toBe(created)
     expect(await panel().getByTestId('smtp-host').innerText()).toBe('smtp.veilmail.test')
-    expect(await panel().getByTestId('smtp-port-587').innerText()).toBe('587')
-    expect(await panel().getByTestId('smtp-port-465').innerText()).toBe('465')
+    expect(await shownPorts()).toEqual(ports)
     await panel().getByText('Port (TLS)').waitFor()
     await panel().getByText('Port (SSL)').waitFor()
     expect(await panel().getByTestId('smtp-username').innerText()).toBe(address)
@@ -144,8 +149,10 @@ describe.skipIf(!run)('SMTP credentials panel', () => {
     await screenshot('smtp-panel-masked-1280.png')
   })
 
-  it('logs in to the submission server with the shown password', async () => {
-    expect(await smtpLogin(passwords[0])).toBe(true)
+  it('logs in to the submission server with the shown password on both shown ports', async () => {
+    const shown = await shownPorts()
+    expect(await smtpLogin(passwords[0], shown.starttls)).toBe(true)
+    expect(await smtpLogin(passwords[0], shown.tls, true)).toBe(true)
   })
 
   it('copies the settings', async () => {
@@ -155,7 +162,7 @@ describe.skipIf(!run)('SMTP credentials panel', () => {
     await panel().getByRole('button', { name: 'Copy Server' }).click()
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('smtp.veilmail.test')
     await panel().getByRole('button', { name: 'Copy Port (SSL)' }).click()
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('465')
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(String(ports.tls))
   })
 
   it('reveals the password for 30 seconds, and hides it at once on Hide', async () => {

@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../../scripts/testing/tes
 import { latestLink } from '../../scripts/testing/mailbox.ts'
 import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+import { createBoss, queues } from '../../workers/queues.ts'
 
 const run = browserAvailable()
 const suffix = crypto.randomUUID().slice(0, 6)
@@ -98,5 +99,46 @@ describe.skipIf(!run)('undelivered mail on the dashboard', () => {
     await toast('Encryption Off').waitFor()
     expect((await db.sql`select encrypt_forwarded from aliases where alias = ${aliasName}`)[0].encryptForwarded).toBe(false)
     await expect.poll(() => encrypt.getAttribute('aria-checked')).toBe('false')
+  })
+
+  it('lists failing webhook deliveries per alias with the reason and the next try; Retry now and Drop', async () => {
+    const [user] = await db.sql`select id from users where email = ${`undelivered.${suffix}@example.com`}`
+    const [hook] = await db.sql`insert into aliases (user_id, alias, domain, forward_to) values (${user.id}, ${`hooks-${suffix}`}, 'veilmail.test', 'https://hooks.example/in') returning id`
+    const spoolId = crypto.randomUUID()
+    await db.sql`insert into spool_messages (id, raw, meta, size) values (${spoolId}, ${Buffer.from('sealed')}, ${Buffer.from('sealed')}, 6)`
+    // the way the delivery worker leaves them: attempts, last error, and (for one) its job waiting in pg-boss
+    const [waiting, refused] = await db.sql<{ id: string }[]>`
+      insert into deliveries (spool_id, alias_id, kind, target, attempts, last_error, last_attempt_at) values
+        (${spoolId}, ${hook.id}, 'webhook', 'https://hooks.example/in', 2, 'http-503', now() - interval '1 minute'),
+        (${spoolId}, ${hook.id}, 'webhook', 'https://down.example/in', 1, 'ECONNREFUSED', now() - interval '2 minutes')
+      returning id`
+    const boss = createBoss(db.url, { max: 1, maintenance: false })
+    await boss.start()
+    const jobId = await boss.send(queues.forwardWebhook.name, { deliveryId: waiting.id }, { startAfter: 3600 })
+    await boss.stop({ graceful: false })
+    await db.sql`update pgboss.job set state = 'retry', start_after = now() + interval '1 hour' where id = ${jobId}`
+
+    await page.reload()
+    const failures = page.getByTestId('webhook-failure')
+    await failures.first().waitFor()
+    await expect.poll(() => failures.count()).toBe(2)
+    const first = page.locator(`[data-testid="webhook-failure"][data-id="${waiting.id}"]`)
+    const second = page.locator(`[data-testid="webhook-failure"][data-id="${refused.id}"]`)
+    expect(await first.innerText()).toMatch(new RegExp(`hooks-${suffix}@veilmail\\.test[\\s\\S]*https://hooks\\.example/in[\\s\\S]*HTTP 503[\\s\\S]*Last tried[\\s\\S]*2 attempts · next try`))
+    expect(await second.getByTestId('webhook-failure-reason').innerText()).toBe('connection refused (ECONNREFUSED)')
+    expect(await second.getByTestId('webhook-next-retry').innerText()).toBe('trying now')
+    await page.getByTestId('undelivered-card').screenshot({ path: path.join(SCREENSHOTS, 'dashboard-webhook-failures-1280.png') })
+
+    await first.getByRole('button', { name: 'Retry now' }).click()
+    await toast('Trying Again').waitFor()
+    expect((await db.sql`select start_after <= now() as due from pgboss.job where id = ${jobId}`)[0].due).toBe(true)
+    await expect.poll(() => first.getByTestId('webhook-next-retry').innerText()).toBe('trying now')
+
+    await second.getByRole('button', { name: `Drop webhook delivery for hooks-${suffix}@veilmail.test` }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Drop' }).click()
+    await toast('Delivery Dropped').waitFor()
+    await second.waitFor({ state: 'detached' })
+    expect(await failures.count()).toBe(1)
+    expect((await db.sql`select status, last_error from deliveries where id = ${refused.id}`)[0]).toEqual({ status: 'failed', lastError: 'dropped-by-owner' })
   })
 })

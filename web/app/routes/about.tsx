@@ -14,11 +14,11 @@ const PRINCIPLES = [
   },
   {
     title: 'Open standards',
-    body: 'age for encryption, SMTP and IMAP for mail. Nothing locks you in: your keys open with the age tool, your mailbox stays yours.',
+    body: 'age for encryption, SMTP for mail. Nothing locks you in: your keys open with the age tool, your mailbox stays yours.',
   },
   {
     title: 'Free forever',
-    body: 'Aliases, forwarding, encryption and the inbox are free, with unlimited aliases. Privacy should not depend on a subscription.',
+    body: 'Aliases, forwarding, encryption and sending are free, with unlimited aliases. Privacy should not depend on a subscription.',
   },
 ]
 
@@ -56,10 +56,6 @@ export function AboutRoute() {
             <strong>age encryption.</strong> Key pairs are generated in your browser and the private key is stored
             only encrypted with your master password. With a default key set, forwarded mail is encrypted before it
             leaves our servers.
-          </li>
-          <li>
-            <strong>A unified inbox.</strong> Connect Gmail, Outlook, Yahoo or any IMAP server (100+ providers) and
-            read, star, reply and forward in one place.
           </li>
         </ul>
       </ProseSection>

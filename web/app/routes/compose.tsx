@@ -27,7 +27,7 @@ export function ComposeRoute() {
           <Spinner label="Loading your aliases" />
         </div>
       ) : aliases.isError ? (
-        <div role="alert" className="flex max-w-3xl flex-wrap items-center justify-between gap-3 rounded-lg border border-destructive/40 p-4 text-sm">
+        <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-destructive/40 p-4 text-sm">
           <span>Could not load your aliases: {errorMessage(aliases.error, 'Failed to fetch aliases')}</span>
           <Button variant="outline" size="sm" onClick={() => void aliases.refetch()}>
             Try again
@@ -36,7 +36,7 @@ export function ComposeRoute() {
       ) : aliases.data.length === 0 ? (
         <NoAliasesNotice />
       ) : (
-        <ComposeForm aliases={senderAliases(aliases.data)} keys={ownKeys} onSend={(request) => queueEmail(request, 'Email sent')} />
+        <ComposeForm aliases={senderAliases(aliases.data)} keys={ownKeys} onSend={(request, onUndone) => queueEmail(request, 'Email sent', onUndone)} />
       )}
     </PageContainer>
   )

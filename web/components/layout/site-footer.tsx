@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { Link } from 'react-router-dom'
 import { ArrowUpRight } from 'lucide-react'
 import { Logo } from '../logo.tsx'
-import { APP_VERSION, EXTERNAL_LINKS } from '../../lib/site.ts'
+import { APP_VERSION, EXTERNAL_LINKS, FEEDBACK_URL } from '../../lib/site.ts'
 
 interface FooterLink {
   label: string
@@ -30,7 +30,10 @@ const COLUMNS: Array<{ title: string; links: FooterLink[] }> = [
   },
   {
     title: 'REVIEWS',
-    links: [{ label: '_TRUSTPILOT', href: EXTERNAL_LINKS.reviews }],
+    links: [
+      { label: '_TRUSTPILOT', href: EXTERNAL_LINKS.reviews },
+      { label: '_FEEDBACK', href: FEEDBACK_URL },
+    ],
   },
   {
     title: 'OPEN SOURCE',
@@ -65,7 +68,7 @@ export function SiteFooter() {
       <div className="mx-auto grid max-w-6xl grid-cols-2 gap-x-6 gap-y-10 px-4 py-12 sm:px-6 md:grid-cols-[1.4fr_repeat(4,1fr)]">
         <div className="col-span-2 space-y-3 md:col-span-1">
           <Logo />
-          <p className="max-w-xs text-sm text-muted-foreground">Secure inbox with aliases and end-to-end encryption.</p>
+          <p className="max-w-xs text-sm text-muted-foreground">Private e-mail aliases with end-to-end encryption.</p>
         </div>
         {COLUMNS.map((column) => (
           <nav key={column.title} aria-label={column.title} className="space-y-3">

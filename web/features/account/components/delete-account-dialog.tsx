@@ -38,7 +38,7 @@ export function DeleteAccountDialog({ open, onOpenChange, pending, onConfirm }: 
         <DialogHeader>
           <DialogTitle>Delete your account?</DialogTitle>
           <DialogDescription>
-            This permanently deletes your account, your aliases, encryption keys, connected mailboxes and synced mail.
+            This permanently deletes your account, your aliases, encryption keys, SMTP credentials and mail waiting to be sent.
             Mail sent to your aliases will be refused from now on. Download any encryption keys you still need first.
           </DialogDescription>
         </DialogHeader>

@@ -9,7 +9,7 @@ const COUNTERS: { name: CounterName; label: string; hint: string; icon: LucideIc
   { name: 'forwarded', label: 'forwarded', hint: 'Messages forwarded to your targets', icon: Forward },
   { name: 'replied', label: 'replied', hint: 'Anonymous replies sent through this alias', icon: Reply },
   { name: 'dropped', label: 'dropped', hint: 'Messages dropped while the alias was paused', icon: Ban },
-  { name: 'failed', label: 'failed', hint: 'Deliveries that failed permanently', icon: TriangleAlert },
+  { name: 'failed', label: 'failed', hint: 'Deliveries that failed for good (the last 30 days, with the reason, are under Undelivered)', icon: TriangleAlert },
 ]
 
 /** The alias's only mail records (zero-logs policy): four counts as small chips. */

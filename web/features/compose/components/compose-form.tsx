@@ -22,24 +22,36 @@ import {
   type ShareableKey,
 } from '../lib/compose-form.ts'
 import { Field } from '../../../components/ui/field.tsx'
+import { onUndoneDraft, restoreUndoneDraft, takeUndoneDraft } from '../lib/undone-drafts.ts'
 import { EncryptionFields } from './encryption-fields.tsx'
 
 interface ComposeFormProps {
   aliases: readonly SenderAlias[]
   /** the user's saved keys; undefined while they load */
   keys: readonly ShareableKey[] | undefined
-  /** Queues the e-mail (encrypting it first when asked); rejects when it could not. */
-  onSend: (request: CreateEmailJobInput) => Promise<unknown>
+  /** Queues the e-mail (encrypting it first when asked); rejects when it could not. `onUndone` runs if the user undoes it. */
+  onSend: (request: CreateEmailJobInput, onUndone: () => void) => Promise<unknown>
 }
 
 /** Spec §2 "Compose page": From, To, Subject, Message, encryption; Reset and Send Email. */
 export function ComposeForm({ aliases, keys, onSend }: ComposeFormProps) {
   const formRef = useRef<HTMLFormElement>(null)
-  const [values, setValues] = useState<ComposeValues>(EMPTY_COMPOSE)
+  const [values, setValues] = useState<ComposeValues>(() => takeUndoneDraft() ?? EMPTY_COMPOSE)
   const [errors, setErrors] = useState<ComposeErrors>({})
   const [attempts, setAttempts] = useState(0)
-  const sending = useMutation({ mutationFn: onSend })
+  // Each send remembers its own draft: Undo on that toast brings back exactly what was sent.
+  const sending = useMutation({
+    mutationFn: ({ request, draft }: { request: CreateEmailJobInput; draft: ComposeValues }) => onSend(request, () => restoreUndoneDraft(draft)),
+  })
   const busy = sending.isPending
+
+  useEffect(() => onUndoneDraft(() => {
+    const draft = takeUndoneDraft()
+    if (draft) {
+      setValues(draft)
+      setErrors({})
+    }
+  }), [])
 
   // After a refused submit, take the keyboard to the first field that needs attention.
   useEffect(() => {
@@ -76,7 +88,7 @@ export function ComposeForm({ aliases, keys, onSend }: ComposeFormProps) {
       return
     }
     setErrors({})
-    sending.mutate(result.request, {
+    sending.mutate({ request: result.request, draft: values }, {
       onSuccess: reset,
       onError: (error) => {
         if (error instanceof ApiError && error.errors) {
@@ -90,7 +102,7 @@ export function ComposeForm({ aliases, keys, onSend }: ComposeFormProps) {
   }
 
   return (
-    <Card className="max-w-3xl p-4 sm:p-6">
+    <Card className="p-4 sm:p-6">
         <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label="Compose Email" className="grid gap-5">
           <Field
             label="From"

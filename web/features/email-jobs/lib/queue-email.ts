@@ -11,16 +11,17 @@ export const QUEUED_DESCRIPTION = 'Your email is being delivered.'
 
 /**
  * Throws whatever failed (encryption or the request); the caller shows its own failure toast.
- * `queuedTitle` is "Email sent", or "Reply sent" for the inbox's replies (spec §8).
+ * `queuedTitle` is "Email sent" (spec §8); `onUndone` runs once Undo has cancelled the job, so
+ * the caller can give the draft back.
  */
-export async function queueEmail(request: EmailJobRequest, queuedTitle = 'Email sent'): Promise<QueuedEmailJob> {
+export async function queueEmail(request: EmailJobRequest, queuedTitle = 'Email sent', onUndone?: () => void): Promise<QueuedEmailJob> {
   const body = request.useEncryption ? await encryptBody(request.body, request.recipientPublicKey ?? '') : request.body
   const job = await createEmailJob({ ...request, body })
   emailJobs.track(job.jobId)
   toast({
     title: queuedTitle,
     description: QUEUED_DESCRIPTION,
-    action: job.canUndo ? { label: 'Undo', altText: 'Undo: cancel sending this email', onClick: () => void undoEmailJob(job.jobId) } : undefined,
+    action: job.canUndo ? { label: 'Undo', altText: 'Undo: cancel sending this email', onClick: () => void undoEmailJob(job.jobId).then((undone) => undone && onUndone?.()) } : undefined,
   })
   return job
 }

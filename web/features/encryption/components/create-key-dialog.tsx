@@ -9,6 +9,8 @@ import { Spinner } from '../../../components/ui/spinner.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
 import { useCreateEncryptionKey } from '../api/create-encryption-key.ts'
+import { checkPassword, refusalMessage } from '../lib/password-strength.ts'
+import { PasswordStrengthMeter, usePasswordStrength } from './password-strength-meter.tsx'
 
 interface CreateKeyDialogProps {
   userId: string
@@ -20,19 +22,27 @@ interface CreateKeyDialogProps {
 export function CreateKeyDialog({ userId, open, onOpenChange }: CreateKeyDialogProps) {
   const [keyName, setKeyName] = useState('')
   const [masterPassword, setMasterPassword] = useState('')
+  const [refusal, setRefusal] = useState('')
+  const [checking, setChecking] = useState(false)
   const creation = useCreateEncryptionKey(userId)
+  const strength = usePasswordStrength(masterPassword)
   const nameId = useId()
   const passwordId = useId()
+  const meterId = useId()
+  const busy = creation.isPending || checking
 
   function close(next: boolean) {
     if (creation.isPending) return
-    if (!next) setMasterPassword('')
+    if (!next) {
+      setMasterPassword('')
+      setRefusal('')
+    }
     onOpenChange(next)
   }
 
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    if (creation.isPending) return
+    if (busy) return
     const name = keyName.trim()
     if (!name) {
       toast({ title: 'Key name required', description: 'Please provide a name for your encryption key.', variant: 'destructive' })
@@ -40,6 +50,14 @@ export function CreateKeyDialog({ userId, open, onOpenChange }: CreateKeyDialogP
     }
     if (!masterPassword.trim()) {
       toast({ title: 'Master password required', description: 'Please provide a master password to protect your private key.', variant: 'destructive' })
+      return
+    }
+    // It guards a private key that cannot be recovered, so a guessable one is refused here.
+    setChecking(true)
+    const verdict = await checkPassword(masterPassword).finally(() => setChecking(false))
+    if (!verdict.accepted) {
+      setRefusal(refusalMessage(verdict))
+      toast({ title: 'Master password too weak', description: refusalMessage(verdict), variant: 'destructive' })
       return
     }
     creation.mutate(
@@ -69,19 +87,39 @@ export function CreateKeyDialog({ userId, open, onOpenChange }: CreateKeyDialogP
         <form className="grid gap-4" onSubmit={handleSubmit} noValidate>
           <div className="grid gap-2">
             <Label htmlFor={nameId}>Key Name</Label>
-            <Input id={nameId} value={keyName} onChange={(e) => setKeyName(e.target.value)} maxLength={KEY_NAME_MAX} placeholder="e.g. Personal" autoComplete="off" disabled={creation.isPending} />
+            <Input id={nameId} value={keyName} onChange={(e) => setKeyName(e.target.value)} maxLength={KEY_NAME_MAX} placeholder="e.g. Personal" autoComplete="off" disabled={busy} />
           </div>
           <div className="grid gap-2">
             <Label htmlFor={passwordId}>Master Password</Label>
-            <PasswordInput id={passwordId} value={masterPassword} onChange={(e) => setMasterPassword(e.target.value)} autoComplete="new-password" disabled={creation.isPending} />
-            <p className="text-xs text-muted-foreground">You need it to download this key and to decrypt messages with it.</p>
+            <PasswordInput
+              id={passwordId}
+              value={masterPassword}
+              onChange={(e) => {
+                setMasterPassword(e.target.value)
+                setRefusal('')
+              }}
+              autoComplete="new-password"
+              aria-describedby={meterId}
+              aria-invalid={refusal ? true : undefined}
+              disabled={busy}
+            />
+            <PasswordStrengthMeter id={meterId} strength={strength} />
+            {refusal && (
+              <p role="alert" className="text-xs text-destructive">
+                {refusal}
+              </p>
+            )}
+            <p className="text-xs text-muted-foreground">
+              Rated Fair or better, or at least 12 characters that are not Very weak. You need it to download this key and
+              to decrypt messages with it.
+            </p>
           </div>
           <DialogFooter>
-            <Button variant="outline" onClick={() => close(false)} disabled={creation.isPending}>
+            <Button variant="outline" onClick={() => close(false)} disabled={busy}>
               Cancel
             </Button>
-            <Button type="submit" disabled={creation.isPending}>
-              {creation.isPending && <Spinner decorative />}
+            <Button type="submit" disabled={busy}>
+              {busy && <Spinner decorative />}
               {creation.isPending ? 'Creating...' : 'Create Key'}
             </Button>
           </DialogFooter>

@@ -1,4 +1,4 @@
-import { EyeOff, Inbox, ScrollText } from 'lucide-react'
+import { EyeOff, Send, ScrollText } from 'lucide-react'
 
 const FEATURES = [
   {
@@ -7,9 +7,9 @@ const FEATURES = [
     body: 'Senders only ever see your alias. Replies and new mail go out through the alias, so your real address never travels with them.',
   },
   {
-    icon: Inbox,
-    title: 'Unified Inbox',
-    body: 'Connect Gmail, Outlook, Yahoo or any IMAP server and read, star, reply and forward from one place, grouped into conversations.',
+    icon: Send,
+    title: 'Send as Your Alias',
+    body: 'Write from the compose page or any mail app with SMTP credentials: mail goes out from the alias, DKIM-signed, and the recipient never sees your real address.',
   },
   {
     icon: ScrollText,

@@ -6,7 +6,7 @@ import { usePrimaryCta, type LandingAuthProps } from './landing-cta.ts'
 
 export function FinalCta(props: Pick<LandingAuthProps, 'isAuthenticated' | 'isLoading'>) {
   const primary = usePrimaryCta(props)
-  const { data } = usePublicStats()
+  const users = formatUserCount(usePublicStats().data)
   return (
     <section className="mx-auto max-w-6xl px-4 py-20 sm:px-6" aria-labelledby="final-cta-title">
       <div className="relative overflow-hidden rounded-2xl border border-primary/30 bg-accent/60 px-6 py-14 text-center">
@@ -26,10 +26,12 @@ export function FinalCta(props: Pick<LandingAuthProps, 'isAuthenticated' | 'isLo
               Learn more about our mission
             </Link>
           </div>
-          <p className="font-mono text-sm text-muted-foreground">
-            Join <span data-testid="user-count" className="font-semibold text-foreground">{formatUserCount(data)}</span>{' '}
-            keeping their real address private
-          </p>
+          {users && (
+            <p className="font-mono text-sm text-muted-foreground">
+              Join <span data-testid="user-count" className="font-semibold text-foreground">{users}</span>{' '}
+              keeping their real address private
+            </p>
+          )}
         </div>
       </div>
     </section>

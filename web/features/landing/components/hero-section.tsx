@@ -2,20 +2,25 @@ import { useNavigate } from 'react-router-dom'
 import { ArrowRight, Mail } from 'lucide-react'
 import { Button } from '../../../components/ui/button.tsx'
 import { GoogleIcon } from '../../../components/icons/google-icon.tsx'
-import { usePublicStats } from '../api/get-stats.ts'
+import { formatAliasCount, formatExactUserCount, usePublicStats } from '../api/get-stats.ts'
 import { usePrimaryCta, type LandingAuthProps } from './landing-cta.ts'
 
-const numberFormat = new Intl.NumberFormat('en-US')
-
+/** Only the figures that mean something yet; no line at all while there are none. */
 function SocialProof() {
   const { data, isPending, isError } = usePublicStats()
   if (isError) return null
   if (isPending || !data) return <div className="mx-auto h-5 w-72 animate-pulse rounded bg-muted" aria-hidden="true" />
+  const figures = [formatExactUserCount(data), formatAliasCount(data)].filter((figure) => figure !== undefined)
+  if (figures.length === 0) return null
   return (
     <p className="font-mono text-xs text-muted-foreground sm:text-sm" data-testid="social-proof">
       <span className="mr-2 inline-block size-2 rounded-full bg-primary align-middle" aria-hidden="true" />
-      Trusted by <strong className="text-foreground">{numberFormat.format(data.totalUsers)}</strong> users ·{' '}
-      <strong className="text-foreground">{numberFormat.format(data.totalAliases)}</strong> aliases created
+      {figures.map((figure, i) => (
+        <span key={figure}>
+          {i > 0 && ' · '}
+          <strong className="text-foreground">{figure}</strong>
+        </span>
+      ))}
     </p>
   )
 }

@@ -40,7 +40,7 @@ export function ProviderSection() {
             encryption that only your key can open.
           </p>
           <p className="text-muted-foreground">
-            It works with Gmail, Outlook, Proton, Yahoo and 100+ IMAP providers.
+            It forwards to Gmail, Outlook, Proton, Yahoo or any other mailbox that receives e-mail.
           </p>
         </div>
         <div className="rounded-xl border border-border bg-card p-5 font-mono text-sm shadow-sm" aria-label="How a message travels">

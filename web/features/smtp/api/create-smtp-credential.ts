@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '../../../lib/api-client.ts'
+import type { SmtpPublicPorts } from '../lib/smtp-settings.ts'
 import { smtpCredentialsQueryKey, type SmtpCredential } from './get-smtp-credentials.ts'
 
 export interface CreatedSmtpCredential extends Pick<SmtpCredential, 'id' | 'aliasId' | 'username'> {
   /** Returned once, here; afterwards only through a reveal. */
   password: string
   host: string
-  ports: { starttls: number; tls: number }
+  ports: SmtpPublicPorts
 }
 
 export async function createSmtpCredential(aliasId: string): Promise<CreatedSmtpCredential> {

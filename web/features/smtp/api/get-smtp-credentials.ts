@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { apiGet } from '../../../lib/api-client.ts'
+import type { SmtpPublicPorts } from '../lib/smtp-settings.ts'
 
 export interface SmtpCredential {
   id: string
@@ -13,16 +14,17 @@ export interface SmtpCredentials {
   /** Spec §7: the list's first credential is the one shown; none means "absent". */
   credential: SmtpCredential | undefined
   host: string
+  ports: SmtpPublicPorts
 }
 
 /** Every SMTP mutation of an alias invalidates this prefix. */
 export const smtpCredentialsQueryKey = (aliasId: string) => ['smtp-credentials', aliasId] as const
 
 export async function getSmtpCredentials(aliasId: string): Promise<SmtpCredentials> {
-  const body = await apiGet<{ credentials: SmtpCredential[]; host: string }>(
+  const body = await apiGet<{ credentials: SmtpCredential[]; host: string; ports: SmtpPublicPorts }>(
     `/api/smtp-credentials/alias/${encodeURIComponent(aliasId)}`,
   )
-  return { credential: body.credentials[0], host: body.host }
+  return { credential: body.credentials[0], host: body.host, ports: body.ports }
 }
 
 /**

@@ -2,7 +2,7 @@ import { Trash2 } from 'lucide-react'
 import { Button } from '../../../components/ui/button.tsx'
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx'
 import type { SmtpCredential } from '../api/get-smtp-credentials.ts'
-import { SMTP_PORTS } from '../lib/smtp-settings.ts'
+import { smtpPorts } from '../lib/smtp-settings.ts'
 import { SmtpPasswordRow } from './smtp-password-row.tsx'
 import { SmtpSettingRow } from './smtp-setting-row.tsx'
 import type { SmtpCredentialState } from './use-smtp-credential.ts'
@@ -14,8 +14,8 @@ export function SmtpCredentialSettings({ smtp, credential }: { smtp: SmtpCredent
     <>
       <dl className="grid gap-3 sm:gap-2">
         <SmtpSettingRow label="Server" value={smtp.host} testId="smtp-host" />
-        {SMTP_PORTS.map(({ port, security, hint }) => (
-          <SmtpSettingRow key={port} label={`Port (${security})`} value={String(port)} hint={hint} testId={`smtp-port-${port}`} />
+        {smtp.ports && smtpPorts(smtp.ports).map(({ id, port, security, hint }) => (
+          <SmtpSettingRow key={id} label={`Port (${security})`} value={String(port)} hint={hint} testId={`smtp-port-${id}`} />
         ))}
         <SmtpSettingRow label="Username" value={credential.username} testId="smtp-username" />
         <SmtpPasswordRow smtp={smtp} />

@@ -77,7 +77,7 @@ export function useSmtpCredential(aliasId: string, address: string) {
   }
 
   return {
-    list, credential, host: list.data?.host ?? '', busy,
+    list, credential, host: list.data?.host ?? '', ports: list.data?.ports, busy,
     creating: creation.isPending, create,
     password: shown.password, secondsLeft: shown.secondsLeft, revealing: reveal.isPending, toggleReveal,
     regenerating: regeneration.isPending, regenerate,

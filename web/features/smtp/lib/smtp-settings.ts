@@ -1,8 +1,9 @@
-// What a mail app needs besides the username and password (spec §9). The host comes from the
-// server, which knows its public name; the ports are those the submission server listens on.
+// What a mail app needs besides the username and password (spec §9). The host and the ports come
+// from the server, which knows its public name and the ports mail clients reach it on.
 export const SMTP_PASSWORD_DISPLAY_MS = 30_000
 
 export interface SmtpPort {
+  id: keyof SmtpPublicPorts
   port: number
   /** The label spec §2 and §9 give the port. */
   security: 'TLS' | 'SSL'
@@ -10,10 +11,15 @@ export interface SmtpPort {
   hint: string
 }
 
-// 587: submission with STARTTLS (RFC 6409, RFC 3207); 465: submission over implicit TLS (RFC 8314).
-export const SMTP_PORTS: readonly SmtpPort[] = [
-  { port: 587, security: 'TLS', hint: 'STARTTLS' },
-  { port: 465, security: 'SSL', hint: 'SSL/TLS' },
-]
+export interface SmtpPublicPorts { starttls: number; tls: number }
+
+// Usually 587: submission with STARTTLS (RFC 6409, RFC 3207); usually 465: submission over
+// implicit TLS (RFC 8314). The numbers are whatever the server is reachable on.
+export function smtpPorts(ports: SmtpPublicPorts): readonly SmtpPort[] {
+  return [
+    { id: 'starttls', port: ports.starttls, security: 'TLS', hint: 'STARTTLS' },
+    { id: 'tls', port: ports.tls, security: 'SSL', hint: 'SSL/TLS' },
+  ]
+}
 
 export const SMTP_SETUP_GUIDE_URL = 'https://github.com/veilmail/veilmail#sending-from-an-alias'

@@ -51,6 +51,8 @@ export function UndeliveredItem({ item }: { item: UndeliveredView }) {
           Failed <time dateTime={item.createdAt}>{formatDate(item.createdAt)}</time>
           {item.kept ? (
             <> · encrypted copy kept until <time dateTime={item.expiresAt}>{formatDate(item.expiresAt)}</time></>
+          ) : item.kind === 'webhook' ? (
+            ' · webhook deliveries keep no copy'
           ) : (
             ' · no copy kept (copies are kept only when you have an encryption key)'
           )}

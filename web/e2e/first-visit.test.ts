@@ -1,0 +1,82 @@
+// What a newcomer meets first, in a real browser against the real web process: honest landing
+// figures on a young instance, copy that claims no inbox, one "404", and /auth when signed in.
+import path from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
+import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+
+const run = browserAvailable()
+let db: TestDatabase
+let server: WebServer
+let browser: Browser
+
+beforeAll(async () => {
+  if (!run) return
+  db = await createTestDatabase()
+  // A young instance: one user, no alias yet.
+  await db.sql`insert into users (email, auth_method) values ('first@example.com', 'email')`
+  server = await startWebServer(db.url)
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await db?.drop()
+})
+
+async function open(route: string, width = 1280): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } })
+  await page.goto(server.url + route)
+  return page
+}
+
+describe.skipIf(!run)('a first visit', () => {
+  it('shows "1 user", hides the zero alias count, and never says "0k+"', async () => {
+    const page = await open('/')
+    await page.getByTestId('social-proof').waitFor()
+    await expect.poll(() => page.getByTestId('social-proof').innerText()).toBe('1 user')
+    expect(await page.getByTestId('user-count').innerText()).toBe('1 user')
+    const text = await page.locator('body').innerText()
+    expect(text).not.toMatch(/0k\+|\b1 users\b|aliases created/)
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'landing-young-1280.png'), fullPage: true })
+    await page.close()
+  })
+
+  it('claims no inbox on the landing, about, terms and sign-in pages', async () => {
+    for (const route of ['/', '/about', '/terms', '/auth']) {
+      const page = await open(route)
+      await page.locator('footer').waitFor()
+      await page.getByRole('heading').first().waitFor()
+      const text = await page.locator('body').innerText()
+      expect(text, route).not.toMatch(/unified inbox|IMAP|and inbox|inbox for mailboxes|secure inbox/i)
+      await page.close()
+    }
+  })
+
+  it('says 404 once on the not-found page', async () => {
+    const page = await open('/no/such/page')
+    await page.getByRole('heading', { name: 'Page Not Found', exact: true }).waitFor()
+    expect(await page.title()).toBe('404 Page Not Found')
+    expect((await page.locator('main').innerText()).match(/404/g)).toHaveLength(1)
+    await page.close()
+  })
+
+  it('sends a signed-in user from /auth to the dashboard, and shows no Inbox item in the nav', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const registered = await context.request.post(`${server.url}/api/auth/register`, { data: { email: `visit.${crypto.randomUUID().slice(0, 8)}@example.com`, password: 'correct horse battery' } })
+    expect(registered.status()).toBe(201)
+    const page = await context.newPage()
+    await page.goto(server.url + '/auth')
+    await page.waitForURL('**/dashboard')
+    await page.getByRole('heading', { name: 'Email Forwarding' }).waitFor()
+    expect(await page.getByRole('heading', { name: 'Welcome Back' }).count()).toBe(0)
+    expect(await page.getByRole('link', { name: '_FORWARD' }).isVisible()).toBe(true)
+    expect(await page.getByRole('link', { name: '_INBOX' }).count()).toBe(0)
+    // Back from the dashboard does not land on a sign-in form again.
+    await page.goBack()
+    expect(page.url()).not.toMatch(/\/auth$/)
+    await context.close()
+  })
+})

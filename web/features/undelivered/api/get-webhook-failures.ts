@@ -1,0 +1,21 @@
+import { useQuery } from '@tanstack/react-query'
+import type { WebhookFailureView } from '../../../../api/undelivered/undelivered-schemas.ts'
+import { apiGet } from '../../../lib/api-client.ts'
+
+/** Retry and Drop invalidate this key (and the Undelivered list, where a failure for good lands). */
+export const webhookFailuresQueryKey = ['webhook-failures'] as const
+
+/** Polled while shown: a failing endpoint's next try, and its outcome, happen on the server's clock. */
+export const WEBHOOK_FAILURES_POLL_MS = 15_000
+
+export async function getWebhookFailures(): Promise<WebhookFailureView[]> {
+  return (await apiGet<{ failures: WebhookFailureView[] }>('/api/undelivered/webhooks')).failures
+}
+
+export function useWebhookFailures() {
+  return useQuery({
+    queryKey: webhookFailuresQueryKey,
+    queryFn: getWebhookFailures,
+    refetchInterval: (query) => (query.state.data?.length ? WEBHOOK_FAILURES_POLL_MS : false),
+  })
+}

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getAliasCounters } from '../../db/alias-counters.ts'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
+import { attachMailbox } from '../../scripts/testing/mailbox.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
 import { queues } from '../../workers/queues.ts'
@@ -19,7 +20,7 @@ beforeAll(async () => {
   env = await createMailEnv()
   // An hour between tries: only the owner's Retry can bring the next one sooner.
   await env.boss.updateQueue(queues.forwardWebhook.name, { retryDelay: 3600, retryBackoff: false })
-  const app = createApp({ sql: env.db.sql, boss: env.boss, config: env.config, webRoot: path.join(import.meta.dirname, '..', '..', 'dist', 'web') })
+  const app = attachMailbox(createApp({ sql: env.db.sql, boss: env.boss, config: env.config, webRoot: path.join(import.meta.dirname, '..', '..', 'dist', 'web') }), { sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay })
   owner = new ApiClient(app)
   stranger = new ApiClient(app)
   userId = (await owner.register()).user.id

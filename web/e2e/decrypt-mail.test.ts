@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+import { registerVerified } from '../../scripts/testing/browser-account.ts'
 import { encryptPayload } from '../../workers/encrypted-payload.ts'
 
 const run = browserAvailable()
@@ -60,8 +61,7 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
   page = await context.newPage()
   page.setDefaultTimeout(15_000)
-  const registered = await context.request.post(`${server.url}/api/auth/register`, { data: { email: `reader.${crypto.randomUUID().slice(0, 8)}@example.com`, password: 'correct horse battery' } })
-  expect(registered.status()).toBe(201)
+  await registerVerified(context.request, server.url, db.sql, `reader.${crypto.randomUUID().slice(0, 8)}@example.com`)
 }, 60_000)
 afterEach(async ({ task }) => {
   if (task.result?.state === 'fail') await page?.screenshot({ path: path.join(SCREENSHOTS, 'decrypt-mail-failure.png'), fullPage: true })

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+import { registerVerified } from '../../scripts/testing/browser-account.ts'
 
 const run = browserAvailable()
 let db: TestDatabase
@@ -65,8 +66,7 @@ describe.skipIf(!run)('a first visit', () => {
 
   it('sends a signed-in user from /auth to the dashboard, and shows no Inbox item in the nav', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-    const registered = await context.request.post(`${server.url}/api/auth/register`, { data: { email: `visit.${crypto.randomUUID().slice(0, 8)}@example.com`, password: 'correct horse battery' } })
-    expect(registered.status()).toBe(201)
+    await registerVerified(context.request, server.url, db.sql, `visit.${crypto.randomUUID().slice(0, 8)}@example.com`)
     const page = await context.newPage()
     await page.goto(server.url + '/auth')
     await page.waitForURL('**/dashboard')

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+import { confirmForwardTarget, registerVerified } from '../../scripts/testing/browser-account.ts'
 
 const run = browserAvailable()
 const WIDTHS = [375, 768, 1280] as const
@@ -38,9 +39,7 @@ async function signedInContext(width: number): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width, height: 900 } })
   // a fixed name (each test file has its own database), so the README's screenshots only change with the UI
   const email = `alex.${width}@example.com`
-  const registered = await context.request.post(`${server.url}/api/auth/register`, { data: { email, password: 'correct horse battery' } })
-  expect(registered.status()).toBe(201)
-  const { user } = await registered.json()
+  const user = await registerVerified(context.request, server.url, db.sql, email)
   for (const [alias, forwardTo, notes] of [
     ['shopping', 'me@mailbox.example', 'online shops'],
     ['newsletters', 'me@mailbox.example, https://hooks.example/in', 'read later'],
@@ -48,6 +47,7 @@ async function signedInContext(width: number): Promise<BrowserContext> {
     const created = await context.request.post(`${server.url}/api/aliases/${user.id}`, { data: { alias: `${alias}-${width}`, domain: 'veilmail.test', forwardTo, notes } })
     expect(created.status()).toBe(201)
   }
+  await confirmForwardTarget(context.request, server.url, db.sql, 'me@mailbox.example')
   return context
 }
 

@@ -26,8 +26,11 @@ it('sends exactly once when the delivery worker is killed mid-send', async () =>
   const api = new ApiClient(env.app())
   const { user } = await api.register()
   const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: `kill-${user.id.slice(0, 8)}`, domain: 'veilmail.test', forwardTo: 'me@example.com' }))).body.alias
-  env.relay.holdData = new Promise(() => {}) // the first attempt never hears back from the relay
   const first = startDeliveryProcess()
+  // the account's own mail (verification, target confirmation) leaves first, so the send held
+  // below is the composed one
+  await waitFor(env.relay, 'message', () => env.relay.messages.filter((m) => m.from === 'no-reply@veilmail.test').length >= 2, 25_000)
+  env.relay.holdData = new Promise(() => {}) // the first attempt never hears back from the relay
   const { body } = await api.json(api.post('/api/email-jobs', { to: 'once@example.org', subject: 'exactly once', body: 'hello', fromAliasId: alias.id }))
   await once(env.relay, 'data-started')
   first.kill('SIGKILL')

@@ -49,7 +49,7 @@ export function createApp(deps: AppDeps) {
     c.header('X-Request-Id', requestId)
     await next()
     if (c.req.path.startsWith('/api/')) {
-      log.info('http.request', { request: requestId, method: c.req.method, route: c.req.routePath, status: c.res.status, ms: Math.round(performance.now() - started) })
+      log.debug('http.request', { request: requestId, method: c.req.method, route: c.req.routePath, status: c.res.status, ms: Math.round(performance.now() - started) })
     }
   })
   app.use(securityHeaders)

@@ -71,6 +71,10 @@ const EnvSchema = v.object({
   // Behind a reverse proxy, take the client address from X-Forwarded-For.
   TRUST_PROXY: v.optional(Bool, 'false'),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
+  LOG_FORMAT: v.optional(v.picklist(['json', 'logfmt']), 'json'),
+  // Prometheus /metrics: web on METRICS_PORT, mx +1, delivery +2, submission +3; 0 turns it off.
+  METRICS_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a port number'), v.transform(Number), v.maxValue(65532, 'must leave room for the three ports after it')), '9464'),
+  METRICS_HOST: v.optional(v.pipe(v.string(), v.nonEmpty()), '127.0.0.1'),
 })
 
 export type Config = ReturnType<typeof buildConfig>
@@ -119,6 +123,8 @@ function buildConfig(env: NodeJS.ProcessEnv) {
       : undefined,
     microsoft: e.MICROSOFT_CLIENT_ID && e.MICROSOFT_CLIENT_SECRET ? { clientId: e.MICROSOFT_CLIENT_ID, clientSecret: e.MICROSOFT_CLIENT_SECRET } : undefined,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
     rateLimits: rateLimits(e.RATE_LIMITS),
     undoSeconds: e.UNDO_SECONDS,
     emailRetryDelaySeconds: e.EMAIL_RETRY_DELAY_SECONDS,

@@ -4,9 +4,15 @@ import type { Db } from './client.ts'
 
 /** Makes every job of `queueNames` that waits for its next try due now; returns how many. */
 export async function flushDeferredJobs(db: Db, queueNames: string[]): Promise<number> {
-  const rows = await db`
+  return (await flushDeferredJobIds(db, queueNames)).length
+}
+
+/** The same, limited to `ids` when given; returns the ids made due. */
+export async function flushDeferredJobIds(db: Db, queueNames: string[], ids?: string[]): Promise<string[]> {
+  const rows = await db<{ id: string }[]>`
     update pgboss.job set start_after = now()
     where name = any(${queueNames}) and state = 'retry' and start_after > now()
+      and (${ids ?? null}::uuid[] is null or id = any(${ids ?? null}::uuid[]))
     returning id`
-  return rows.length
+  return rows.map((r) => r.id)
 }

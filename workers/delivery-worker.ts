@@ -68,7 +68,7 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   const dead = <Q extends QueueDefinition>(queue: Q): Q => ({ ...queue, name: deadLetterName(queue) })
   const idle = { pollSeconds: 60 }
   loops[queues.forwardEmail.name] = await work(boss, queues.forwardEmail, forwardEmailHandler(deps), run(queues.forwardEmail))
-  await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), run(queues.forwardWebhook))
+  loops[queues.forwardWebhook.name] = await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), run(queues.forwardWebhook))
   loops[queues.forwardReply.name] = await work(boss, queues.forwardReply, forwardReplyHandler(deps), run(queues.forwardReply))
   await work(boss, dead(queues.forwardEmail), ({ deliveryId }) => abandonForwardEmail(deps, deliveryId), idle)
   for (const queue of [queues.forwardWebhook, queues.forwardReply]) {
@@ -84,8 +84,9 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { ...run(queues.accountCleanup), ...idle })
   await work(boss, queues.housekeeping, () => housekeeping(deps.sql), { ...run(queues.housekeeping), ...idle })
   await boss.schedule(queues.housekeeping.name, HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
-  // a mail leaves when its undo window or scheduled time ends, not at the next idle poll
-  const stopWakeUps = await wakeWhenDue(deps.sql, boss, { [queues.sendEmail.name]: loops[queues.sendEmail.name] })
+  // a mail leaves when its undo window or scheduled time ends, and a flushed job (npm run ops --
+  // flush) at once, not at the next idle poll
+  const stopWakeUps = await wakeWhenDue(deps.sql, boss, loops)
   return async () => {
     relay.stop()
     await stopWakeUps()

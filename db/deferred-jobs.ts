@@ -7,12 +7,19 @@ export async function flushDeferredJobs(db: Db, queueNames: string[]): Promise<n
   return (await flushDeferredJobIds(db, queueNames)).length
 }
 
-/** The same, limited to `ids` when given; returns the ids made due. */
-export async function flushDeferredJobIds(db: Db, queueNames: string[], ids?: string[]): Promise<string[]> {
+/** pg-boss's reasons for failing a job whose worker stopped answering (plans.js failJobsBy*). */
+const LOST = ['job heartbeat timeout', 'job timed out']
+
+/**
+ * The same, limited to `ids` when given, or to jobs whose worker died (`lost`: pg-boss failed
+ * them for a lapsed heartbeat or lease, not for an error of ours); returns the ids made due.
+ */
+export async function flushDeferredJobIds(db: Db, queueNames: string[], only: { ids?: string[]; lost?: boolean } = {}): Promise<string[]> {
   const rows = await db<{ id: string }[]>`
     update pgboss.job set start_after = now()
     where name = any(${queueNames}) and state = 'retry' and start_after > now()
-      and (${ids ?? null}::uuid[] is null or id = any(${ids ?? null}::uuid[]))
+      and (${only.ids ?? null}::uuid[] is null or id = any(${only.ids ?? null}::uuid[]))
+      and (not ${only.lost ?? false} or output->'value'->>'message' = any(${LOST}))
     returning id`
   return rows.map((r) => r.id)
 }

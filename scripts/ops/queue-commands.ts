@@ -133,7 +133,7 @@ async function requeueIds(ctx: OpsContext, ids: string[]): Promise<{ requeued: s
       const [queue, st] = key.split(' ')
       if (st === 'failed') await boss.retry(queue, batch)
       else if (st === 'cancelled') await boss.resume(queue, batch)
-      else await flushDeferredJobIds(ctx.sql, [queue], batch)
+      else await flushDeferredJobIds(ctx.sql, [queue], { ids: batch })
       requeued.push(...batch)
       woken.add(queue)
     }

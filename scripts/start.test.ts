@@ -64,6 +64,13 @@ describe('npm start', () => {
     expect(health).toMatchObject({ ok: true, db: true, queue: true })
     expect(Object.keys(health.processes)).toEqual(readProcfileNames())
     for (const name of MONITORED_PROCESSES) expect({ name, alive: health.processes[name].alive }).toEqual({ name, alive: true })
+    // each process's metrics on a loopback port of its own, never on the public one
+    const metricsAt = (offset: number) => fetch(`http://127.0.0.1:${Number(env.METRICS_PORT) + offset}/metrics`).then((r) => r.text())
+    expect(await metricsAt(0)).toContain('veilmail_queue_jobs{queue="send-email",state="created"}')
+    const delivery = await metricsAt(2)
+    expect(delivery).toContain('# HELP veilmail_jobs_total')
+    expect(delivery).toMatch(/^process_resident_memory_bytes \d+/m)
+    expect(await (await fetch(`${url}/metrics`)).text()).not.toContain('process_resident_memory_bytes')
     const home = await fetch(url)
     expect(home.status).toBe(200)
     expect(await home.text()).toContain('<div id="root">')

@@ -12,7 +12,10 @@ export interface JobSummary {
   /** when it runs (next) */
   startAfter: Date
   createdOn: Date
-  /** what the last attempt failed with: an error class, or pg-boss's own reason (expiry, heartbeat) */
+  /**
+   * what the last attempt failed with: the delivery's or e-mail job's record of it (e.g.
+   * smtp-451), else the error class the handler threw or pg-boss's own reason (expiry, heartbeat)
+   */
   lastError: string | null
 }
 
@@ -35,8 +38,10 @@ const lastError = `coalesce(j.output->>'error', j.output->'value'->>'message', j
 export async function listJobs(db: Db, queue: string, state: JobState | undefined, limit: number): Promise<JobSummary[]> {
   return db<JobSummary[]>`
     select j.id, j.name as queue, j.state::text as state, j.retry_count, j.retry_limit, j.start_after, j.created_on,
-           ${db.unsafe(lastError)} as last_error
+           coalesce(d.last_error, e.last_error, ${db.unsafe(lastError)}) as last_error
     from pgboss.job j
+    left join deliveries d on d.id = (j.data->>'deliveryId')::uuid
+    left join email_jobs e on e.id = (j.data->>'emailJobId')::uuid
     where j.name = ${queue} and (${state ?? null}::text is null or j.state::text = ${state ?? null})
     order by j.created_on, j.id limit ${limit}`
 }

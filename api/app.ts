@@ -1,6 +1,8 @@
 // The HTTP application: every /api route, JSON errors everywhere, security headers, and the
 // built web app. `createApp` takes its dependencies so tests run the same app on a test database.
 import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
@@ -22,6 +24,7 @@ import { accountMailRoutes } from './auth/account-mail-routes.ts'
 import { googleRoutes } from './auth/google-routes.ts'
 import { walletRoutes } from './auth/wallet-routes.ts'
 import { csrfGuard } from './http/csrf.ts'
+import { openApiDocument } from './openapi/openapi-document.ts'
 
 export const MAX_JSON_BYTES = 1024 * 1024
 
@@ -39,7 +42,15 @@ export function createApi() {
     .route('/email-jobs', emailJobRoutes)
     .route('/undelivered', undeliveredRoutes)
     .route('/', encryptionRoutes)
+    .get('/openapi.json', async (c) => c.json(await openApiJson()))
 }
+
+let openApi: Promise<object> | undefined
+/** Built once, on first request (typed apart from createApi, whose type the RPC client infers). */
+function openApiJson(): Promise<object> {
+  return (openApi ??= openApiDocument(createApi() as unknown as Hono<AppEnv>, packageVersion()))
+}
+const packageVersion = () => (JSON.parse(readFileSync(path.join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }).version
 export type ApiType = ReturnType<typeof createApi>
 
 export function createApp(deps: AppDeps) {
@@ -53,7 +64,7 @@ export function createApp(deps: AppDeps) {
     c.header('X-Request-Id', requestId)
     await next()
     if (c.req.path.startsWith('/api/')) {
-      log.info('http.request', { request: requestId, method: c.req.method, route: c.req.routePath, status: c.res.status, ms: Math.round(performance.now() - started) })
+      log.debug('http.request', { request: requestId, method: c.req.method, route: c.req.routePath, status: c.res.status, ms: Math.round(performance.now() - started) })
     }
   })
   app.use(securityHeaders)

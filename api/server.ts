@@ -8,6 +8,8 @@ import { createBoss, createQueues } from '../workers/queues.ts'
 import { onShutdown } from '../lib/process-lifecycle.ts'
 import { createApp } from './app.ts'
 import { requireDatabaseUrl } from '../db/database-url.ts'
+import { startHeartbeat } from '../lib/heartbeat.ts'
+import { registerQueueMetrics, serveMetrics } from '../lib/metrics.ts'
 
 setLogProcess('web')
 const cfg = config()
@@ -23,8 +25,14 @@ const server = serve({ fetch: app.fetch, port: cfg.port, hostname: process.env.H
   log.info('web.listening', { port: info.port })
 })
 
+registerQueueMetrics(sql)
+const metrics = await serveMetrics(cfg, 'web')
+const stopHeartbeat = startHeartbeat(sql, 'web')
+
 onShutdown(async () => {
   server.close()
+  metrics?.close()
+  await stopHeartbeat()
   await boss.stop({ graceful: true, timeout: 5000 }).catch((e) => log.warn('queue.stop_failed', errorFields(e)))
   await sql.end({ timeout: 5 })
 })

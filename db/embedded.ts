@@ -12,6 +12,8 @@ import postgres from 'postgres'
 export interface EmbeddedDatabase {
   url: string
   pid: number
+  /** settles when the server process exits, stopped or not (npm start restarts it when it was not) */
+  exited: Promise<void>
   stop(): Promise<void>
 }
 
@@ -163,6 +165,7 @@ export async function startEmbeddedPostgres({ dir, port, database = 'veilmail', 
   return {
     url: embeddedUrl(dir, port, database),
     pid: child.pid!,
+    exited,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return
       child.kill('SIGINT')

@@ -87,3 +87,27 @@ export async function holdDelivery(db: Db, id: string): Promise<void> {
 export async function recordDeliveryAttempt(db: Db, id: string, error: string): Promise<void> {
   await db`update deliveries set attempts = attempts + 1, last_error = ${error}, last_attempt_at = now() where id = ${id}`
 }
+
+export interface SpoolSummary {
+  messages: number
+  bytes: number
+  oldestReceivedAt: Date | null
+  pendingDeliveries: number
+}
+
+/** What the spool holds (npm run ops -- spool): sealed messages still awaiting a delivery. */
+export async function summarizeSpool(db: Db): Promise<SpoolSummary> {
+  const [row] = await db<SpoolSummary[]>`
+    select count(*)::int as messages, coalesce(sum(size), 0)::bigint::float8 as bytes, min(received_at) as oldest_received_at,
+           (select count(*)::int from deliveries where status = 'pending') as pending_deliveries
+    from spool_messages`
+  return row
+}
+
+/** A delivery without its target (npm run ops -- job), read without a lock. */
+export async function findDelivery(db: Db, id: string): Promise<Omit<Delivery, 'target'> & { createdAt: Date; finishedAt: Date | null } | undefined> {
+  const [row] = await db<(Omit<Delivery, 'target'> & { createdAt: Date; finishedAt: Date | null })[]>`
+    select id, spool_id, alias_id, kind, reverse_alias_id, status, attempts, last_error, created_at, finished_at
+    from deliveries where id = ${id}`
+  return row
+}

@@ -118,3 +118,25 @@ export async function deleteExpiredUndeliveredMessages(db: Db): Promise<number> 
   const rows = await db`delete from undelivered_messages where expires_at <= now() returning id`
   return rows.length
 }
+
+/** One undelivered message as the operator sees it: ids and state, never the copy or its target. */
+export interface UndeliveredEntry {
+  id: string
+  userId: string
+  aliasId: string
+  status: UndeliveredStatus
+  kept: boolean
+  size: number
+  retries: number
+  reason: string
+  createdAt: Date
+  expiresAt: Date
+}
+
+/** Every user's undelivered mail, oldest first, or the one of `id` (npm run ops -- dead-letters, job). */
+export async function listAllUndelivered(db: Db, limit: number, id?: string): Promise<UndeliveredEntry[]> {
+  return db<UndeliveredEntry[]>`
+    select id, user_id, alias_id, status, encrypted is not null as kept, size, retries, reason, created_at, expires_at
+    from undelivered_messages where ${id ?? null}::uuid is null or id = ${id ?? null}::uuid
+    order by created_at, id limit ${limit}`
+}

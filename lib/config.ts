@@ -79,6 +79,10 @@ const EnvSchema = v.object({
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   // Where mail to postmaster@ and abuse@ each mail domain is forwarded (RFC 5321 §4.5.1, RFC 2142).
   OPERATOR_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[^\s@<>"(),;:]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'must be an e-mail address'))),
+  LOG_FORMAT: v.optional(v.picklist(['json', 'logfmt']), 'json'),
+  // Prometheus /metrics: web on METRICS_PORT, mx +1, delivery +2, submission +3; 0 turns it off.
+  METRICS_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a port number'), v.transform(Number), v.maxValue(65532, 'must leave room for the three ports after it')), '9464'),
+  METRICS_HOST: v.optional(v.pipe(v.string(), v.nonEmpty()), '127.0.0.1'),
 })
 
 export type Config = ReturnType<typeof buildConfig>
@@ -131,6 +135,8 @@ function buildConfig(env: NodeJS.ProcessEnv) {
       : undefined,
     microsoft: e.MICROSOFT_CLIENT_ID && e.MICROSOFT_CLIENT_SECRET ? { clientId: e.MICROSOFT_CLIENT_ID, clientSecret: e.MICROSOFT_CLIENT_SECRET } : undefined,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
     rateLimits: rateLimits(e.RATE_LIMITS),
     undoSeconds: e.UNDO_SECONDS,
     emailRetryDelaySeconds: e.EMAIL_RETRY_DELAY_SECONDS,

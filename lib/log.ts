@@ -1,9 +1,11 @@
-// One structured JSON line per event: level, process, ids, duration. Never a body, subject,
-// address or secret: callers pass ids and counts only.
+// One line per event, as JSON or logfmt (LOG_FORMAT): time, level, process, event, ids, duration.
+// Never a body, subject, address or secret: callers pass ids and counts only.
 const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const
 type Level = Exclude<keyof typeof levels, 'silent'>
+export type LogFormat = 'json' | 'logfmt'
 
 let threshold: number = levels[(process.env.LOG_LEVEL as keyof typeof levels) ?? 'info'] ?? levels.info
+let format: LogFormat = process.env.LOG_FORMAT === 'logfmt' ? 'logfmt' : 'json'
 let processName = process.env.VEILMAIL_PROCESS ?? 'veilmail'
 
 export function setLogProcess(name: string) {
@@ -14,11 +16,37 @@ export function setLogLevel(level: keyof typeof levels) {
   threshold = levels[level]
 }
 
-type Fields = Record<string, string | number | boolean | null | undefined>
+export function setLogFormat(value: LogFormat) {
+  format = value
+}
+
+export type Fields = Record<string, string | number | boolean | null | undefined>
+type Listener = (level: Level, event: string, fields: Fields) => void
+const listeners: Listener[] = []
+
+/** Every event, whatever LOG_LEVEL: metrics are counted from the events the code already logs. */
+export function onLogEvent(listener: Listener): void {
+  listeners.push(listener)
+}
+
+// logfmt (https://brandur.org/logfmt): key=value, values quoted when they hold spaces, quotes or '='.
+function logfmtValue(value: string | number | boolean | null): string {
+  const text = String(value)
+  return text === '' || /[\s"=\\]/.test(text) ? JSON.stringify(text) : text
+}
+
+export function formatLine(fmt: LogFormat, record: Fields): string {
+  if (fmt === 'json') return JSON.stringify(record)
+  return Object.entries(record)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}=${logfmtValue(value as string | number | boolean | null)}`)
+    .join(' ')
+}
 
 function write(level: Level, event: string, fields: Fields = {}) {
+  for (const listener of listeners) listener(level, event, fields)
   if (levels[level] < threshold) return
-  const line = JSON.stringify({ t: new Date().toISOString(), level, process: processName, event, ...fields })
+  const line = formatLine(format, { t: new Date().toISOString(), level, process: processName, event, ...fields })
   ;(level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(line + '\n')
 }
 

@@ -4,7 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isAlive, runningPostmasterPid } from '../db/embedded.ts'
+import postgres from 'postgres'
+import { embeddedUrl, isAlive, runningPostmasterPid } from '../db/embedded.ts'
+import { readFileSync } from 'node:fs'
+import { MONITORED_PROCESSES } from '../lib/heartbeat.ts'
 import { freePort } from './testing/free-port.ts'
 
 const ROOT = path.join(import.meta.dirname, '..')
@@ -13,8 +16,11 @@ let env: NodeJS.ProcessEnv
 
 interface Started { child: ChildProcess; output: () => string; exited: Promise<number | null> }
 
-function start(): Started {
-  const child = spawn(process.execPath, ['scripts/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+/** `node scripts/start.ts`, or `npm start` itself (npm → sh → the supervisor) with `viaNpm`. */
+function start(viaNpm = false): Started {
+  const child = viaNpm
+    ? spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, ['scripts/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout!.on('data', (d) => (out += d))
   child.stderr!.on('data', (d) => (out += d))
@@ -38,17 +44,33 @@ beforeAll(async () => {
   const port = await freePort()
   env = {
     PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info',
-    DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()),
+    DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()), METRICS_PORT: String(await freePort()),
     MX_PORT: String(await freePort()), SUBMISSION_PORT: String(await freePort()), SUBMISSION_TLS_PORT: String(await freePort()),
   }
 })
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
+const readProcfileNames = () => readFileSync(path.join(ROOT, 'Procfile'), 'utf8').split('\n').filter((l) => /^\w+:/.test(l)).map((l) => l.split(':')[0])
+
+const pids = (s: Started) => [...s.output().matchAll(/started \(pid (\d+)\)/g)].map((m) => Number(m[1]))
+
 describe('npm start', () => {
   it('runs everything, refuses a second copy, restarts a crashed child, and stops cleanly', async () => {
     const first = start()
     const [, url] = await waitFor(first, /Veilmail is running at (\S+)/)
-    expect(await (await fetch(`${url}/api/health`)).json()).toEqual({ ok: true, db: true, queue: true })
+    // printed last, once every process reports alive
+    expect(first.output().trimEnd().split('\n').slice(-2).join('\n')).toMatch(new RegExp(`web ${env.PORT} · mx ${env.MX_PORT} · submission ${env.SUBMISSION_PORT} .*\n.*Veilmail is running at`))
+    const health = await (await fetch(`${url}/api/health`)).json()
+    expect(health).toMatchObject({ ok: true, db: true, queue: true })
+    expect(Object.keys(health.processes)).toEqual(readProcfileNames())
+    for (const name of MONITORED_PROCESSES) expect({ name, alive: health.processes[name].alive }).toEqual({ name, alive: true })
+    // each process's metrics on a loopback port of its own, never on the public one
+    const metricsAt = (offset: number) => fetch(`http://127.0.0.1:${Number(env.METRICS_PORT) + offset}/metrics`).then((r) => r.text())
+    expect(await metricsAt(0)).toContain('veilmail_queue_jobs{queue="send-email",state="created"}')
+    const delivery = await metricsAt(2)
+    expect(delivery).toContain('# HELP veilmail_jobs_total')
+    expect(delivery).toMatch(/^process_resident_memory_bytes \d+/m)
+    expect(await (await fetch(`${url}/metrics`)).text()).not.toContain('process_resident_memory_bytes')
     const home = await fetch(url)
     expect(home.status).toBe(200)
     expect(await home.text()).toContain('<div id="root">')
@@ -95,4 +117,63 @@ describe('npm start', () => {
     fourth.child.kill('SIGTERM')
     expect(await fourth.exited).toBe(0)
   }, 180_000)
+
+  it('stops within 20 s when npm itself gets SIGINT or SIGTERM, and starts healthy again on the same data', async () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const run = start(true)
+      const [, url] = await waitFor(run, /Veilmail is running at (\S+)/)
+      const supervisor = Number(readFileSync(path.join(dataDir, 'veilmail.pid'), 'utf8'))
+      const pgPid = runningPostmasterPid(path.join(dataDir, 'postgres'))!
+      const everything = [supervisor, pgPid, ...pids(run)]
+      expect(everything.length).toBe(2 + MONITORED_PROCESSES.length)
+      expect(everything.every(isAlive)).toBe(true)
+      expect(supervisor).not.toBe(run.child.pid) // the signal goes to npm, not to the supervisor
+      run.child.kill(signal)
+      await expect.poll(() => everything.filter(isAlive), { timeout: 20_000, interval: 200 }).toEqual([])
+      await run.exited
+      expect(run.output()).toContain('stopped')
+      await expect(fetch(`${url}/api/health`)).rejects.toThrow()
+    }
+    const again = start(true)
+    const [, url] = await waitFor(again, /Veilmail is running at (\S+)/)
+    expect((await fetch(`${url}/api/health`)).status).toBe(200)
+    const left = [...pids(again), Number(readFileSync(path.join(dataDir, 'veilmail.pid'), 'utf8')), runningPostmasterPid(path.join(dataDir, 'postgres'))!]
+    again.child.kill('SIGTERM')
+    await expect.poll(() => left.filter(isAlive), { timeout: 20_000, interval: 200 }).toEqual([])
+  }, 240_000)
+
+  it('restarts an embedded Postgres killed with SIGKILL; every process reconnects and nothing is lost', async () => {
+    const run = start()
+    const [, url] = await waitFor(run, /Veilmail is running at (\S+)/)
+    const post = (p: string, body: object) => fetch(`${url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    expect((await post('/api/auth/register', { email: 'before-crash@example.com', password: 'longenough' })).status).toBe(201)
+    const children = pids(run)
+
+    const pgPid = runningPostmasterPid(path.join(dataDir, 'postgres'))!
+    process.kill(pgPid, 'SIGKILL')
+    await waitFor(run, /Postgres exited; restarting in/)
+    await waitFor(run, /Postgres restarted \(pid (\d+)\)/, 120_000)
+    expect(runningPostmasterPid(path.join(dataDir, 'postgres'))).not.toBe(pgPid)
+
+    // every process beats into the new server: clear the table and see each one write again
+    const sql = postgres(embeddedUrl(path.join(dataDir, 'postgres'), Number(env.EMBEDDED_PG_PORT)), { max: 1, onnotice: () => {} })
+    try {
+      await expect.poll(() => sql`delete from process_heartbeats`.then(() => true, () => false), { timeout: 30_000 }).toBe(true)
+      await expect.poll(async () => {
+        const body = await fetch(`${url}/api/health`).then((r) => r.json(), () => undefined)
+        return body && MONITORED_PROCESSES.filter((name) => !body.processes?.[name]?.alive)
+      }, { timeout: 60_000, interval: 500 }).toEqual([])
+    } finally {
+      await sql.end()
+    }
+    // the same processes carried on (none died and was restarted), with the data from before
+    expect(children.every(isAlive)).toBe(true)
+    expect(run.output()).not.toMatch(/(web|mx|delivery|submission) exited/)
+    await expect.poll(() => post('/api/auth/login', { email: 'before-crash@example.com', password: 'longenough' }).then((r) => r.status), { timeout: 30_000 }).toBe(200)
+    expect((await post('/api/auth/register', { email: 'after-crash@example.com', password: 'longenough' })).status).toBe(201)
+
+    run.child.kill('SIGTERM')
+    expect(await run.exited).toBe(0)
+    expect(runningPostmasterPid(path.join(dataDir, 'postgres'))).toBeUndefined()
+  }, 240_000)
 })

@@ -1,12 +1,20 @@
 // npm start: the whole service on one machine. Embedded Postgres (unless DATABASE_URL) →
 // migrations → web build if stale → every Procfile line as a child with prefixed output.
-// Ctrl-C stops the children, then Postgres. A child that dies is restarted with backoff.
+// Ctrl-C stops the children, then Postgres. A child that dies is restarted with backoff, and so
+// is the embedded Postgres (the children reconnect on their own).
+//
+// Signals: package.json runs this as `exec node scripts/start.ts`, so the shell npm starts is
+// replaced by this process and the SIGINT/SIGTERM npm forwards to its child reach us (without
+// exec, sh keeps waiting on SIGINT and dies on SIGTERM, orphaning us). Should our parent still
+// die first (SIGKILL, another runner), the ppid check below stops everything too.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts'
 import { embeddedDir } from '../db/database-url.ts'
 import { config } from '../lib/config.ts'
+import { MONITORED_PROCESSES } from '../lib/heartbeat.ts'
+import { metricsPort } from '../lib/metrics.ts'
 import { acquireDataDirLock, DataDirBusyError } from './data-dir-lock.ts'
 import { migrateAll } from './migrate-all.ts'
 import { ensureWebBuild } from './web-build.ts'
@@ -74,12 +82,20 @@ async function shutdown(code: number) {
 }
 process.on('SIGINT', () => void shutdown(0))
 process.on('SIGTERM', () => void shutdown(0))
+const parentPid = process.ppid
+setInterval(() => {
+  if (process.ppid !== parentPid) {
+    say(`parent process ${parentPid} is gone`)
+    void shutdown(0)
+  }
+}, 1000).unref()
 
 try {
   let databaseUrl = cfg.databaseUrl
   if (!databaseUrl) {
     say(`starting embedded Postgres in ${embeddedDir(cfg)} on port ${cfg.embeddedPgPort}`)
     db = await startEmbeddedPostgres({ dir: embeddedDir(cfg), port: cfg.embeddedPgPort })
+    superviseDatabase(db)
     databaseUrl = db.url
   }
   const applied = await migrateAll(databaseUrl, cfg.secretKey)
@@ -90,10 +106,41 @@ try {
   const env = { ...process.env, DATABASE_URL: databaseUrl, VEILMAIL_SUPERVISOR_PID: String(process.pid) }
   readProcfile().forEach((line, i) => supervise(line, COLORS[i % COLORS.length], env))
   await waitForHealth()
-  say(`Veilmail is running at ${cfg.publicUrl}  (Ctrl-C to stop)`)
+  // last, once every process is up, so the address is not scrolled away by their startup lines
+  if (!shuttingDown) {
+    const metrics = (name: string) => metricsPort(cfg, name) ?? 'off'
+    say(`web ${cfg.port} · mx ${cfg.mx.port} · submission ${cfg.submission.port} (STARTTLS), ${cfg.submission.tlsPort} (TLS)` +
+      `${db ? ` · Postgres ${cfg.embeddedPgPort}` : ''} · metrics ${cfg.metrics.host}:${MONITORED_PROCESSES.map(metrics).join('/')} (${MONITORED_PROCESSES.join('/')})`)
+    say(`Veilmail is running at ${cfg.publicUrl}  (Ctrl-C to stop)`)
+  }
 } catch (error) {
   process.stderr.write(`Could not start: ${error instanceof Error ? error.message : String(error)}\n`)
   await shutdown(1)
+}
+
+/** The embedded Postgres restarted with backoff when it dies (killed, out of memory). */
+function superviseDatabase(current: EmbeddedDatabase, attempt = 0) {
+  const started = Date.now()
+  void current.exited.then(async () => {
+    if (shuttingDown) return
+    let next = Date.now() - started > 60_000 ? 0 : attempt + 1
+    for (;;) {
+      const delay = Math.min(30_000, 1000 * 2 ** Math.max(0, next - 1))
+      say(`Postgres exited; restarting in ${delay / 1000}s`)
+      await new Promise((r) => setTimeout(r, delay))
+      if (shuttingDown) return
+      try {
+        db = await startEmbeddedPostgres({ dir: embeddedDir(cfg), port: cfg.embeddedPgPort })
+        if (shuttingDown) return await db.stop() // shutdown() may have passed its Postgres step meanwhile
+        say(`Postgres restarted (pid ${db.pid})`)
+        return superviseDatabase(db, next)
+      } catch (error) {
+        // e.g. the killed server's backends still hold its shared memory for a moment
+        say(`Postgres did not start: ${error instanceof Error ? error.message : String(error)}`)
+        next++
+      }
+    }
+  })
 }
 
 function supervise(line: ProcessLine, color: number, env: NodeJS.ProcessEnv, attempt = 0) {
@@ -119,11 +166,12 @@ function supervise(line: ProcessLine, color: number, env: NodeJS.ProcessEnv, att
   })
 }
 
+/** Until the web answers and every process reports alive through its heartbeat (/api/health). */
 async function waitForHealth() {
   const url = `http://127.0.0.1:${cfg.port}/api/health`
-  for (let i = 0; i < 600 && !shuttingDown; i++) {
-    const ok = await fetch(url).then((r) => r.ok, () => false)
-    if (ok) return
+  for (let i = 0; i < 1200 && !shuttingDown; i++) {
+    const body = await fetch(url).then((r) => (r.ok ? r.json() as Promise<{ processes?: Record<string, { alive: boolean }> }> : undefined), () => undefined)
+    if (body && Object.values(body.processes ?? {}).every((p) => p.alive)) return
     await new Promise((r) => setTimeout(r, 100))
   }
 }

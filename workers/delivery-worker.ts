@@ -10,14 +10,14 @@ import { forwardOperatorHandler } from './forward-operator.ts'
 import { forwardReplyHandler } from './forward-reply.ts'
 import { abandonForwardWebhook, forwardWebhookHandler } from './forward-webhook.ts'
 import { wakeWhenDue } from './queue-due.ts'
-import { allQueues, deadLetterName, queues, work, type QueueDefinition } from './queues.ts'
+import { allQueues, deadLetterName, queues, SUPERVISE_SECONDS, work, type QueueDefinition } from './queues.ts'
 import { abandonUndeliveredRetry, retryUndeliveredHandler } from './retry-undelivered.ts'
 import { sendEmailHandler } from './send-email.ts'
 import { accountCleanup } from './account-cleanup.ts'
 import { housekeeping, HOUSEKEEPING_CRON } from './housekeeping.ts'
 import { abandonEmailJob } from '../db/email-jobs.ts'
-import { flushDeferredJobs } from '../db/deferred-jobs.ts'
-import { log } from '../lib/log.ts'
+import { flushDeferredJobIds, flushDeferredJobs } from '../db/deferred-jobs.ts'
+import { errorFields, log } from '../lib/log.ts'
 import { watchRelay } from './relay-watch.ts'
 
 export interface DeliveryWorkerOptions {
@@ -88,10 +88,21 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { ...run(queues.accountCleanup), ...idle })
   await work(boss, queues.housekeeping, () => housekeeping(deps.sql), { ...run(queues.housekeeping), ...idle })
   await boss.schedule(queues.housekeeping.name, HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
-  // a mail leaves when its undo window or scheduled time ends, not at the next idle poll
-  // a webhook retry the owner asked for (Undelivered → Retry now) is due at once
-  const stopWakeUps = await wakeWhenDue(deps.sql, boss, { [queues.sendEmail.name]: loops[queues.sendEmail.name], [queues.forwardWebhook.name]: loops[queues.forwardWebhook.name] })
+  // a mail leaves when its undo window or scheduled time ends, and a flushed job (npm run ops --
+  // flush) at once, not at the next idle poll
+  const stopWakeUps = await wakeWhenDue(deps.sql, boss, loops)
+  // A job whose worker died (pg-boss failed it for a lapsed heartbeat) runs again now, not after
+  // the retry delay meant for a relay that asked us to wait: within 30 s of the death in all.
+  const lostSweep = setInterval(() => {
+    flushDeferredJobIds(deps.sql, allQueues.map((q) => q.name), { lost: true }).then((ids) => {
+      if (!ids.length) return
+      log.info('jobs.lost_retried', { count: ids.length })
+      for (const id of Object.values(loops).flat()) boss.notifyWorker(id)
+    }, (error) => log.warn('jobs.lost_sweep_failed', errorFields(error)))
+  }, SUPERVISE_SECONDS * 1000)
+  lostSweep.unref()
   return async () => {
+    clearInterval(lostSweep)
     relay.stop()
     await stopWakeUps()
   }

@@ -4,6 +4,8 @@ import { requireDatabaseUrl } from '../db/database-url.ts'
 import { config } from '../lib/config.ts'
 import { errorFields, log, setLogProcess } from '../lib/log.ts'
 import { onShutdown } from '../lib/process-lifecycle.ts'
+import { startHeartbeat } from '../lib/heartbeat.ts'
+import { serveMetrics } from '../lib/metrics.ts'
 import { DkimConfigError, loadDkimKeys } from '../lib/dkim-keys.ts'
 import { createDeliveryDeps } from './delivery-deps.ts'
 import { DkimSigner } from './dkim-signer.ts'
@@ -39,7 +41,12 @@ const deps = createDeliveryDeps(sql, cfg, { dkim })
 const stopWakeUps = await startDeliveryWorker(boss, deps, { concurrency, queueConcurrency, pollSeconds })
 log.info('delivery.started', { concurrency })
 
+const metrics = await serveMetrics(cfg, 'delivery')
+const stopHeartbeat = startHeartbeat(sql, 'delivery')
+
 onShutdown(async () => {
+  metrics?.close()
+  await stopHeartbeat()
   await stopWakeUps()
   await boss.stop({ graceful: true, timeout: 10_000 }).catch((e) => log.warn('queue.stop_failed', errorFields(e)))
   deps.transport.close()

@@ -4,6 +4,8 @@ import { requireDatabaseUrl } from '../db/database-url.ts'
 import { config } from '../lib/config.ts'
 import { errorFields, log, setLogProcess } from '../lib/log.ts'
 import { onShutdown } from '../lib/process-lifecycle.ts'
+import { startHeartbeat } from '../lib/heartbeat.ts'
+import { serveMetrics } from '../lib/metrics.ts'
 import { loadTlsCredentials, TlsConfigError, type TlsCredentials } from '../lib/tls.ts'
 import { createMxServer } from './mx-server.ts'
 import { createBoss, createQueues } from './queues.ts'
@@ -29,7 +31,12 @@ const mx = createMxServer({ sql, boss, config: cfg, tls })
 const port = await mx.listen()
 log.info('mx.listening', { port })
 
+const metrics = await serveMetrics(cfg, 'mx')
+const stopHeartbeat = startHeartbeat(sql, 'mx')
+
 onShutdown(async () => {
+  metrics?.close()
+  await stopHeartbeat()
   await mx.close()
   await boss.stop({ graceful: true, timeout: 5000 }).catch((e) => log.warn('queue.stop_failed', errorFields(e)))
   await sql.end({ timeout: 5 })

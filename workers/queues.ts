@@ -18,7 +18,7 @@ export interface QueueDefinition<S extends v.GenericSchema = v.GenericSchema> {
   expireInSeconds: number
   /** completed jobs are kept this long for inspection (ids only, payloads carry no content) */
   retentionSeconds?: number
-  /** a worker that stops beating this often (it died) has its job retried (min 10) */
+  /** a worker that stops beating this long (it died) has its job retried (min 10) */
   heartbeatSeconds?: number
 }
 export type Payload<Q extends QueueDefinition> = v.InferOutput<Q['schema']>
@@ -31,6 +31,14 @@ export const deadLetterName = (queue: QueueDefinition) => `${queue.name}.dead`
 
 const Uuid = v.pipe(v.string(), v.uuid())
 
+/**
+ * A job whose worker died mid-flight is retried within 30 s: its heartbeat lapses after this
+ * many seconds, the supervisor (SUPERVISE_SECONDS) fails it, and the delivery process's lost-job
+ * sweep (workers/delivery-worker.ts) makes it due at once instead of after the retry delay.
+ */
+export const LOST_JOB_HEARTBEAT = 10
+export const SUPERVISE_SECONDS = 5
+
 export const queues = {
   /** Erases what is left of a deleted account (its rows were cut off from sign-in at once). */
   accountCleanup: defineQueue({
@@ -41,6 +49,7 @@ export const queues = {
     retryBackoff: true,
     retryDelayMax: 3600,
     expireInSeconds: 15 * 60,
+    heartbeatSeconds: LOST_JOB_HEARTBEAT,
   }),
   /**
    * Inbound forwarding (issue #4), one job per (message, target), carrying the delivery id only.
@@ -54,7 +63,7 @@ export const queues = {
     retryBackoff: true,
     retryDelayMax: 4 * 3600,
     expireInSeconds: 10 * 60,
-    heartbeatSeconds: 30,
+    heartbeatSeconds: LOST_JOB_HEARTBEAT,
   }),
   /** Webhooks: the Standard Webhooks schedule (seconds, minutes, then hours, about a day in all). */
   forwardWebhook: defineQueue({
@@ -65,7 +74,7 @@ export const queues = {
     retryBackoff: true,
     retryDelayMax: 5 * 3600,
     expireInSeconds: 2 * 60,
-    heartbeatSeconds: 30,
+    heartbeatSeconds: LOST_JOB_HEARTBEAT,
   }),
   /** Anonymous replies through a reverse alias, re-sent from the alias to the outside contact. */
   forwardReply: defineQueue({
@@ -76,7 +85,7 @@ export const queues = {
     retryBackoff: true,
     retryDelayMax: 4 * 3600,
     expireInSeconds: 10 * 60,
-    heartbeatSeconds: 30,
+    heartbeatSeconds: LOST_JOB_HEARTBEAT,
   }),
   /** Mail to postmaster@ and abuse@ a mail domain, attached to a note for the operator (OPERATOR_EMAIL). */
   forwardOperator: defineQueue({
@@ -101,7 +110,7 @@ export const queues = {
     retryBackoff: true,
     retryDelayMax: 1800,
     expireInSeconds: 10 * 60,
-    heartbeatSeconds: 30,
+    heartbeatSeconds: LOST_JOB_HEARTBEAT,
   }),
   /** Daily: expired sessions, spent wallet nonces, stale rate-limit windows and expired undelivered mail. */
   housekeeping: defineQueue({
@@ -111,6 +120,7 @@ export const queues = {
     retryDelay: 300,
     retryBackoff: false,
     expireInSeconds: 15 * 60,
+    heartbeatSeconds: LOST_JOB_HEARTBEAT,
   }),
   /**
    * Sends one email job (compose or submission). Each job is enqueued with its own retry limit
@@ -124,6 +134,7 @@ export const queues = {
     retryBackoff: true,
     retryDelayMax: 3600,
     expireInSeconds: 5 * 60,
+    heartbeatSeconds: LOST_JOB_HEARTBEAT,
   }),
 } satisfies Record<string, QueueDefinition>
 
@@ -138,6 +149,8 @@ export function createBoss(databaseUrl: string, options: { max?: number; mainten
     supervise: options.maintenance ?? true,
     schedule: options.maintenance ?? true,
     application_name: 'veilmail-queue',
+    superviseIntervalSeconds: SUPERVISE_SECONDS,
+    monitorIntervalSeconds: SUPERVISE_SECONDS,
   } as ConstructorParameters<typeof PgBoss>[0])
   boss.on('error', (error) => log.error('queue.error', errorFields(error)))
   return boss
@@ -158,6 +171,9 @@ export async function createQueues(boss: PgBoss, definitions: QueueDefinition[] 
       deadLetter: deadLetterName(q),
       notify: true, // workers are woken by NOTIFY when a job is created, not by polling
     })
+    // createQueue leaves an existing queue as it was: a queue made before heartbeats were this
+    // short gets them here
+    if (q.heartbeatSeconds) await boss.updateQueue(q.name, { heartbeatSeconds: q.heartbeatSeconds })
   }
 }
 

@@ -4,6 +4,8 @@ import { requireDatabaseUrl } from '../db/database-url.ts'
 import { config } from '../lib/config.ts'
 import { errorFields, log, setLogProcess } from '../lib/log.ts'
 import { onShutdown } from '../lib/process-lifecycle.ts'
+import { startHeartbeat } from '../lib/heartbeat.ts'
+import { serveMetrics } from '../lib/metrics.ts'
 import { createBoss } from './queues.ts'
 import { createSubmissionServers } from './submission-server.ts'
 
@@ -18,7 +20,12 @@ const servers = createSubmissionServers({ sql, boss, config: cfg })
 const ports = await servers.listen()
 log.info('submission.listening', { starttls: ports.starttls, tls: ports.tls })
 
+const metrics = await serveMetrics(cfg, 'submission')
+const stopHeartbeat = startHeartbeat(sql, 'submission')
+
 onShutdown(async () => {
+  metrics?.close()
+  await stopHeartbeat()
   await servers.close()
   await boss.stop({ graceful: true, timeout: 5000 }).catch((e) => log.warn('queue.stop_failed', errorFields(e)))
   await sql.end({ timeout: 5 })

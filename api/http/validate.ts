@@ -2,6 +2,7 @@
 // each field to its messages (the browser shows the first one under the field).
 import type { Context } from 'hono'
 import { validator } from 'hono/validator'
+import { resolver, uniqueSymbol } from 'hono-openapi'
 import * as v from 'valibot'
 
 export type FieldErrors = Record<string, string[]>
@@ -17,20 +18,30 @@ export function invalid(c: Context, issues: v.BaseIssue<unknown>[]) {
   return c.json({ message: issues[0]?.message ?? 'Invalid request', errors: fieldErrors(issues) }, 400)
 }
 
+/**
+ * Marks a validator with its schema for the OpenAPI document (api/openapi): hono-openapi reads
+ * the request body and query parameters of each route from here, converted by
+ * @valibot/to-json-schema. Transforms and checks JSON Schema cannot express are left out of the
+ * document (errorMode 'ignore'); the server still applies them.
+ */
+function documented<M extends object>(middleware: M, target: 'json' | 'query', schema: v.GenericSchema): M {
+  return Object.assign(middleware, { [uniqueSymbol]: { target, ...resolver(schema, { errorMode: 'ignore' }) } })
+}
+
 /** Validates a JSON body; `c.req.valid('json')` then holds the parsed output. */
 export function jsonBody<S extends v.GenericSchema>(schema: S) {
-  return validator('json', (value, c) => {
+  return documented(validator('json', (value, c) => {
     const parsed = v.safeParse(schema, value ?? {}, { abortPipeEarly: true })
     if (!parsed.success) return invalid(c, parsed.issues)
     return parsed.output as v.InferOutput<S>
-  })
+  }), 'json', schema)
 }
 
 /** Validates the query string. */
 export function queryParams<S extends v.GenericSchema>(schema: S) {
-  return validator('query', (value, c) => {
+  return documented(validator('query', (value, c) => {
     const parsed = v.safeParse(schema, value, { abortPipeEarly: true })
     if (!parsed.success) return invalid(c, parsed.issues)
     return parsed.output as v.InferOutput<S>
-  })
+  }), 'query', schema)
 }

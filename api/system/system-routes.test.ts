@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
+import { startHeartbeat } from '../../lib/heartbeat.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -9,10 +10,23 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 describe('system routes', () => {
-  it('reports health of the database and the queue', async () => {
+  it('reports health of the database and the queue, and each process from its heartbeat', async () => {
     const res = await t.app.request('/api/health')
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ ok: true, db: true, queue: true })
+    const dead = { alive: false, instances: 0, lastBeatAt: null }
+    expect(await res.json()).toEqual({ ok: true, db: true, queue: true, processes: { web: dead, mx: dead, delivery: dead, submission: dead } })
+
+    // a running process beats; one that stopped beating a while ago (killed) is reported dead
+    const stop = startHeartbeat(t.db.sql, 'delivery')
+    await t.db.sql`insert into process_heartbeats (process, instance, beat_at) values ('mx', 'gone:1', now() - interval '1 minute')`
+    const health = async () => (await t.app.request('/api/health')).json()
+    await expect.poll(async () => (await health()).processes.delivery.alive).toBe(true)
+    const body = await health()
+    expect(body.processes.delivery).toMatchObject({ alive: true, instances: 1 })
+    expect(body.processes.mx).toMatchObject({ alive: false, instances: 0, lastBeatAt: expect.any(String) })
+    expect(body.processes.web.alive).toBe(false)
+    await stop()
+    expect((await health()).processes.delivery).toEqual(dead)
   })
 
   it('counts real users and aliases, and lists the configured domains', async () => {

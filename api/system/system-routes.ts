@@ -2,16 +2,25 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '../context.ts'
 import { countUsersAndAliases } from '../../db/stats.ts'
+import { listProcessHealth } from '../../db/process-heartbeats.ts'
+import { HEARTBEAT_STALE_SECONDS, MONITORED_PROCESSES } from '../../lib/heartbeat.ts'
 
 export const systemRoutes = new Hono<AppEnv>()
   .get('/health', async (c) => {
     const { sql, boss } = c.var.deps
-    const [db, queue] = await Promise.all([
+    const [db, queue, beats] = await Promise.all([
       sql`select 1`.then(() => true, () => false),
       boss.getQueues().then(() => true, () => false),
+      listProcessHealth(sql, MONITORED_PROCESSES, HEARTBEAT_STALE_SECONDS).catch(() => []),
     ])
+    // `ok` is this web process's own health (load balancers route on it); a dead worker shows
+    // under `processes` without taking the web out of rotation.
     const ok = db && queue
-    return c.json({ ok, db, queue }, ok ? 200 : 503)
+    const processes = Object.fromEntries(MONITORED_PROCESSES.map((name) => {
+      const beat = beats.find((b) => b.process === name)
+      return [name, { alive: beat?.alive ?? false, instances: beat?.instances ?? 0, lastBeatAt: beat?.lastBeatAt?.toISOString() ?? null }]
+    }))
+    return c.json({ ok, db, queue, processes }, ok ? 200 : 503)
   })
   .get('/stats', async (c) => {
     const stats = await countUsersAndAliases(c.var.deps.sql)

@@ -1,8 +1,8 @@
 // Real `delivery` processes (node workers/delivery.ts) against a MailEnv, for tests that kill
-// one mid-job: the queue's lease is cut to seconds and a pg-boss monitor expires lost jobs.
+// one mid-job. The queue runs with its production policy (heartbeat, retry delay and backoff): the
+// delivery processes themselves notice the lost job and run it again.
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
-import { PgBoss } from 'pg-boss'
 import type { QueueDefinition } from '../../workers/queues.ts'
 import type { MailEnv } from './mail-env.ts'
 import { TEST_SECRET_KEY } from './test-app.ts'
@@ -13,17 +13,17 @@ export interface DeliveryProcesses {
 }
 
 export async function deliveryProcesses(env: MailEnv, queue: QueueDefinition): Promise<DeliveryProcesses> {
-  await env.boss.updateQueue(queue.name, { expireInSeconds: 3, heartbeatSeconds: null })
-  const monitor = new PgBoss({ connectionString: env.db.url, schema: 'pgboss', max: 2, supervise: true, schedule: false, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1 })
-  monitor.on('error', () => {})
-  await monitor.start()
+  await env.boss.updateQueue(queue.name, {
+    retryDelay: queue.retryDelay, retryBackoff: queue.retryBackoff, retryDelayMax: queue.retryDelayMax ?? null,
+    expireInSeconds: queue.expireInSeconds, heartbeatSeconds: queue.heartbeatSeconds ?? null,
+  })
   const children: ChildProcess[] = []
   return {
     start() {
       const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', '..', 'workers', 'delivery.ts')], {
         env: {
           PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: env.db.url, DATA_DIR: env.config.dataDir, SECRET_KEY: TEST_SECRET_KEY,
-          OUTBOUND_SMTP_URL: env.relay.url, MAIL_DOMAINS: env.config.mailDomains.join(','), MX_HOSTNAME: env.config.mxHostname, DELIVERY_POLL_SECONDS: '1',
+          OUTBOUND_SMTP_URL: env.relay.url, MAIL_DOMAINS: env.config.mailDomains.join(','), MX_HOSTNAME: env.config.mxHostname, DELIVERY_POLL_SECONDS: '1', METRICS_PORT: '0',
         },
         stdio: ['ignore', 'ignore', 'inherit'],
       })
@@ -32,7 +32,6 @@ export async function deliveryProcesses(env: MailEnv, queue: QueueDefinition): P
     },
     async close() {
       for (const child of children) child.kill('SIGKILL')
-      await monitor.stop({ graceful: false })
     },
   }
 }

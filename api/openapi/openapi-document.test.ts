@@ -1,0 +1,57 @@
+// The OpenAPI document against the app itself: every route the Hono app serves under /api is in
+// it with a description, and request bodies come from the routes' valibot schemas.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
+import { ROUTE_DESCRIPTIONS } from './route-descriptions.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(() => t.close())
+
+/** Every METHOD /api/path the app routes, path parameters written as OpenAPI writes them. */
+function appRoutes(): string[] {
+  const routes = t.app.routes
+    .filter((r) => r.method !== 'ALL' && r.path.startsWith('/api/') && !r.path.includes('*'))
+    .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`)
+  return [...new Set(routes)].sort()
+}
+
+describe('GET /api/openapi.json', () => {
+  it('describes every route of the app, and nothing the app does not serve', async () => {
+    const res = await t.app.request('/api/openapi.json')
+    expect(res.status).toBe(200)
+    const doc = await res.json()
+    expect(doc.openapi).toBe('3.1.0')
+    expect(doc.servers).toEqual([{ url: '/api' }])
+    const documented: string[] = []
+    const undescribed: string[] = []
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { summary?: string; responses: Record<string, { description?: string }> }>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        const key = `${method.toUpperCase()} /api${path}`
+        documented.push(key)
+        if (!op.summary) undescribed.push(key)
+        for (const response of Object.values(op.responses)) expect(response.description).toBeTruthy()
+      }
+    }
+    expect(undescribed).toEqual([])
+    expect(documented.sort()).toEqual(appRoutes())
+    expect(Object.keys(ROUTE_DESCRIPTIONS).sort()).toEqual(appRoutes())
+  })
+
+  it('takes request bodies and query parameters from the valibot schemas the routes validate with', async () => {
+    const doc = await (await t.app.request('/api/openapi.json')).json()
+    const register = doc.paths['/auth/register'].post
+    const schema = register.requestBody.content['application/json'].schema
+    expect(schema.type).toBe('object')
+    // the schema's own limits (api/auth/auth-schemas.ts), not a hand-written copy
+    expect(schema.properties.email).toMatchObject({ type: 'string', format: 'email', maxLength: 254 })
+    expect(schema.properties.password).toMatchObject({ type: 'string', minLength: 8, maxLength: 1024 })
+    expect(register.responses['400'].content['application/json'].schema.required).toEqual(['message'])
+    const nonce = doc.paths['/auth/wallet/nonce'].get
+    expect(nonce.parameters.some((p: { in: string }) => p.in === 'query')).toBe(true)
+    expect(doc.paths['/aliases/{aliasId}'].delete.security).toEqual([{ session: [] }])
+    expect(doc.paths['/aliases/{aliasId}'].delete.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'aliasId', required: true })])
+  })
+})

@@ -71,6 +71,11 @@ const EnvSchema = v.object({
   // Behind a reverse proxy, take the client address from X-Forwarded-For.
   TRUST_PROXY: v.optional(Bool, 'false'),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
+  // Webmail sync (issue #13): how often each active mailbox is synced, mailboxes synced at once
+  // by one sync process, and how long an IMAP server may stay silent.
+  SYNC_INTERVAL_SECONDS: v.optional(PositiveInt, '300'),
+  SYNC_CONCURRENCY: v.optional(PositiveInt, '4'),
+  IMAP_TIMEOUT_SECONDS: v.optional(PositiveInt, '30'),
 })
 
 export type Config = ReturnType<typeof buildConfig>
@@ -123,6 +128,7 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     undoSeconds: e.UNDO_SECONDS,
     emailRetryDelaySeconds: e.EMAIL_RETRY_DELAY_SECONDS,
     trustProxy: e.TRUST_PROXY,
+    sync: { intervalSeconds: e.SYNC_INTERVAL_SECONDS, concurrency: e.SYNC_CONCURRENCY, imapTimeoutMs: e.IMAP_TIMEOUT_SECONDS * 1000 },
   }
 }
 

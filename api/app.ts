@@ -16,6 +16,8 @@ import { smtpRoutes } from './smtp/smtp-routes.ts'
 import { emailJobRoutes } from './email-jobs/email-job-routes.ts'
 import { encryptionRoutes } from './encryption/encryption-routes.ts'
 import { undeliveredRoutes } from './undelivered/undelivered-routes.ts'
+import { emailProviderRoutes } from './email-providers/email-provider-routes.ts'
+import { emailRoutes } from './emails/email-routes.ts'
 import { authRoutes } from './auth/auth-routes.ts'
 import { googleRoutes } from './auth/google-routes.ts'
 import { walletRoutes } from './auth/wallet-routes.ts'
@@ -34,6 +36,8 @@ export function createApi() {
     .route('/smtp-credentials', smtpRoutes)
     .route('/email-jobs', emailJobRoutes)
     .route('/undelivered', undeliveredRoutes)
+    .route('/email-providers', emailProviderRoutes)
+    .route('/emails', emailRoutes)
     .route('/', encryptionRoutes)
 }
 export type ApiType = ReturnType<typeof createApi>

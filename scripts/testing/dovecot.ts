@@ -178,11 +178,15 @@ ${options.condstore === false ? `protocol imap {\n  imap_capability = ${WITHOUT_
     if (statSync(target).isDirectory()) for (const entry of readdirSync(target)) own(path.join(target, entry))
   }
   let counter = 0
+  let usersStamp = 0
 
   const dovecot: Dovecot = {
     host: '127.0.0.1', port, ca, caFile: path.join(dir, 'ca.pem'), dir,
     addUser(user, password = randomBytes(9).toString('base64url')) {
       appendFileSync(users, `${user}:{PLAIN}${password}:${mailUser.uid}:${mailUser.gid}::${dir}/mail/${user}::\n`)
+      // Dovecot re-reads the passwd-file when its mtime (whole seconds) changes: make each change visible
+      usersStamp = Math.max(usersStamp + 1, Math.floor(Date.now() / 1000))
+      utimesSync(users, usersStamp, usersStamp)
       passwords.set(user, password)
       return password
     },

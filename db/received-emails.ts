@@ -177,12 +177,11 @@ export interface ServerFlags { uid: number; isRead: boolean; isStarred: boolean;
 export async function applyServerFlags(db: Db, folderId: string, changes: ServerFlags[]): Promise<number> {
   if (changes.length === 0) return 0
   const rows = await db`
-    update received_emails e set is_read = c.is_read, is_starred = c.is_starred, is_answered = c.is_answered, modseq = c.modseq
-    from (select * from unnest(${changes.map((c) => c.uid)}::bigint[], ${changes.map((c) => c.isRead)}::boolean[],
-      ${changes.map((c) => c.isStarred)}::boolean[], ${changes.map((c) => c.isAnswered)}::boolean[],
-      ${changes.map((c) => (c.modseq === null ? null : c.modseq.toString()))}::bigint[]) as t(uid, is_read, is_starred, is_answered, modseq)) c
+    update received_emails e set is_read = c."isRead", is_starred = c."isStarred", is_answered = c."isAnswered", modseq = c.modseq
+    from jsonb_to_recordset(${db.json(changes.map((c) => ({ ...c, modseq: c.modseq === null ? null : c.modseq.toString() })) as never)})
+      as c(uid bigint, "isRead" boolean, "isStarred" boolean, "isAnswered" boolean, modseq bigint)
     where e.folder_id = ${folderId} and e.uid = c.uid and not e.flags_pending
-      and (e.is_read, e.is_starred, e.is_answered) is distinct from (c.is_read, c.is_starred, c.is_answered)
+      and (e.is_read, e.is_starred, e.is_answered) is distinct from (c."isRead", c."isStarred", c."isAnswered")
     returning e.id`
   return rows.length
 }

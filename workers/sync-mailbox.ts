@@ -78,7 +78,9 @@ export function syncMailboxHandler(deps: SyncDeps) {
       } catch (error) {
         const failure = classifyImapError(error, { host: '', port: 0 })
         const lastAttempt = ctx.retryCount >= queues.syncMailbox.retryLimit
-        log.warn('sync.failed', { job: ctx.jobId, provider: providerId, kind: failure.kind, attempt: ctx.retryCount })
+        // the kind and the underlying error's name and code: never its message (it can quote the server or the mail)
+        const cause = error as { name?: string; code?: string }
+        log.warn('sync.failed', { job: ctx.jobId, provider: providerId, kind: failure.kind, cause: cause?.name, code: cause?.code, attempt: ctx.retryCount })
         await markProviderError(sql, providerId, failure.message, failure.permanent)
         if (failure.permanent || lastAttempt) {
           await setSyncJobStatus(sql, ctx.jobId, 'failed', { error: failure.message })

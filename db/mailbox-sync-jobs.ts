@@ -35,7 +35,8 @@ export async function setSyncJobStatus(db: Db, id: string, status: SyncJobStatus
   const finished = status === 'done' || status === 'failed'
   await db`
     update mailbox_sync_jobs set status = ${status}, new_emails_count = coalesce(${result.newEmailsCount ?? null}::int, new_emails_count),
-      error = ${result.error ?? null}, finished_at = ${finished ? db`now()` : null}
+      error = ${result.error ?? null}, finished_at = ${finished ? db`clock_timestamp()` : null},
+      started_at = ${status === 'running' ? db`clock_timestamp()` : db`started_at`}
     where id = ${id}`
 }
 

@@ -112,6 +112,7 @@ create table mailbox_sync_jobs (
   new_emails_count integer not null default 0,
   error text,
   created_at timestamptz not null default now(),
+  started_at timestamptz,
   finished_at timestamptz
 );
 create index mailbox_sync_jobs_provider_idx on mailbox_sync_jobs (provider_id, created_at desc);

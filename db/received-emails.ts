@@ -217,3 +217,9 @@ export async function clearFlagsPending(db: Db, id: string, isRead: boolean, isS
 export async function deleteReceivedEmail(db: Db, id: string): Promise<void> {
   await db`delete from received_emails where id = ${id}`
 }
+
+/** Whether the user holds this message (checked before its input, so another user's looks like none). */
+export async function ownsReceivedEmail(db: Db, userId: string, id: string): Promise<boolean> {
+  const rows = await db`select 1 from received_emails where id = ${id} and user_id = ${userId} and not deleted`
+  return rows.length > 0
+}

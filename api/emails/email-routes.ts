@@ -4,7 +4,7 @@
 import { Hono } from 'hono'
 import { findAttachment, listAttachments } from '../../db/received-attachments.ts'
 import {
-  countReceivedEmails, findReceivedEmail, listConversation, listReceivedEmails, markEmailDeleted, setEmailFlags, type ReceivedEmailListRow,
+  countReceivedEmails, findReceivedEmail, listConversation, listReceivedEmails, markEmailDeleted, ownsReceivedEmail, setEmailFlags, type ReceivedEmailListRow,
 } from '../../db/received-emails.ts'
 import type { SecretBox } from '../../lib/secret-box.ts'
 import { receivedMailBox } from '../../workers/sync-mailbox.ts'
@@ -66,7 +66,11 @@ export const emailRoutes = new Hono<AppEnv>()
     }
     return c.json({ success: true, email })
   })
-  .patch('/:emailId', signedIn, jsonBody(UpdateEmailSchema), async (c) => {
+  .patch('/:emailId', signedIn, async (c, next) => {
+    // another user's message answers 404 whatever the body
+    if (!(await ownsReceivedEmail(c.var.deps.sql, c.var.user.id, c.req.param('emailId')))) return notFound(c)
+    await next()
+  }, jsonBody(UpdateEmailSchema), async (c) => {
     const { sql, boss } = c.var.deps
     const flags = c.req.valid('json')
     const updated = await sql.begin(async (tx) => {

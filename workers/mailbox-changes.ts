@@ -11,6 +11,7 @@ import { log } from '../lib/log.ts'
 import { classifyImapError, closeImap, connectImap } from './imap-connect.ts'
 import { queues, type Payload, type WorkContext } from './queues.ts'
 import { openCredentials, type SyncDeps } from './sync-mailbox.ts'
+import { requestSync } from './sync-requests.ts'
 
 export function mailboxChangesHandler(deps: SyncDeps) {
   return async ({ providerId }: Payload<typeof queues.mailboxChanges>, ctx: WorkContext): Promise<void> => {
@@ -28,6 +29,8 @@ export function mailboxChangesHandler(deps: SyncDeps) {
       for (const c of changes) byFolder.set(c.folderPath, [...(byFolder.get(c.folderPath) ?? []), c])
       for (const [path, folderChanges] of byFolder) await writeFolder(deps, client, path, folderChanges, trash)
       log.info('mailbox_changes.done', { job: ctx.jobId, provider: providerId, changes: changes.length })
+      // what else changed on the server meanwhile comes in with a sync right after
+      await requestSync(sql, deps.boss, providerId)
     } catch (error) {
       const failure = classifyImapError(error, creds)
       log.warn('mailbox_changes.failed', { job: ctx.jobId, provider: providerId, kind: failure.kind, attempt: ctx.retryCount })

@@ -117,12 +117,13 @@ export async function listReceivedEmails(db: Db, userId: string, q: ListQuery): 
 
 export interface EmailCounts { total: number; unread: number; starred: number; bytes: number }
 
+/** From mailbox_counts (kept by triggers on received_emails), not by counting the messages. */
 export async function countReceivedEmails(db: Db, userId: string, providerId?: string): Promise<EmailCounts> {
   const byProvider = providerId ? db`and provider_id = ${providerId}` : db``
   const [row] = await db<EmailCounts[]>`
-    select count(*)::int as total, (count(*) filter (where not is_read))::int as unread,
-      (count(*) filter (where is_starred))::int as starred, coalesce(sum(size), 0)::float8 as bytes
-    from received_emails where user_id = ${userId} and not deleted ${byProvider}`
+    select coalesce(sum(total), 0)::int as total, coalesce(sum(unread), 0)::int as unread, coalesce(sum(starred), 0)::int as starred,
+      coalesce(sum(bytes), 0)::float8 as bytes
+    from mailbox_counts where user_id = ${userId} ${byProvider}`
   return row
 }
 

@@ -78,8 +78,9 @@ create table received_emails (
   unique (folder_id, uid)
 );
 -- a page of 50 (newest first) for all accounts or one, and the starred/unread categories
-create index received_emails_user_list_idx on received_emails (user_id, received_at desc, id desc) where not deleted;
-create index received_emails_provider_list_idx on received_emails (provider_id, received_at desc, id desc) where not deleted;
+-- (the counts read is_read, is_starred and size from the index alone: an index-only scan)
+create index received_emails_user_list_idx on received_emails (user_id, received_at desc, id desc) include (is_read, is_starred, size) where not deleted;
+create index received_emails_provider_list_idx on received_emails (provider_id, received_at desc, id desc) include (is_read, is_starred, size) where not deleted;
 create index received_emails_user_starred_idx on received_emails (user_id, received_at desc, id desc) where is_starred and not deleted;
 create index received_emails_user_unread_idx on received_emails (user_id, received_at desc, id desc) where not is_read and not deleted;
 -- a conversation, and finding the thread of a reply by Message-ID or subject
@@ -117,3 +118,59 @@ create table mailbox_sync_jobs (
 );
 create index mailbox_sync_jobs_provider_idx on mailbox_sync_jobs (provider_id, created_at desc);
 create index mailbox_sync_jobs_created_at_idx on mailbox_sync_jobs (created_at);
+
+-- The inbox counts per account (total, unread, starred, bytes of the messages not deleted), kept
+-- by statement triggers on received_emails, so GET /api/emails/counts reads a row per account
+-- instead of counting 100,000 messages.
+create table mailbox_counts (
+  provider_id uuid primary key references email_providers (id) on delete cascade,
+  user_id uuid not null references users (id) on delete cascade,
+  total integer not null default 0,
+  unread integer not null default 0,
+  starred integer not null default 0,
+  bytes bigint not null default 0
+);
+create index mailbox_counts_user_id_idx on mailbox_counts (user_id);
+
+-- `delta` is the change of each account's counts as rows: +1 per row added, -1 per row removed.
+create function mailbox_counts_add(delta jsonb) returns void language sql as $$
+  insert into mailbox_counts as m (provider_id, user_id, total, unread, starred, bytes)
+  select d.provider_id, (array_agg(d.user_id))[1], sum(d.n), sum(d.unread), sum(d.starred), sum(d.bytes)
+  from jsonb_to_recordset(delta) as d(provider_id uuid, user_id uuid, n int, unread int, starred int, bytes bigint)
+  where exists (select 1 from email_providers p where p.id = d.provider_id)
+  group by d.provider_id
+  on conflict (provider_id) do update set total = m.total + excluded.total, unread = m.unread + excluded.unread,
+    starred = m.starred + excluded.starred, bytes = m.bytes + excluded.bytes
+$$;
+
+create function received_emails_counts_insert() returns trigger language plpgsql as $$
+begin
+  perform mailbox_counts_add((select coalesce(jsonb_agg(jsonb_build_object('provider_id', provider_id, 'user_id', user_id, 'n', 1,
+    'unread', (not is_read)::int, 'starred', is_starred::int, 'bytes', size)), '[]') from new_rows where not deleted));
+  return null;
+end $$;
+
+create function received_emails_counts_delete() returns trigger language plpgsql as $$
+begin
+  perform mailbox_counts_add((select coalesce(jsonb_agg(jsonb_build_object('provider_id', provider_id, 'user_id', user_id, 'n', -1,
+    'unread', -(not is_read)::int, 'starred', -(is_starred::int), 'bytes', -size)), '[]') from old_rows where not deleted));
+  return null;
+end $$;
+
+create function received_emails_counts_update() returns trigger language plpgsql as $$
+begin
+  perform mailbox_counts_add((select coalesce(jsonb_agg(r), '[]') from (
+    select jsonb_build_object('provider_id', provider_id, 'user_id', user_id, 'n', 1, 'unread', (not is_read)::int,
+      'starred', is_starred::int, 'bytes', size) as r from new_rows where not deleted
+    union all
+    select jsonb_build_object('provider_id', provider_id, 'user_id', user_id, 'n', -1, 'unread', -(not is_read)::int,
+      'starred', -(is_starred::int), 'bytes', -size) from old_rows where not deleted) changes));
+  return null;
+end $$;
+
+create trigger received_emails_counts_insert after insert on received_emails
+  referencing new table as new_rows for each statement execute function received_emails_counts_insert();
+create trigger received_emails_counts_delete after delete on received_emails
+  referencing old table as old_rows for each statement execute function received_emails_counts_delete();
+create trigger received_emails_counts_update after update on received_emails
+  referencing old table as old_rows new table as new_rows for each statement execute function received_emails_counts_update();

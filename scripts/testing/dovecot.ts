@@ -4,7 +4,7 @@
 // the suites that need it with a line naming the package; with CI=true it fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -44,7 +44,7 @@ export interface Dovecot {
   ca: string
   caFile: string
   dir: string
-  /** Adds a user (the passwd-file is re-read on each login) and returns its password. */
+  /** Adds a user (its own passwd-file) and returns its password. */
   addUser(user: string, password?: string): string
   /** Writes messages straight into the user's maildir (fast preloading; Dovecot indexes them on next access). */
   writeMessages(user: string, messages: SeedMessage[], folder?: string): void
@@ -103,8 +103,10 @@ export async function startDovecot(options: DovecotOptions = {}): Promise<Doveco
   const mailUser = root ? systemUser('dovecot') : { uid: me.uid, gid: me.gid, name: me.username }
   const loginUser = root ? 'dovenull' : me.username
   chownSync(path.join(dir, 'mail'), mailUser.uid, mailUser.gid)
+  // one passwd-file per user (the path takes %u): a user added while Dovecot runs is a new file,
+  // never a change to one Dovecot has already read
   const users = path.join(dir, 'users')
-  writeFileSync(users, '')
+  mkdirSync(users)
   const log = path.join(dir, 'dovecot.log')
   const conf = path.join(dir, 'dovecot.conf')
   writeFileSync(conf, `
@@ -126,11 +128,11 @@ mail_location = maildir:${dir}/mail/%u
 mailbox_list_index = yes
 passdb {
   driver = passwd-file
-  args = scheme=PLAIN ${users}
+  args = scheme=PLAIN ${users}/%u
 }
 userdb {
   driver = passwd-file
-  args = ${users}
+  args = ${users}/%u
 }
 namespace inbox {
   inbox = yes
@@ -178,15 +180,12 @@ ${options.condstore === false ? `protocol imap {\n  imap_capability = ${WITHOUT_
     if (statSync(target).isDirectory()) for (const entry of readdirSync(target)) own(path.join(target, entry))
   }
   let counter = 0
-  let usersStamp = 0
 
   const dovecot: Dovecot = {
     host: '127.0.0.1', port, ca, caFile: path.join(dir, 'ca.pem'), dir,
     addUser(user, password = randomBytes(9).toString('base64url')) {
-      appendFileSync(users, `${user}:{PLAIN}${password}:${mailUser.uid}:${mailUser.gid}::${dir}/mail/${user}::\n`)
-      // Dovecot re-reads the passwd-file when its mtime (whole seconds) changes: make each change visible
-      usersStamp = Math.max(usersStamp + 1, Math.floor(Date.now() / 1000))
-      utimesSync(users, usersStamp, usersStamp)
+      if (!/^[\w.@+-]+$/.test(user)) throw new Error(`test user names are letters, digits and .@+-_: ${user}`)
+      writeFileSync(path.join(users, user), `${user}:{PLAIN}${password}:${mailUser.uid}:${mailUser.gid}::${dir}/mail/${user}::\n`)
       passwords.set(user, password)
       return password
     },

@@ -18,7 +18,7 @@ export interface ImapCredentials {
   secure: boolean
 }
 
-export type ImapFailure = 'auth' | 'host-not-found' | 'blocked' | 'tls' | 'timeout' | 'refused' | 'connection'
+export type ImapFailure = 'auth' | 'host-not-found' | 'blocked' | 'tls' | 'timeout' | 'refused' | 'connection' | 'internal'
 
 export class ImapConnectError extends Error {
   override name = 'ImapConnectError'
@@ -60,7 +60,10 @@ export function classifyImapError(error: unknown, creds: Pick<ImapCredentials, '
   if (code === 'ETIMEDOUT' || code === 'GREETING_TIMEOUT' || code === 'CONNECT_TIMEOUT' || code === 'EAI_AGAIN' || /timeout/i.test(e?.message ?? '')) {
     return new ImapConnectError('timeout', 'The mail server did not answer in time. It will be tried again.')
   }
-  return new ImapConnectError('connection', 'The connection to the mail server was lost. It will be tried again.')
+  // a socket error (a Node code such as ECONNRESET) or one imapflow raised on the session
+  const network = /^E[A-Z]+$/.test(code) || code === 'NoConnection' || e?.serverResponseCode !== undefined || 'executedCommand' in (e ?? {})
+  if (network) return new ImapConnectError('connection', 'The connection to the mail server was lost. It will be tried again.')
+  return new ImapConnectError('internal', 'The sync failed on our side. It will be tried again.')
 }
 
 /** A logged-in ImapFlow client, or an ImapConnectError. */

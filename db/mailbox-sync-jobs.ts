@@ -31,10 +31,11 @@ export async function findSyncJob(db: Db, userId: string, id: string): Promise<S
   return row
 }
 
-export async function setSyncJobStatus(db: Db, id: string, status: SyncJobStatus, result: { newEmailsCount?: number; error?: string | null } = {}): Promise<void> {
+export async function setSyncJobStatus(db: Db, id: string, status: SyncJobStatus, result: { newEmailsCount?: number; fetchedCount?: number; error?: string | null } = {}): Promise<void> {
   const finished = status === 'done' || status === 'failed'
   await db`
     update mailbox_sync_jobs set status = ${status}, new_emails_count = coalesce(${result.newEmailsCount ?? null}::int, new_emails_count),
+      fetched_count = coalesce(${result.fetchedCount ?? null}::int, fetched_count),
       error = ${result.error ?? null}, finished_at = ${finished ? db`clock_timestamp()` : null},
       started_at = ${status === 'running' ? db`clock_timestamp()` : db`started_at`}
     where id = ${id}`

@@ -71,9 +71,9 @@ export function syncMailboxHandler(deps: SyncDeps) {
       if (!locked) throw new SyncBusyError('another sync of this account is running')
       try {
         await setSyncJobStatus(sql, ctx.jobId, 'running')
-        const added = await syncProvider(deps, provider)
+        const { added, fetched } = await syncProvider(deps, provider)
         await markProviderIdle(sql, providerId)
-        await setSyncJobStatus(sql, ctx.jobId, 'done', { newEmailsCount: added })
+        await setSyncJobStatus(sql, ctx.jobId, 'done', { newEmailsCount: added, fetchedCount: fetched })
         log.info('sync.done', { job: ctx.jobId, provider: providerId, added })
       } catch (error) {
         const failure = classifyImapError(error, { host: '', port: 0 })
@@ -97,8 +97,8 @@ export function syncMailboxHandler(deps: SyncDeps) {
   }
 }
 
-/** Logs in, records the folders, syncs the enabled ones; returns how many messages were added. */
-export async function syncProvider(deps: SyncDeps, provider: ProviderForSync): Promise<number> {
+/** Logs in, records the folders, syncs the enabled ones; how many messages were fetched and added. */
+export async function syncProvider(deps: SyncDeps, provider: ProviderForSync): Promise<FetchCounts> {
   const { sql, config } = deps
   const creds = openCredentials(config, provider)
   let client: ImapFlow
@@ -114,11 +114,13 @@ export async function syncProvider(deps: SyncDeps, provider: ProviderForSync): P
       const inbox = folder.specialUse === '\\Inbox' || folder.path.toUpperCase() === 'INBOX'
       await upsertFolder(sql, provider.id, folder.path, folder.specialUse ?? null, inbox)
     }
-    let added = 0
+    const total: FetchCounts = { added: 0, fetched: 0 }
     for (const folder of (await listFolders(sql, provider.id)).filter((f) => f.enabled)) {
-      added += await syncFolder(deps, client, provider, folder)
+      const counts = await syncFolder(deps, client, provider, folder)
+      total.added += counts.added
+      total.fetched += counts.fetched
     }
-    return added
+    return total
   } catch (error) {
     throw error instanceof ImapConnectError ? error : classifyImapError(error, creds)
   } finally {
@@ -126,7 +128,9 @@ export async function syncProvider(deps: SyncDeps, provider: ProviderForSync): P
   }
 }
 
-async function syncFolder(deps: SyncDeps, client: ImapFlow, provider: ProviderForSync, folder: MailboxFolderRow): Promise<number> {
+interface FetchCounts { added: number; fetched: number }
+
+async function syncFolder(deps: SyncDeps, client: ImapFlow, provider: ProviderForSync, folder: MailboxFolderRow): Promise<FetchCounts> {
   const { sql } = deps
   const qresync = client.enabled.has('QRESYNC')
   const condstore = qresync || client.enabled.has('CONDSTORE')
@@ -206,14 +210,14 @@ async function syncStoredMessages(deps: SyncDeps, client: ImapFlow, folder: Mail
 }
 
 /** New mail above `lastUid`, in bounded batches, each committed with the cursor. */
-async function fetchNewMessages(deps: SyncDeps, client: ImapFlow, provider: ProviderForSync, folder: MailboxFolderRow, lastUid: number, exists: number): Promise<number> {
+async function fetchNewMessages(deps: SyncDeps, client: ImapFlow, provider: ProviderForSync, folder: MailboxFolderRow, lastUid: number, exists: number): Promise<FetchCounts> {
   const { sql } = deps
-  if (exists === 0) return 0
+  if (exists === 0) return { added: 0, fetched: 0 }
   const found = (await client.search({ uid: `${lastUid + 1}:*` }, { uid: true })) || []
   // "n:*" always matches the highest UID, even when it is below n (RFC 3501 §6.4.8)
   const uids = found.filter((u) => u > lastUid).sort((a, b) => a - b)
   await setProviderProgress(sql, provider.id, 0, uids.length)
-  if (uids.length === 0) return 0
+  if (uids.length === 0) return { added: 0, fetched: 0 }
   const box = receivedMailBox(deps.config)
   let done = 0
   let added = 0
@@ -264,7 +268,7 @@ async function fetchNewMessages(deps: SyncDeps, client: ImapFlow, provider: Prov
     done += batch.length
     await setProviderProgress(sql, provider.id, done, uids.length)
   }
-  return added
+  return { added, fetched: done }
 }
 
 /** Splits UIDs into fetch batches of at most BATCH_MESSAGES and about BATCH_BYTES (RFC822.SIZE). */

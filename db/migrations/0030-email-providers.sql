@@ -111,6 +111,8 @@ create table mailbox_sync_jobs (
   provider_id uuid not null references email_providers (id) on delete cascade,
   status text not null default 'queued' check (status in ('queued', 'running', 'done', 'failed')),
   new_emails_count integer not null default 0,
+  -- messages fetched from the server (a resumed sync fetches only what it had not stored)
+  fetched_count integer not null default 0,
   error text,
   created_at timestamptz not null default now(),
   started_at timestamptz,

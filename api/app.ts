@@ -19,6 +19,8 @@ import { smtpRoutes } from './smtp/smtp-routes.ts'
 import { emailJobRoutes } from './email-jobs/email-job-routes.ts'
 import { encryptionRoutes } from './encryption/encryption-routes.ts'
 import { undeliveredRoutes } from './undelivered/undelivered-routes.ts'
+import { emailProviderRoutes } from './email-providers/email-provider-routes.ts'
+import { emailRoutes } from './emails/email-routes.ts'
 import { authRoutes } from './auth/auth-routes.ts'
 import { accountMailRoutes } from './auth/account-mail-routes.ts'
 import { googleRoutes } from './auth/google-routes.ts'
@@ -41,6 +43,8 @@ export function createApi() {
     .route('/smtp-credentials', smtpRoutes)
     .route('/email-jobs', emailJobRoutes)
     .route('/undelivered', undeliveredRoutes)
+    .route('/email-providers', emailProviderRoutes)
+    .route('/emails', emailRoutes)
     .route('/', encryptionRoutes)
     .get('/openapi.json', async (c) => c.json(await openApiJson()))
 }

@@ -48,6 +48,24 @@ beforeAll(async () => {
     values (${spoolId}, ${ofB.aliasId}, 'webhook', 'https://hooks.example/b', 1, 'http-503', now())
     returning id`
   ofB.deliveryId = delivery.id
+  // a connected mailbox of B's with one synced message and its attachment (the sync's own tests
+  // make these from a real IMAP server); its first sync job stays queued, no sync process runs here
+  const provider = await b.json(b.post('/api/email-providers', {
+    provider: 'other', email: 'b@mail.example',
+    encryptedCredentials: Buffer.from(JSON.stringify({ email: 'b@mail.example', password: 'pw', host: 'imap.mail.example', port: 993, secure: true })).toString('base64'),
+  }))
+  ofB.providerId = provider.body.provider.id
+  ofB.syncJobId = provider.body.jobId
+  const [folder] = await t.db.sql<{ id: string }[]>`
+    insert into mailbox_folders (provider_id, path, enabled) values (${ofB.providerId}, 'INBOX', true) returning id`
+  const [email] = await t.db.sql<{ id: string }[]>`
+    insert into received_emails (user_id, provider_id, folder_id, uid, thread_id, subject, received_at)
+    values (${user.id}, ${ofB.providerId}, ${folder.id}, 1, gen_random_uuid(), 'b mail', now()) returning id`
+  ofB.emailId = email.id
+  const [attachment] = await t.db.sql<{ id: string }[]>`
+    insert into received_attachments (email_id, user_id, filename, content_type, size, content)
+    values (${email.id}, ${user.id}, 'a.txt', 'text/plain', 1, '\\x00') returning id`
+  ofB.attachmentId = attachment.id
 })
 afterAll(() => t.close())
 
@@ -97,5 +115,12 @@ describe('route table', () => {
     expect((await b.json(b.get('/api/undelivered'))).body.undelivered).toMatchObject([{ id: ofB.undeliveredId, status: 'kept', kept: true }])
     expect((await a.json(a.get('/api/undelivered/webhooks'))).body.failures).toEqual([])
     expect((await b.json(b.get('/api/undelivered/webhooks'))).body.failures).toMatchObject([{ id: ofB.deliveryId, lastError: 'http-503' }])
+    // B's mailbox and mail: not listed or counted for A, and untouched by A's PATCH/DELETE
+    expect((await a.json(a.get('/api/email-providers'))).body.providers).toEqual([])
+    expect((await a.json(a.get(`/api/emails?providerId=${ofB.providerId}`))).body.emails).toEqual([])
+    expect((await a.json(a.get('/api/emails/counts'))).body).toMatchObject({ total: 0, unread: 0, starred: 0 })
+    expect((await b.json(b.get('/api/emails/counts'))).body).toMatchObject({ total: 1, unread: 1, starred: 0 })
+    expect((await b.json(b.get(`/api/emails/${ofB.emailId}`))).body.email).toMatchObject({ subject: 'b mail', isRead: false, isStarred: false })
+    expect((await b.json(b.get('/api/email-providers'))).body.providers).toMatchObject([{ id: ofB.providerId, state: 'connecting' }])
   })
 })

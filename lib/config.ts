@@ -83,6 +83,11 @@ const EnvSchema = v.object({
   // Prometheus /metrics: web on METRICS_PORT, mx +1, delivery +2, submission +3; 0 turns it off.
   METRICS_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a port number'), v.transform(Number), v.maxValue(65532, 'must leave room for the three ports after it')), '9464'),
   METRICS_HOST: v.optional(v.pipe(v.string(), v.nonEmpty()), '127.0.0.1'),
+  // Webmail sync (issue #13): how often each active mailbox is synced, mailboxes synced at once
+  // by one sync process, and how long an IMAP server may stay silent.
+  SYNC_INTERVAL_SECONDS: v.optional(PositiveInt, '300'),
+  SYNC_CONCURRENCY: v.optional(PositiveInt, '4'),
+  IMAP_TIMEOUT_SECONDS: v.optional(PositiveInt, '30'),
 })
 
 export type Config = ReturnType<typeof buildConfig>
@@ -143,6 +148,7 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     trustProxy: e.TRUST_PROXY!,
     operatorEmail: e.OPERATOR_EMAIL,
     loginDelay: { firstSeconds: e.LOGIN_DELAY_SECONDS[0], maxSeconds: e.LOGIN_DELAY_SECONDS[1] },
+    sync: { intervalSeconds: e.SYNC_INTERVAL_SECONDS, concurrency: e.SYNC_CONCURRENCY, imapTimeoutMs: e.IMAP_TIMEOUT_SECONDS * 1000 },
   }
 }
 

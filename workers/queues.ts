@@ -20,6 +20,8 @@ export interface QueueDefinition<S extends v.GenericSchema = v.GenericSchema> {
   retentionSeconds?: number
   /** a worker that stops beating this long (it died) has its job retried (min 10) */
   heartbeatSeconds?: number
+  /** pg-boss queue policy; 'stately': at most one job queued and one active per singleton key */
+  policy?: 'standard' | 'stately'
 }
 export type Payload<Q extends QueueDefinition> = v.InferOutput<Q['schema']>
 
@@ -136,6 +138,35 @@ export const queues = {
     expireInSeconds: 5 * 60,
     heartbeatSeconds: LOST_JOB_HEARTBEAT,
   }),
+  /**
+   * Syncs one connected mailbox (issue #13): the first login check and first sync of a new
+   * account, the Sync button, the schedule. The job id is its mailbox_sync_jobs row. Singleton
+   * per account (key = providerId): one waiting and one running at most, in any number of sync
+   * processes. Timeouts and resets are retried with backoff; a refused password is not.
+   */
+  syncMailbox: defineQueue({
+    name: 'sync-mailbox',
+    schema: v.object({ providerId: Uuid }),
+    retryLimit: 5,
+    retryDelay: 30,
+    retryBackoff: true,
+    retryDelayMax: 1800,
+    expireInSeconds: 60 * 60,
+    heartbeatSeconds: 30,
+    policy: 'stately',
+  }),
+  /** Writes the user's star/read/delete of one account back to its IMAP server (key = providerId). */
+  mailboxChanges: defineQueue({
+    name: 'mailbox-changes',
+    schema: v.object({ providerId: Uuid }),
+    retryLimit: 20,
+    retryDelay: 15,
+    retryBackoff: true,
+    retryDelayMax: 3600,
+    expireInSeconds: 15 * 60,
+    heartbeatSeconds: 30,
+    policy: 'stately',
+  }),
 } satisfies Record<string, QueueDefinition>
 
 export const allQueues: QueueDefinition[] = Object.values(queues)
@@ -161,6 +192,7 @@ export async function createQueues(boss: PgBoss, definitions: QueueDefinition[] 
   for (const q of definitions) {
     await boss.createQueue(deadLetterName(q), { retentionSeconds: 14 * 86400 })
     await boss.createQueue(q.name, {
+      ...(q.policy ? { policy: q.policy } : {}),
       retryLimit: q.retryLimit,
       retryDelay: q.retryDelay,
       retryBackoff: q.retryBackoff,

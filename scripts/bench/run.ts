@@ -6,6 +6,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   forward: () => import('./forward.ts'),
   queue: () => import('./queue.ts'),
   send: () => import('./send.ts'),
+  sync: () => import('./sync.ts'),
   web: () => import('./web.ts'),
 }
 

@@ -1,0 +1,106 @@
+// Connected mailboxes (spec §7 "Mail accounts and mail", issue #13). Adding an account stores
+// it sealed and queues its first sync, whose login is the credentials check; the browser polls
+// the job. Every IMAP connection is made by the sync process, never here.
+import { randomUUID } from 'node:crypto'
+import { Hono } from 'hono'
+import * as v from 'valibot'
+import { deleteEmailProvider, findEmailProvider, getProviderForSync, insertEmailProvider, listEmailProviders, type EmailProviderRow } from '../../db/email-providers.ts'
+import { listFolderCounts, type FolderCountRow } from '../../db/mailbox-folders.ts'
+import { deleteWaitingMailboxJobs } from '../../db/mailbox-jobs.ts'
+import { findSyncJob } from '../../db/mailbox-sync-jobs.ts'
+import type { Config } from '../../lib/config.ts'
+import { queues } from '../../workers/queues.ts'
+import { openCredentials, sealCredentials } from '../../workers/sync-mailbox.ts'
+import { requestSync } from '../../workers/sync-requests.ts'
+import type { AppEnv } from '../context.ts'
+import { notFound, signedIn } from '../http/ownership.ts'
+import { fieldErrors, jsonBody } from '../http/validate.ts'
+import { CreateEmailProviderSchema, ImapCredentialsSchema, PROVIDER_PRESETS, type EmailProviderView } from './email-provider-schemas.ts'
+
+function providerView(config: Config, row: EmailProviderRow & { credentials?: Buffer }, folders: FolderCountRow[]): EmailProviderView {
+  const creds = row.credentials ? openCredentials(config, { id: row.id, credentials: row.credentials }) : undefined
+  return {
+    id: row.id, provider: row.provider, email: row.email,
+    host: creds?.host ?? '', port: creds?.port ?? 993, secure: creds?.secure ?? true,
+    isActive: row.isActive, state: row.state, progressDone: row.progressDone, progressTotal: row.progressTotal,
+    lastError: row.lastError, needsAttention: row.authFailed,
+    lastSyncAt: row.lastSyncAt?.toISOString() ?? null, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
+    folders: folders.filter((f) => f.providerId === row.id).map(({ path, specialUse, enabled, messageCount, stored, unread }) => ({ path, specialUse, enabled, messageCount, stored, unread })),
+  }
+}
+
+/** base64 → JSON → the credentials object; undefined when it is not that. */
+function decodeCredentials(encoded: string): unknown {
+  try {
+    if (!/^[A-Za-z0-9+/=_-]+$/.test(encoded.trim())) return undefined
+    return JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+async function viewOf(c: { var: AppEnv['Variables'] & { user: { id: string } } }, providerId: string): Promise<EmailProviderView | null> {
+  const { sql, config } = c.var.deps
+  const row = await getProviderForSync(sql, providerId)
+  if (!row || row.userId !== c.var.user.id) return null
+  return providerView(config, row, await listFolderCounts(sql, c.var.user.id))
+}
+
+export const emailProviderRoutes = new Hono<AppEnv>()
+  .get('/', signedIn, async (c) => {
+    const { sql, config } = c.var.deps
+    const [rows, folders] = await Promise.all([listEmailProviders(sql, c.var.user.id), listFolderCounts(sql, c.var.user.id)])
+    const sealed = await Promise.all(rows.map((r) => getProviderForSync(sql, r.id)))
+    return c.json({ success: true, providers: sealed.filter((r) => r !== undefined).map((r) => providerView(config, r, folders)) })
+  })
+  .post('/', signedIn, jsonBody(CreateEmailProviderSchema), async (c) => {
+    const input = c.req.valid('json')
+    const { sql, boss, config } = c.var.deps
+    if (input.provider === 'outlook') {
+      return c.json({ message: 'Outlook accounts are connected with Microsoft sign-in, which this server does not offer yet.', errors: { provider: ['Outlook sign-in is not available'] } }, 400)
+    }
+    const decoded = decodeCredentials(input.encryptedCredentials)
+    if (decoded === undefined || typeof decoded !== 'object' || decoded === null) {
+      return c.json({ message: 'Credentials must be base64 of a JSON object { email, password, host, port, secure }', errors: { encryptedCredentials: ['Credentials could not be read'] } }, 400)
+    }
+    const parsed = v.safeParse(ImapCredentialsSchema, decoded, { abortPipeEarly: true })
+    if (!parsed.success) return c.json({ message: parsed.issues[0].message, errors: fieldErrors(parsed.issues) }, 400)
+    const preset = PROVIDER_PRESETS[input.provider]
+    const creds = preset ? { ...preset } : { host: parsed.output.host, port: parsed.output.port ?? 993, secure: parsed.output.secure }
+    if (!creds.host) return c.json({ message: 'Please enter the IMAP server address.', errors: { host: ['Please enter the IMAP server address.'] } }, 400)
+    const id = randomUUID()
+    const credentials = sealCredentials(config, id, { email: parsed.output.email || input.email, password: parsed.output.password, ...creds })
+    const row = await insertEmailProvider(sql, { id, userId: c.var.user.id, provider: input.provider, email: input.email, credentials })
+    if (!row) return c.json({ message: 'This mailbox is already connected.', errors: { email: ['This mailbox is already connected.'] } }, 409)
+    const jobId = await requestSync(sql, boss, id)
+    return c.json({ message: 'Connecting…', provider: await viewOf(c, id), jobId }, 202)
+  })
+  .delete('/:providerId', signedIn, async (c) => {
+    const { sql } = c.var.deps
+    const providerId = c.req.param('providerId')
+    // the account, its mail (foreign keys) and its waiting jobs go together
+    const deleted = await sql.begin(async (tx) => {
+      if (!(await deleteEmailProvider(tx, c.var.user.id, providerId))) return false
+      await deleteWaitingMailboxJobs(tx, providerId, [queues.syncMailbox.name, queues.mailboxChanges.name])
+      return true
+    })
+    if (!deleted) return notFound(c)
+    return c.json({ message: 'Email account removed' })
+  })
+  .post('/:providerId/sync', signedIn, async (c) => {
+    const { sql, boss } = c.var.deps
+    const providerId = c.req.param('providerId')
+    if (!(await findEmailProvider(sql, c.var.user.id, providerId))) return notFound(c)
+    const jobId = await requestSync(sql, boss, providerId)
+    if (!jobId) return notFound(c)
+    return c.json({ message: 'Sync queued', jobId, provider: await viewOf(c, providerId) }, 202)
+  })
+  .get('/:providerId/sync-jobs/:syncJobId', signedIn, async (c) => {
+    const { sql } = c.var.deps
+    const job = await findSyncJob(sql, c.var.user.id, c.req.param('syncJobId'))
+    if (!job || job.providerId !== c.req.param('providerId')) return notFound(c)
+    return c.json({
+      success: true as const, jobId: job.id, providerId: job.providerId, status: job.status,
+      syncResult: { newEmailsCount: job.newEmailsCount }, error: job.error, provider: await viewOf(c, job.providerId),
+    })
+  })

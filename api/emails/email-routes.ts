@@ -1,0 +1,105 @@
+// Received mail (spec §7 "Mail accounts and mail", issue #13): read from Postgres only, never
+// from IMAP on a page load. Star, read and delete change the row at once and queue a
+// mailbox-changes job (same transaction) that writes them to the IMAP server.
+import { Hono } from 'hono'
+import { findAttachment, listAttachments } from '../../db/received-attachments.ts'
+import {
+  countReceivedEmails, findReceivedEmail, listConversation, listReceivedEmails, markEmailDeleted, ownsReceivedEmail, setEmailFlags, type ReceivedEmailListRow,
+} from '../../db/received-emails.ts'
+import type { SecretBox } from '../../lib/secret-box.ts'
+import { receivedMailBox } from '../../workers/sync-mailbox.ts'
+import { requestMailboxChanges } from '../../workers/sync-requests.ts'
+import type { AppEnv } from '../context.ts'
+import { notFound, signedIn } from '../http/ownership.ts'
+import { jsonBody, queryParams } from '../http/validate.ts'
+import { CountsQuerySchema, ListEmailsQuerySchema, UpdateEmailSchema, type EmailDetailView, type EmailListView } from './email-schemas.ts'
+
+function listView(box: SecretBox, row: ReceivedEmailListRow, previewChars: number): EmailListView {
+  return {
+    id: row.id, providerId: row.providerId, messageId: row.messageId, threadId: row.threadId, subject: row.subject,
+    fromAddress: row.fromAddress, fromName: row.fromName, toAddress: row.toAddress, receivedAt: row.receivedAt.toISOString(),
+    size: row.size, isRead: row.isRead, isStarred: row.isStarred, hasAttachments: row.hasAttachments,
+    preview: row.preview ? box.openText(row.preview, `${row.id}:preview`).slice(0, previewChars) : '',
+  }
+}
+
+/** A content type safe to put in a header; anything else is served as bytes. */
+const safeContentType = (type: string) => (/^[\w.+-]+\/[\w.+-]+$/.test(type) ? type : 'application/octet-stream')
+
+/** RFC 6266 filename: an ASCII fallback and the UTF-8 name (RFC 8187). */
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_')
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`
+}
+
+export const emailRoutes = new Hono<AppEnv>()
+  .get('/', signedIn, queryParams(ListEmailsQuerySchema), async (c) => {
+    const q = c.req.valid('query')
+    const { sql, config } = c.var.deps
+    const rows = await listReceivedEmails(sql, c.var.user.id, {
+      providerId: q.providerId === 'all' ? undefined : q.providerId, category: q.category, limit: q.limit, offset: q.offset,
+    })
+    const box = receivedMailBox(config)
+    return c.json({ success: true, emails: rows.map((r) => listView(box, r, 100)) })
+  })
+  .get('/counts', signedIn, queryParams(CountsQuerySchema), async (c) => {
+    const q = c.req.valid('query')
+    const counts = await countReceivedEmails(c.var.deps.sql, c.var.user.id, q.providerId === 'all' ? undefined : q.providerId)
+    return c.json({ success: true as const, ...counts })
+  })
+  .get('/:emailId', signedIn, async (c) => {
+    const { sql, config } = c.var.deps
+    const row = await findReceivedEmail(sql, c.var.user.id, c.req.param('emailId'))
+    if (!row) return notFound(c)
+    const box = receivedMailBox(config)
+    const [attachments, conversation] = await Promise.all([listAttachments(sql, row.id), listConversation(sql, c.var.user.id, row.threadId)])
+    const email: EmailDetailView = {
+      ...listView(box, row, 150), userId: row.userId, ccAddresses: row.ccAddresses, bccAddresses: row.bccAddresses,
+      inReplyTo: row.inReplyTo, references: row.referenceIds,
+      body: row.bodyText ? box.openText(row.bodyText, `${row.id}:text`) : '',
+      html: row.bodyHtml ? box.openText(row.bodyHtml, `${row.id}:html`) : null,
+      attachments: attachments.map((a) => ({
+        id: a.id, filename: a.filename, contentType: a.contentType, contentId: a.contentId, size: a.size, url: `/api/emails/${row.id}/attachments/${a.id}`,
+      })),
+      conversationEmails: conversation.map((r) => listView(box, r, 150)),
+      syncedAt: row.syncedAt.toISOString(), createdAt: row.createdAt.toISOString(),
+    }
+    return c.json({ success: true, email })
+  })
+  .patch('/:emailId', signedIn, async (c, next) => {
+    // another user's message answers 404 whatever the body
+    if (!(await ownsReceivedEmail(c.var.deps.sql, c.var.user.id, c.req.param('emailId')))) return notFound(c)
+    await next()
+  }, jsonBody(UpdateEmailSchema), async (c) => {
+    const { sql, boss } = c.var.deps
+    const flags = c.req.valid('json')
+    const updated = await sql.begin(async (tx) => {
+      const row = await setEmailFlags(tx, c.var.user.id, c.req.param('emailId'), flags)
+      if (row) await requestMailboxChanges(tx, boss, row.providerId)
+      return row
+    })
+    if (!updated) return notFound(c)
+    return c.json({ success: true, message: 'Email updated' })
+  })
+  .delete('/:emailId', signedIn, async (c) => {
+    const { sql, boss } = c.var.deps
+    const deleted = await sql.begin(async (tx) => {
+      const row = await markEmailDeleted(tx, c.var.user.id, c.req.param('emailId'))
+      if (row) await requestMailboxChanges(tx, boss, row.providerId)
+      return row
+    })
+    if (!deleted) return notFound(c)
+    return c.json({ success: true, message: 'Email deleted successfully' })
+  })
+  .get('/:emailId/attachments/:attachmentId', signedIn, async (c) => {
+    const { sql, config } = c.var.deps
+    const attachment = await findAttachment(sql, c.var.user.id, c.req.param('emailId'), c.req.param('attachmentId'))
+    if (!attachment) return notFound(c)
+    const content = receivedMailBox(config).open(attachment.content, attachment.id)
+    return c.body(new Uint8Array(content), 200, {
+      'Content-Type': safeContentType(attachment.contentType),
+      'Content-Disposition': contentDisposition(attachment.filename),
+      'Content-Length': String(content.length),
+      'X-Content-Type-Options': 'nosniff',
+    })
+  })

@@ -1,0 +1,73 @@
+// Received mail (spec §3 Received email, §5, §7) as the API takes and returns it. Keep this file
+// free of Node-only imports: the browser bundles it.
+import * as v from 'valibot'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** `providerId` is an account id or "all"; at most 200 a page (the unread category's fetch), 50 by default (spec §9). */
+export const ListEmailsQuerySchema = v.object({
+  providerId: v.optional(v.pipe(v.string(), v.check((s) => s === 'all' || UUID.test(s), 'providerId must be an account id or all')), 'all'),
+  limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'limit must be a whole number'), v.transform(Number), v.minValue(1, 'limit must be at least 1'), v.maxValue(200, 'limit must be 200 or less')), '50'),
+  offset: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'offset must be a whole number'), v.transform(Number), v.maxValue(1_000_000, 'offset is too large')), '0'),
+  category: v.optional(v.picklist(['inbox', 'unread', 'starred'], 'category must be inbox, unread or starred'), 'inbox'),
+})
+
+export const CountsQuerySchema = v.object({
+  providerId: v.optional(v.pipe(v.string(), v.check((s) => s === 'all' || UUID.test(s), 'providerId must be an account id or all')), 'all'),
+  category: v.optional(v.string()),
+})
+
+export const UpdateEmailSchema = v.pipe(
+  v.object({
+    isRead: v.optional(v.boolean('isRead must be true or false')),
+    isStarred: v.optional(v.boolean('isStarred must be true or false')),
+  }),
+  v.check((b) => b.isRead !== undefined || b.isStarred !== undefined, 'At least one field (isRead or isStarred) must be provided'),
+)
+
+/** A row of the list (and of a conversation): no body, a preview of 100 (list) or 150 characters. */
+export interface EmailListView {
+  id: string
+  providerId: string
+  messageId: string | null
+  threadId: string
+  subject: string
+  fromAddress: string
+  fromName: string
+  toAddress: string
+  receivedAt: string
+  size: number
+  isRead: boolean
+  isStarred: boolean
+  hasAttachments: boolean
+  preview: string
+}
+
+export interface AttachmentView {
+  id: string
+  filename: string
+  contentType: string
+  contentId: string | null
+  size: number
+  /** GET it for the bytes (Content-Disposition: attachment) */
+  url: string
+}
+
+export interface EmailDetailView extends EmailListView {
+  userId: string
+  ccAddresses: string
+  bccAddresses: string
+  inReplyTo: string | null
+  references: string[]
+  /** the text body ("" when the message has only HTML) */
+  body: string
+  /** the HTML body as sent: the browser must sanitize it before showing it */
+  html: string | null
+  attachments: AttachmentView[]
+  /** every message of its conversation, oldest first, this one included */
+  conversationEmails: EmailListView[]
+  syncedAt: string
+  createdAt: string
+}
+
+export interface EmailCountsView { success: true; total: number; unread: number; starred: number; bytes: number }

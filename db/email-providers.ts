@@ -1,0 +1,108 @@
+// email_providers: connected mailboxes. `credentials` is sealed and only the sync process opens
+// it; the functions the API uses never select it.
+import type { Db } from './client.ts'
+
+export type ProviderKind = 'gmail' | 'outlook' | 'yahoo' | 'other'
+export type ProviderState = 'connecting' | 'idle' | 'syncing' | 'error'
+
+export interface EmailProviderRow {
+  id: string
+  userId: string
+  provider: ProviderKind
+  email: string
+  isActive: boolean
+  state: ProviderState
+  progressDone: number
+  progressTotal: number
+  lastError: string | null
+  authFailed: boolean
+  lastSyncAt: Date | null
+  createdAt: Date
+  updatedAt: Date
+}
+
+/** What the sync process needs: the row and its sealed credentials. */
+export interface ProviderForSync extends EmailProviderRow {
+  credentials: Buffer
+}
+
+const columns = (db: Db) => db`
+  id, user_id, provider, email, is_active, state, progress_done, progress_total, last_error, auth_failed, last_sync_at, created_at, updated_at`
+
+export interface NewEmailProvider {
+  id: string
+  userId: string
+  provider: ProviderKind
+  email: string
+  credentials: Buffer
+}
+
+/** Undefined when the user has already connected this address. */
+export async function insertEmailProvider(db: Db, p: NewEmailProvider): Promise<EmailProviderRow | undefined> {
+  const [row] = await db<EmailProviderRow[]>`
+    insert into email_providers (id, user_id, provider, email, credentials)
+    values (${p.id}, ${p.userId}, ${p.provider}, ${p.email}, ${p.credentials})
+    on conflict (user_id, lower(email)) do nothing
+    returning ${columns(db)}`
+  return row
+}
+
+export async function listEmailProviders(db: Db, userId: string): Promise<EmailProviderRow[]> {
+  return db<EmailProviderRow[]>`select ${columns(db)} from email_providers where user_id = ${userId} order by created_at, id`
+}
+
+export async function findEmailProvider(db: Db, userId: string, id: string): Promise<EmailProviderRow | undefined> {
+  const [row] = await db<EmailProviderRow[]>`select ${columns(db)} from email_providers where id = ${id} and user_id = ${userId}`
+  return row
+}
+
+export async function getProviderForSync(db: Db, id: string): Promise<ProviderForSync | undefined> {
+  const [row] = await db<ProviderForSync[]>`select ${columns(db)}, credentials from email_providers where id = ${id}`
+  return row
+}
+
+/** Removes the account; its folders, mail and attachments go with it (foreign keys cascade). */
+export async function deleteEmailProvider(db: Db, userId: string, id: string): Promise<boolean> {
+  const rows = await db`delete from email_providers where id = ${id} and user_id = ${userId} returning id`
+  return rows.length > 0
+}
+
+/** A sync starts (or a sync or first login is queued again after an error the user fixed). */
+export async function markProviderSyncing(db: Db, id: string, total: number): Promise<void> {
+  await db`
+    update email_providers set state = 'syncing', progress_done = 0, progress_total = ${total}, updated_at = now()
+    where id = ${id}`
+}
+
+export async function setProviderProgress(db: Db, id: string, done: number, total: number): Promise<void> {
+  await db`update email_providers set progress_done = ${done}, progress_total = ${total}, updated_at = now() where id = ${id}`
+}
+
+export async function markProviderIdle(db: Db, id: string): Promise<void> {
+  await db`
+    update email_providers set state = 'idle', last_error = null, auth_failed = false, last_sync_at = now(), updated_at = now()
+    where id = ${id}`
+}
+
+/** `authFailed` stops the schedule until the user fixes the account (or syncs by hand). */
+export async function markProviderError(db: Db, id: string, message: string, authFailed: boolean): Promise<void> {
+  await db`
+    update email_providers set state = 'error', last_error = ${message}, auth_failed = ${authFailed}, updated_at = now()
+    where id = ${id}`
+}
+
+/** Active accounts whose last sync is older than `intervalSeconds` (never synced first). */
+export async function dueProviderIds(db: Db, intervalSeconds: number, limit: number): Promise<string[]> {
+  const rows = await db<{ id: string }[]>`
+    select id from email_providers
+    where is_active and not auth_failed and state <> 'connecting'
+      and (last_sync_at is null or last_sync_at < now() - make_interval(secs => ${intervalSeconds}))
+    order by last_sync_at nulls first limit ${limit}`
+  return rows.map((r) => r.id)
+}
+
+/** Serializes the requests that queue work for one account (Sync presses, the schedule). */
+export async function lockEmailProvider(db: Db, id: string): Promise<{ userId: string } | undefined> {
+  const [row] = await db<{ userId: string }[]>`select user_id from email_providers where id = ${id} for update`
+  return row
+}

@@ -1,0 +1,58 @@
+// mailbox_folders: the folders of each connected mailbox and their sync cursor (UIDVALIDITY,
+// the highest stored UID, HIGHESTMODSEQ; RFC 3501 §2.3.1.1, RFC 7162 §3.1.2).
+import type { Db } from './client.ts'
+
+export interface MailboxFolderRow {
+  id: string
+  providerId: string
+  path: string
+  specialUse: string | null
+  enabled: boolean
+  uidValidity: string | null
+  lastUid: number
+  highestModseq: string | null
+  messageCount: number
+}
+
+const columns = (db: Db) => db`id, provider_id, path, special_use, enabled, uid_validity::text, last_uid::float8 as last_uid, highest_modseq::text, message_count`
+
+/** Records a folder seen on the server; `enabled` only ever turns on here (INBOX by default). */
+export async function upsertFolder(db: Db, providerId: string, path: string, specialUse: string | null, enabled: boolean): Promise<MailboxFolderRow> {
+  const [row] = await db<MailboxFolderRow[]>`
+    insert into mailbox_folders (provider_id, path, special_use, enabled) values (${providerId}, ${path}, ${specialUse}, ${enabled})
+    on conflict (provider_id, path) do update set special_use = excluded.special_use, enabled = mailbox_folders.enabled or excluded.enabled
+    returning ${columns(db)}`
+  return row
+}
+
+export async function listFolders(db: Db, providerId: string): Promise<MailboxFolderRow[]> {
+  return db<MailboxFolderRow[]>`select ${columns(db)} from mailbox_folders where provider_id = ${providerId} order by path`
+}
+
+export interface FolderCountRow { providerId: string; path: string; specialUse: string | null; enabled: boolean; messageCount: number; stored: number; unread: number }
+
+/** Each folder of the user's accounts with the server's count and what is stored here. */
+export async function listFolderCounts(db: Db, userId: string): Promise<FolderCountRow[]> {
+  return db<FolderCountRow[]>`
+    select f.provider_id, f.path, f.special_use, f.enabled, f.message_count,
+      (select count(*) from received_emails e where e.folder_id = f.id and not e.deleted)::int as stored,
+      (select count(*) from received_emails e where e.folder_id = f.id and not e.deleted and not e.is_read)::int as unread
+    from mailbox_folders f join email_providers p on p.id = f.provider_id
+    where p.user_id = ${userId} order by f.provider_id, f.path`
+}
+
+/** A new UIDVALIDITY (or the first sync): the cursor starts over. */
+export async function resetFolderCursor(db: Db, id: string, uidValidity: bigint): Promise<void> {
+  await db`update mailbox_folders set uid_validity = ${uidValidity.toString()}, last_uid = 0, highest_modseq = null where id = ${id}`
+}
+
+/** Stored up to `uid` (it never goes back, so a resumed sync starts above it). */
+export async function advanceFolderUid(db: Db, id: string, uid: number): Promise<void> {
+  await db`update mailbox_folders set last_uid = greatest(last_uid, ${uid}) where id = ${id}`
+}
+
+export async function setFolderState(db: Db, id: string, highestModseq: bigint | null, messageCount: number): Promise<void> {
+  await db`
+    update mailbox_folders set highest_modseq = ${highestModseq === null ? null : highestModseq.toString()}, message_count = ${messageCount}
+    where id = ${id}`
+}

@@ -1,0 +1,226 @@
+// received_emails: mail synced from connected mailboxes. Lists and counts read only here (never
+// IMAP on a page load); the partial indexes of migration 0030 keep a page of 50, the counts and
+// a conversation fast at 100,000 messages per user. Sealed columns are opened by the caller.
+import type { Db } from './client.ts'
+
+export type EmailCategory = 'inbox' | 'unread' | 'starred'
+
+export interface ReceivedEmailListRow {
+  id: string
+  providerId: string
+  messageId: string | null
+  threadId: string
+  subject: string
+  fromAddress: string
+  fromName: string
+  toAddress: string
+  receivedAt: Date
+  size: number
+  isRead: boolean
+  isStarred: boolean
+  hasAttachments: boolean
+  preview: Buffer | null
+}
+
+export interface ReceivedEmailRow extends ReceivedEmailListRow {
+  userId: string
+  folderId: string
+  uid: number
+  inReplyTo: string | null
+  referenceIds: string[]
+  ccAddresses: string
+  bccAddresses: string
+  bodyText: Buffer | null
+  bodyHtml: Buffer | null
+  syncedAt: Date
+  createdAt: Date
+}
+
+export interface NewReceivedEmail {
+  id: string
+  userId: string
+  providerId: string
+  folderId: string
+  uid: number
+  messageId: string | null
+  inReplyTo: string | null
+  referenceIds: string[]
+  threadId: string
+  threadSubject: string
+  subject: string
+  fromAddress: string
+  fromName: string
+  toAddress: string
+  ccAddresses: string
+  bccAddresses: string
+  receivedAt: Date
+  size: number
+  isRead: boolean
+  isStarred: boolean
+  isAnswered: boolean
+  hasAttachments: boolean
+  modseq: bigint | null
+  preview: Buffer
+  bodyText: Buffer | null
+  bodyHtml: Buffer | null
+}
+
+/** False when this UID of this folder is already stored (a resumed or repeated sync). */
+export async function insertReceivedEmail(db: Db, e: NewReceivedEmail): Promise<boolean> {
+  const rows = await db`
+    insert into received_emails (id, user_id, provider_id, folder_id, uid, message_id, in_reply_to, reference_ids, thread_id, thread_subject,
+      subject, from_address, from_name, to_address, cc_addresses, bcc_addresses, received_at, size, is_read, is_starred, is_answered,
+      has_attachments, modseq, preview, body_text, body_html)
+    values (${e.id}, ${e.userId}, ${e.providerId}, ${e.folderId}, ${e.uid}, ${e.messageId}, ${e.inReplyTo}, ${e.referenceIds}, ${e.threadId},
+      ${e.threadSubject}, ${e.subject}, ${e.fromAddress}, ${e.fromName}, ${e.toAddress}, ${e.ccAddresses}, ${e.bccAddresses}, ${e.receivedAt},
+      ${e.size}, ${e.isRead}, ${e.isStarred}, ${e.isAnswered}, ${e.hasAttachments}, ${e.modseq === null ? null : e.modseq.toString()},
+      ${e.preview}, ${e.bodyText}, ${e.bodyHtml})
+    on conflict (folder_id, uid) do nothing returning id`
+  return rows.length > 0
+}
+
+/** The conversation a reply belongs to: the thread of any message it names (In-Reply-To, References). */
+export async function findThreadByMessageIds(db: Db, userId: string, messageIds: string[]): Promise<string | undefined> {
+  if (messageIds.length === 0) return undefined
+  const [row] = await db<{ threadId: string }[]>`
+    select thread_id from received_emails where user_id = ${userId} and message_id = any(${messageIds}) limit 1`
+  return row?.threadId
+}
+
+/** The subject rule (spec §3 Conversation), used only when a message names no other. */
+export async function findThreadBySubject(db: Db, userId: string, threadSubject: string): Promise<string | undefined> {
+  const [row] = await db<{ threadId: string }[]>`
+    select thread_id from received_emails where user_id = ${userId} and thread_subject = ${threadSubject}
+    order by received_at desc limit 1`
+  return row?.threadId
+}
+
+const listColumns = (db: Db) => db`
+  id, provider_id, message_id, thread_id, subject, from_address, from_name, to_address, received_at, size, is_read, is_starred, has_attachments, preview`
+
+export interface ListQuery {
+  providerId?: string
+  category: EmailCategory
+  limit: number
+  offset: number
+}
+
+/** One page, newest first, for all the user's accounts or one. */
+export async function listReceivedEmails(db: Db, userId: string, q: ListQuery): Promise<ReceivedEmailListRow[]> {
+  const byProvider = q.providerId ? db`and provider_id = ${q.providerId}` : db``
+  const byCategory = q.category === 'starred' ? db`and is_starred` : q.category === 'unread' ? db`and not is_read` : db``
+  return db<ReceivedEmailListRow[]>`
+    select ${listColumns(db)} from received_emails
+    where user_id = ${userId} and not deleted ${byProvider} ${byCategory}
+    order by received_at desc, id desc limit ${q.limit} offset ${q.offset}`
+}
+
+export interface EmailCounts { total: number; unread: number; starred: number; bytes: number }
+
+/** From mailbox_counts (kept by triggers on received_emails), not by counting the messages. */
+export async function countReceivedEmails(db: Db, userId: string, providerId?: string): Promise<EmailCounts> {
+  const byProvider = providerId ? db`and provider_id = ${providerId}` : db``
+  const [row] = await db<EmailCounts[]>`
+    select coalesce(sum(total), 0)::int as total, coalesce(sum(unread), 0)::int as unread, coalesce(sum(starred), 0)::int as starred,
+      coalesce(sum(bytes), 0)::float8 as bytes
+    from mailbox_counts where user_id = ${userId} ${byProvider}`
+  return row
+}
+
+const detailColumns = (db: Db) => db`
+  ${listColumns(db)}, user_id, folder_id, uid::float8 as uid, in_reply_to, reference_ids, cc_addresses, bcc_addresses, body_text, body_html, synced_at, created_at`
+
+export async function findReceivedEmail(db: Db, userId: string, id: string): Promise<ReceivedEmailRow | undefined> {
+  const [row] = await db<ReceivedEmailRow[]>`
+    select ${detailColumns(db)} from received_emails where id = ${id} and user_id = ${userId} and not deleted`
+  return row
+}
+
+/** A conversation, oldest first (bounded: a runaway thread must not make the detail unbounded). */
+export async function listConversation(db: Db, userId: string, threadId: string, limit = 200): Promise<ReceivedEmailListRow[]> {
+  return db<ReceivedEmailListRow[]>`
+    select ${listColumns(db)} from received_emails
+    where user_id = ${userId} and thread_id = ${threadId} and not deleted
+    order by received_at, id limit ${limit}`
+}
+
+/** The user's star/read, applied here at once and marked for write-back. */
+export async function setEmailFlags(db: Db, userId: string, id: string, flags: { isRead?: boolean; isStarred?: boolean }): Promise<{ providerId: string } | undefined> {
+  const [row] = await db<{ providerId: string }[]>`
+    update received_emails set
+      is_read = coalesce(${flags.isRead ?? null}::boolean, is_read),
+      is_starred = coalesce(${flags.isStarred ?? null}::boolean, is_starred),
+      flags_pending = true
+    where id = ${id} and user_id = ${userId} and not deleted
+    returning provider_id`
+  return row
+}
+
+/** Hidden at once; the row goes when the deletion has reached the server. */
+export async function markEmailDeleted(db: Db, userId: string, id: string): Promise<{ providerId: string } | undefined> {
+  const [row] = await db<{ providerId: string }[]>`
+    update received_emails set deleted = true where id = ${id} and user_id = ${userId} and not deleted returning provider_id`
+  return row
+}
+
+export interface StoredFlags { uid: number; isRead: boolean; isStarred: boolean; isAnswered: boolean; flagsPending: boolean; deleted: boolean }
+
+/** Every stored UID of a folder with its flags, in UID order (the comparison sync without CONDSTORE). */
+export async function listFolderFlags(db: Db, folderId: string): Promise<StoredFlags[]> {
+  return db<StoredFlags[]>`
+    select uid::float8 as uid, is_read, is_starred, is_answered, flags_pending, deleted
+    from received_emails where folder_id = ${folderId} order by uid`
+}
+
+export interface ServerFlags { uid: number; isRead: boolean; isStarred: boolean; isAnswered: boolean; modseq: bigint | null }
+
+/** Flags another client changed, unless the user changed them here and write-back is pending. */
+export async function applyServerFlags(db: Db, folderId: string, changes: ServerFlags[]): Promise<number> {
+  if (changes.length === 0) return 0
+  const rows = await db`
+    update received_emails e set is_read = c."isRead", is_starred = c."isStarred", is_answered = c."isAnswered", modseq = c.modseq
+    from jsonb_to_recordset(${db.json(changes.map((c) => ({ ...c, modseq: c.modseq === null ? null : c.modseq.toString() })) as never)})
+      as c(uid bigint, "isRead" boolean, "isStarred" boolean, "isAnswered" boolean, modseq bigint)
+    where e.folder_id = ${folderId} and e.uid = c.uid and not e.flags_pending
+      and (e.is_read, e.is_starred, e.is_answered) is distinct from (c."isRead", c."isStarred", c."isAnswered")
+    returning e.id`
+  return rows.length
+}
+
+/** Messages expunged on the server (another client deleted or moved them). */
+export async function deleteEmailsByUid(db: Db, folderId: string, uids: number[]): Promise<number> {
+  if (uids.length === 0) return 0
+  const rows = await db`delete from received_emails where folder_id = ${folderId} and uid = any(${uids}::bigint[]) returning id`
+  return rows.length
+}
+
+/** A new UIDVALIDITY: every stored message of the folder is dropped, to be fetched again. */
+export async function deleteFolderEmails(db: Db, folderId: string): Promise<number> {
+  const rows = await db`delete from received_emails where folder_id = ${folderId} returning id`
+  return rows.length
+}
+
+export interface PendingChange { id: string; folderPath: string; uid: number; isRead: boolean; isStarred: boolean; deleted: boolean }
+
+/** What write-back has to send to the server for one account. */
+export async function listPendingChanges(db: Db, providerId: string): Promise<PendingChange[]> {
+  return db<PendingChange[]>`
+    select e.id, f.path as folder_path, e.uid::float8 as uid, e.is_read, e.is_starred, e.deleted
+    from received_emails e join mailbox_folders f on f.id = e.folder_id
+    where e.provider_id = ${providerId} and (e.flags_pending or e.deleted) order by f.path, e.uid`
+}
+
+/** Written back: clears the mark unless the user changed the flags again meanwhile. */
+export async function clearFlagsPending(db: Db, id: string, isRead: boolean, isStarred: boolean): Promise<void> {
+  await db`update received_emails set flags_pending = false where id = ${id} and is_read = ${isRead} and is_starred = ${isStarred}`
+}
+
+export async function deleteReceivedEmail(db: Db, id: string): Promise<void> {
+  await db`delete from received_emails where id = ${id}`
+}
+
+/** Whether the user holds this message (checked before its input, so another user's looks like none). */
+export async function ownsReceivedEmail(db: Db, userId: string, id: string): Promise<boolean> {
+  const rows = await db`select 1 from received_emails where id = ${id} and user_id = ${userId} and not deleted`
+  return rows.length > 0
+}

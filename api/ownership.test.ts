@@ -5,7 +5,7 @@ import { ApiClient } from '../scripts/testing/api-client.ts'
 import { createTestApp, type TestApp } from '../scripts/testing/test-app.ts'
 
 const PUBLIC = new Set([
-  'GET /api/health', 'GET /api/stats', 'GET /api/domains',
+  'GET /api/health', 'GET /api/stats', 'GET /api/domains', 'GET /api/openapi.json',
   'GET /api/auth/session', 'GET /api/auth/providers', 'POST /api/auth/register', 'POST /api/auth/login', 'POST /api/auth/logout',
   'GET /api/auth/wallet/nonce', 'POST /api/auth/wallet', 'GET /api/auth/google', 'GET /api/auth/google/callback',
   // the links mailed about an account: the token (or the address) is what they carry, not a session

@@ -131,14 +131,31 @@ describe('npm run ops', () => {
     expect((await ops('jobs', 'no-such-queue')).stderr).toContain('ops: no queue named no-such-queue')
   }, 120_000)
 
-  it('requeues a whole queue in one state', async () => {
-    const ids: string[] = []
-    for (let i = 0; i < 3; i++) ids.push(await enqueue(env.db.sql, env.boss, queues.accountCleanup, { userId: randomUUID() }, { retryLimit: 0 }))
-    for (const job of await env.boss.fetch(queues.accountCleanup.name, { batchSize: 3 })) await env.boss.fail(queues.accountCleanup.name, job.id, { error: 'Boom' })
-    const run = await json('requeue', '--queue', 'account-cleanup', '--state', 'failed')
-    expect(run.requeued.sort()).toEqual(ids.sort())
-    for (const id of ids) expect((await jobState(id)).state).toBe('retry')
+  it('requeues a whole queue in one state, with progress on a terminal and none when piped', async () => {
+    const failedCleanups = async (n: number) => {
+      const ids: string[] = []
+      for (let i = 0; i < n; i++) ids.push(await enqueue(env.db.sql, env.boss, queues.accountCleanup, { userId: randomUUID() }, { retryLimit: 0 }))
+      for (const job of await env.boss.fetch(queues.accountCleanup.name, { batchSize: n })) await env.boss.fail(queues.accountCleanup.name, job.id, { error: 'Boom' })
+      return ids
+    }
+    const piped = await failedCleanups(3)
+    const run = await json('requeue', '--queue', 'account-cleanup', '--state', 'failed') // json() checks stderr is empty
+    expect(run.requeued.sort()).toEqual(piped.sort())
+    for (const id of piped) expect((await jobState(id)).state).toBe('retry')
     expect(await json('requeue', '--queue', 'account-cleanup', '--state', 'failed')).toEqual({ requeued: [], refused: [] })
+
+    // on a terminal (script(1) gives the command a pseudo-terminal) the count shows as it goes
+    await env.boss.cancel(queues.accountCleanup.name, piped) // out of the way of the next fetch
+    const onTty = await failedCleanups(2)
+    const tty = spawn('script', ['-qec', `${process.execPath} scripts/ops.ts requeue --queue account-cleanup --state failed`, '/dev/null'], {
+      cwd: ROOT, env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: env.db.url, DATA_DIR: env.config.dataDir, SECRET_KEY: TEST_SECRET_KEY }, stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let seen = ''
+    tty.stdout.on('data', (d) => (seen += d))
+    expect(await new Promise((resolve) => tty.on('close', resolve))).toBe(0)
+    expect(seen).toContain('\rrequeued 2/2')
+    expect(seen).toContain('requeued 2 job(s)')
+    for (const id of onTty) expect((await jobState(id)).state).toBe('retry')
   })
 
   it('shows the spool, an e-mail job and the dead letters, and requeues a dead letter', async () => {

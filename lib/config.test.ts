@@ -17,6 +17,20 @@ describe('configuration', () => {
     expect(cfg.allowPrivateNetworks).toBe(false)
     expect(cfg.google).toBeUndefined()
     expect(cfg.secureCookies).toBe(false)
+    expect(cfg.mxMaxConnectionsPerIp).toBe(20)
+    expect(cfg.mxGreetPauseMs).toBe(0)
+    expect(cfg.dnsServers).toBeUndefined()
+    expect(cfg.outboundSmtpConnections).toBe(32)
+  })
+
+  it('reads the throughput settings and refuses bad DNS servers', () => {
+    const cfg = loadConfig({ ...base, DNS_SERVERS: '127.0.0.1:5353, ::1, [2001:db8::53]:53', MX_GREET_PAUSE_MS: '250', OUTBOUND_SMTP_CONNECTIONS: '4' })
+    expect(cfg.dnsServers).toEqual(['127.0.0.1:5353', '::1', '[2001:db8::53]:53'])
+    expect(cfg.mxGreetPauseMs).toBe(250)
+    expect(cfg.outboundSmtpConnections).toBe(4)
+    expect(() => loadConfig({ ...base, DNS_SERVERS: 'dns.example.com' })).toThrow(/DNS_SERVERS/)
+    expect(() => loadConfig({ ...base, DNS_SERVERS: '127.0.0.1:99999' })).toThrow(/DNS_SERVERS/)
+    expect(() => loadConfig({ ...base, MX_MAX_CONNECTIONS_PER_IP: '0' })).toThrow(/MX_MAX_CONNECTIONS_PER_IP/)
   })
 
   it('names the variable that is wrong', () => {

@@ -15,6 +15,7 @@ import { loadTlsCredentials, type TlsCredentials } from '../lib/tls.ts'
 import { acceptMessage, type AcceptDeps } from './mx-accept.ts'
 import { GREET_PAUSE_OPTION } from './mx-greeting.ts'
 import { readMessage } from './mx-message.ts'
+import { createSpooler } from './mx-spool.ts'
 import { resolveRecipient, type Recipient } from './mx-recipients.ts'
 import { LoopTokens } from './loop-token.ts'
 import { SmtpReply, replies } from './smtp-reply.ts'
@@ -42,7 +43,7 @@ export function createMxServer(deps: MxDeps): MxServer {
   const cfg = deps.config
   const srs = new Srs(cfg.secretKey)
   const accept: AcceptDeps = {
-    sql: deps.sql, boss: deps.boss, codec: new SpoolCodec(cfg.secretKey), loopTokens: new LoopTokens(cfg.secretKey),
+    spool: createSpooler({ sql: deps.sql, boss: deps.boss, codec: new SpoolCodec(cfg.secretKey) }), loopTokens: new LoopTokens(cfg.secretKey),
     resolver: deps.resolver ?? createDnsResolver({ timeoutMs: cfg.dnsTimeoutMs, servers: cfg.dnsServers }), mxHostname: cfg.mxHostname, dnsTimeoutMs: cfg.dnsTimeoutMs,
   }
   const transactions = new WeakMap<SMTPServerSession, Recipient[]>()
@@ -52,9 +53,6 @@ export function createMxServer(deps: MxDeps): MxServer {
     return replies.tryLater()
   }
   const tls = deps.tls ?? loadTlsCredentials(cfg)
-  // Open connections per client address: one sender can not take every slot (MX_MAX_CLIENTS).
-  const perIp = new Map<string, number>()
-  const counted = new WeakSet<SMTPServerSession>()
 
   const server = new SMTPServer({
     name: cfg.mxHostname,
@@ -74,22 +72,15 @@ export function createMxServer(deps: MxDeps): MxServer {
     ...({ [GREET_PAUSE_OPTION]: cfg.mxGreetPauseMs } as object),
 
     onConnect(session, callback) {
-      const open = perIp.get(session.remoteAddress) ?? 0
-      if (open >= cfg.mxMaxConnectionsPerIp) {
+      // smtp-server's own set (what MX_MAX_CLIENTS counts): a connection leaves it as soon as it
+      // starts closing, so a client reconnecting right after QUIT is not refused.
+      let open = 0
+      for (const c of server.connections) if (c.remoteAddress === session.remoteAddress) open++
+      if (open > cfg.mxMaxConnectionsPerIp) {
         log.info('mx.refused_connection', { session: session.id, reason: 'per_ip_cap' })
         return callback(replies.tooManyFromYou(cfg.mxHostname))
       }
-      perIp.set(session.remoteAddress, open + 1)
-      counted.add(session)
       callback()
-    },
-
-    onClose(session) {
-      if (!counted.has(session)) return
-      counted.delete(session)
-      const open = (perIp.get(session.remoteAddress) ?? 1) - 1
-      if (open > 0) perIp.set(session.remoteAddress, open)
-      else perIp.delete(session.remoteAddress)
     },
 
     onMailFrom(address, session, callback) {

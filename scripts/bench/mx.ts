@@ -6,6 +6,9 @@
 // Veilmail is measured twice: with the machine's resolver and with a loopback DNS answering
 // NXDOMAIN at once (DNS_SERVERS). Then the drain: N forwards queued with no delivery process,
 // which then starts. Everything started here is stopped on the way out, failure or not.
+// Knobs: BENCH_MX_MESSAGES, BENCH_DRAIN_MESSAGES; BENCH_CPU_PROF_DIR=dir runs the Veilmail
+// processes with `node --cpu-prof` into dir (open the .cpuprofile files in Chrome's DevTools);
+// BENCH_MX_QUICK=1 measures only reused sessions with the local DNS, without the drain.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -27,7 +30,9 @@ const DRAIN_MESSAGES = Number(process.env.BENCH_DRAIN_MESSAGES ?? 2000)
 const SESSIONS = 20
 const BYTES = 10 * 1024
 const END_TO_END_LIMIT_MS = 180_000
-const modes = [{ name: 'new connection per message', reuse: false }, { name: `${SESSIONS} reused sessions`, reuse: true }]
+const QUICK = process.env.BENCH_MX_QUICK === '1'
+const allModes = [{ name: 'new connection per message', reuse: false }, { name: `${SESSIONS} reused sessions`, reuse: true }]
+const modes = QUICK ? allModes.filter((m) => m.reuse) : allModes
 
 /** A Veilmail process as `npm start` runs it (scripts/start.ts), ready once it logged `readyEvent`. */
 interface Service { name: string; child: ChildProcess; peakRssMb(): number; stop(): Promise<void> }
@@ -40,7 +45,8 @@ process.once('exit', () => {
 
 async function startService(script: string, env: Record<string, string>, readyEvent: string): Promise<Service> {
   const name = path.basename(script, '.ts')
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env, VEILMAIL_PROCESS: name }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF_DIR)}`] : []
+  const child = spawn(process.execPath, [...profile, script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env, VEILMAIL_PROCESS: name }, stdio: ['ignore', 'pipe', 'pipe'] })
   running.add(child)
   let peakKb = 0
   // VmHWM is the process's peak resident set; read it while the process is alive.
@@ -131,7 +137,9 @@ export async function run() {
     const [user] = await sql<{ id: string }[]>`insert into users (email, auth_method) values ('bench@example.com', 'email') returning id`
     await sql`insert into aliases (user_id, alias, domain, forward_to) values (${user.id}, 'shop', 'veilmail.test', 'me@real.test')`
 
-    const dnsSetups: { name: string; env: Record<string, string> }[] = [{ name: 'machine resolver', env: {} }, { name: 'local NXDOMAIN (DNS_SERVERS)', env: { DNS_SERVERS: dns.server } }]
+    const allDns: { name: string; env: Record<string, string> }[] = [{ name: 'machine resolver', env: {} }, { name: 'local NXDOMAIN (DNS_SERVERS)', env: { DNS_SERVERS: dns.server } }]
+    const dnsSetups = allDns
+      .filter((d) => !QUICK || d.env.DNS_SERVERS)
     const rows: Record<string, string>[] = []
     let steady: number | undefined
 
@@ -177,6 +185,7 @@ export async function run() {
     }
     console.log(`\nMX vs Postfix (npm run bench -- mx): ${MESSAGES} × ${BYTES / 1024} KB, ${SESSIONS} sessions, smtp-source → MX → smtp-sink`)
     printTable(rows)
+    if (QUICK) return
 
     // Drain: the backlog a stopped delivery process finds when it starts.
     const mx = await startService('workers/mx.ts', { ...env, DNS_SERVERS: dns.server }, 'mx.listening')

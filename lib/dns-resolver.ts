@@ -48,8 +48,13 @@ export function parseServer(s: string): Server {
   return { address, port: Number(port ?? 53) }
 }
 
+/** Without a stack trace: answers from the cache make many of these, and a stack says nothing here. */
 function dnsError(code: string, message: string): Error {
-  return Object.assign(new Error(message), { code })
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  const error = Object.assign(new Error(message), { code })
+  Error.stackTraceLimit = limit
+  return error
 }
 
 /** Node's answer shapes for the record type asked for. */

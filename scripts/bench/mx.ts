@@ -8,7 +8,9 @@
 // which then starts. Everything started here is stopped on the way out, failure or not.
 // Knobs: BENCH_MX_MESSAGES, BENCH_DRAIN_MESSAGES; BENCH_CPU_PROF_DIR=dir runs the Veilmail
 // processes with `node --cpu-prof` into dir (open the .cpuprofile files in Chrome's DevTools);
-// BENCH_MX_QUICK=1 measures only reused sessions with the local DNS, without the drain.
+// BENCH_MX_QUICK=1 measures only reused sessions with the local DNS; BENCH_MX_PARTS picks parts
+// (compare,drain,memory; default all). memory: 40 concurrent 24 MB messages, peak RSS of each
+// process (issue #12 §3; the per-address cap is raised to 40 for it).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -31,6 +33,8 @@ const SESSIONS = 20
 const BYTES = 10 * 1024
 const END_TO_END_LIMIT_MS = 180_000
 const QUICK = process.env.BENCH_MX_QUICK === '1'
+const PARTS = new Set((process.env.BENCH_MX_PARTS ?? (QUICK ? 'compare' : 'compare,drain,memory')).split(','))
+const BIG = { messages: 40, bytes: 24 * 1024 * 1024 }
 const allModes = [{ name: 'new connection per message', reuse: false }, { name: `${SESSIONS} reused sessions`, reuse: true }]
 const modes = QUICK ? allModes.filter((m) => m.reuse) : allModes
 
@@ -143,7 +147,7 @@ export async function run() {
     const rows: Record<string, string>[] = []
     let steady: number | undefined
 
-    for (const mode of modes) {
+    for (const mode of PARTS.has('compare') ? modes : []) {
       const pfPort = await freePort()
       const pfSink = await startSink(relayPort, MESSAGES)
       const postfix = await startPrivatePostfix(pfPort, relayPort)
@@ -183,35 +187,63 @@ export async function run() {
         }
       }
     }
-    console.log(`\nMX vs Postfix (npm run bench -- mx): ${MESSAGES} × ${BYTES / 1024} KB, ${SESSIONS} sessions, smtp-source → MX → smtp-sink`)
-    printTable(rows)
-    if (QUICK) return
+    if (rows.length) {
+      console.log(`\nMX vs Postfix (npm run bench -- mx): ${MESSAGES} × ${BYTES / 1024} KB, ${SESSIONS} sessions, smtp-source → MX → smtp-sink`)
+      printTable(rows)
+    }
+    if (PARTS.has('drain')) await drainPart()
+    if (PARTS.has('memory')) await memoryPart()
 
     // Drain: the backlog a stopped delivery process finds when it starts.
-    const mx = await startService('workers/mx.ts', { ...env, DNS_SERVERS: dns.server }, 'mx.listening')
-    let drainRow: Record<string, string>
-    try {
-      await smtpSource(mxPort, { messages: DRAIN_MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse: true })
-      const [{ queued }] = await sql<{ queued: number }[]>`select count(*)::int as queued from pgboss.job where name = 'forward-email' and state = 'created'`
-      const sink = await startSink(relayPort, DRAIN_MESSAGES)
-      const delivery = await startService('workers/delivery.ts', { ...env, DNS_SERVERS: dns.server }, 'delivery.started')
+    async function drainPart() {
+      const mx = await startService('workers/mx.ts', { ...env, DNS_SERVERS: dns.server }, 'mx.listening')
+      let drainRow: Record<string, string>
       try {
-        const took = await waitSink(sink, performance.now(), 300_000)
-        const drain = took === undefined ? undefined : rate(DRAIN_MESSAGES, took)
-        drainRow = {
-          figure: `drain: ${queued} due forwards, delivery process starts`, value: fmt(drain),
-          'against steady end-to-end': `${fmt(steady)} (${ratio(drain, steady)}, target ≥ 0.80×)`, 'peak RSS delivery': `${delivery.peakRssMb().toFixed(0)} MB`,
+        await smtpSource(mxPort, { messages: DRAIN_MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse: true })
+        const [{ queued }] = await sql<{ queued: number }[]>`select count(*)::int as queued from pgboss.job where name = 'forward-email' and state = 'created'`
+        const sink = await startSink(relayPort, DRAIN_MESSAGES)
+        const delivery = await startService('workers/delivery.ts', { ...env, DNS_SERVERS: dns.server }, 'delivery.started')
+        try {
+          const took = await waitSink(sink, performance.now(), 300_000)
+          const drain = took === undefined ? undefined : rate(DRAIN_MESSAGES, took)
+          drainRow = {
+            figure: `drain: ${queued} due forwards, delivery process starts`, value: fmt(drain),
+            'against steady end-to-end': `${fmt(steady)} (${ratio(drain, steady)}, target ≥ 0.80×)`, 'peak RSS delivery': `${delivery.peakRssMb().toFixed(0)} MB`,
+          }
+        } finally {
+          sink.process.kill('SIGKILL')
+          await delivery.stop()
         }
       } finally {
-        sink.process.kill('SIGKILL')
-        await delivery.stop()
+        await mx.stop()
+        await clearMail(sql)
       }
-    } finally {
-      await mx.stop()
-      await clearMail(sql)
+      console.log('')
+      printTable([drainRow])
     }
-    console.log('')
-    printTable([drainRow])
+
+    async function memoryPart() {
+      const big = { ...env, DNS_SERVERS: dns.server, MX_MAX_CONNECTIONS_PER_IP: String(BIG.messages) }
+      const sink = await startSink(relayPort, BIG.messages)
+      const services: Service[] = []
+      try {
+        services.push(await startService('workers/mx.ts', big, 'mx.listening'))
+        services.push(await startService('workers/delivery.ts', big, 'delivery.started'))
+        const started = performance.now()
+        const accept = await smtpSource(mxPort, { messages: BIG.messages, sessions: BIG.messages, bytes: BIG.bytes, reuse: false })
+        const took = await waitSink(sink, started, 300_000)
+        console.log('')
+        printTable([{
+          figure: `memory: ${BIG.messages} concurrent ${BIG.bytes / 1024 / 1024} MB messages`,
+          accepted: `in ${(accept / 1000).toFixed(1)} s`, delivered: took === undefined ? 'not all in 300 s' : `in ${(took / 1000).toFixed(1)} s`,
+          'peak RSS mx': `${services[0].peakRssMb().toFixed(0)} MB`, 'peak RSS delivery': `${services[1].peakRssMb().toFixed(0)} MB`, target: '≤ 300 MB each',
+        }])
+      } finally {
+        sink.process.kill('SIGKILL')
+        for (const s of services.reverse()) await s.stop()
+        await clearMail(sql)
+      }
+    }
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((e) => console.error('cleanup failed:', e))
   }

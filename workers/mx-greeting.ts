@@ -27,7 +27,8 @@ interface Internals {
 }
 
 const proto = SMTPConnection.prototype as unknown as Internals & { init(): void }
-const original = proto.init.toString()
+const smtpServerInit = proto.init
+const original = smtpServerInit.toString()
 const expected = ['this._setListeners(', 'maxClients', 'Too many connected clients', 'setTimeout(() => this.connectionReady(), 100)']
 const missing = expected.filter((part) => !original.includes(part))
   .concat(['_setListeners', 'connectionReady', 'send', 'close'].filter((m) => typeof (proto as unknown as Record<string, unknown>)[m] !== 'function'))
@@ -35,7 +36,10 @@ if (missing.length) {
   throw new Error(`smtp-server changed SMTPConnection.init (${missing.join(', ')} not found): review workers/mx-greeting.ts before upgrading`)
 }
 
+// Only servers that set the option (the MX) get this; any other smtp-server in the process
+// (the submission server in tests, test relays) keeps smtp-server's own init.
 proto.init = function init(this: Internals) {
+  if (this._server.options[GREET_PAUSE_OPTION] === undefined) return smtpServerInit.call(this)
   this._setListeners(() => {
     // Unchanged from smtp-server: the connection cap is checked first.
     const options = this._server.options

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMailEnv, type MailEnv } from '../scripts/testing/mail-env.ts'
 import { Srs } from '../lib/srs.ts'
 import { resolveRecipient, type Recipient } from './mx-recipients.ts'
-import { createSpooler } from './mx-spool.ts'
+import { createSpooler, GROUP_COMMIT_MAX_BYTES } from './mx-spool.ts'
 import { SpoolCodec } from './spool-codec.ts'
 
 let env: MailEnv
@@ -36,6 +36,15 @@ describe('group commit of accepted mail', () => {
     expect(new Set(ids).size).toBe(20)
     // the first runs at once; the 19 made meanwhile share the next transaction
     expect(await stored(ids)).toEqual({ spool: 20, deliveries: 20, jobs: 20, transactions: 2 })
+  })
+
+  it('commits large messages alone, never as one statement of several', async () => {
+    const alias = await env.createAlias('owner@mailbox.example')
+    const recipient = await resolveRecipient({ sql: env.db.sql, mailDomains: env.config.mailDomains, srs: new Srs(env.config.secretKey) }, alias.address, 'sender@outside.example')
+    const spool = createSpooler({ sql: env.db.sql, boss: env.boss, codec: new SpoolCodec(env.config.secretKey) })
+    const big = Buffer.from(`Subject: big\r\n\r\n${'x'.repeat(76)}\r\n`.repeat(Math.ceil(GROUP_COMMIT_MAX_BYTES / 78) + 10))
+    const ids = (await Promise.all(Array.from({ length: 4 }, () => spool([recipient], { raw: big, meta })))) as string[]
+    expect(await stored(ids)).toEqual({ spool: 4, deliveries: 4, jobs: 4, transactions: 4 })
   })
 
   it('does not fail the others of a batch when one message can not be stored', async () => {

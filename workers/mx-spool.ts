@@ -48,6 +48,9 @@ export function planDeliveries(recipients: Recipient[]): { deliveries: PlannedDe
   return { deliveries, droppedAliasIds: [...dropped] }
 }
 
+/** Messages larger than this are not grouped with others. */
+export const GROUP_COMMIT_MAX_BYTES = 256 * 1024
+
 /** What one accepted message writes, sealed and planned before any database work. */
 interface SpoolWrite {
   message?: { id: string; raw: Buffer; meta: Buffer; size: number }
@@ -89,6 +92,8 @@ async function writeBatch(deps: SpoolDeps, writes: SpoolWrite[]): Promise<void> 
  * one WAL flush) serves many clients, and each still hears 250 only after its own commit. When
  * a batch fails, each of its messages is tried again alone, so one bad message does not cost
  * the others their acceptance; a message that fails alone too gets the error (451 at the MX).
+ * A large message commits alone: its own transfer outweighs a commit, and a batch of them
+ * would be one statement of gigabytes (postgres.js sends bytea as hex text).
  */
 export function createSpooler(deps: SpoolDeps, maxBatch = 64) {
   const commit = coalesce(async (writes: SpoolWrite[]): Promise<(Error | undefined)[]> => {
@@ -112,8 +117,11 @@ export function createSpooler(deps: SpoolDeps, maxBatch = 64) {
       write.message = { id, raw: deps.codec.sealRaw(id, message.raw), meta: deps.codec.sealMeta(id, message.meta), size: message.raw.length }
       write.deliveries = deliveries.map((d) => ({ id: randomUUID(), spoolId: id, ...d }))
     }
-    const error = await commit(write)
-    if (error) throw error
+    if (write.message && write.message.size > GROUP_COMMIT_MAX_BYTES) await writeBatch(deps, [write])
+    else {
+      const error = await commit(write)
+      if (error) throw error
+    }
     return deliveries.length ? id : undefined
   }
 }

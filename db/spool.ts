@@ -25,8 +25,10 @@ export interface Delivery {
   lastError: string | null
 }
 
-export async function insertSpoolMessage(db: Db, message: { id: string; raw: Buffer; meta: Buffer; size: number }): Promise<void> {
-  await db`insert into spool_messages (id, raw, meta, size) values (${message.id}, ${message.raw}, ${message.meta}, ${message.size})`
+/** Several messages in one statement (the MX commits concurrent accepts together). */
+export async function insertSpoolMessages(db: Db, messages: { id: string; raw: Buffer; meta: Buffer; size: number }[]): Promise<void> {
+  if (messages.length === 0) return
+  await db`insert into spool_messages ${db(messages, 'id', 'raw', 'meta', 'size')}`
 }
 
 export async function getSpoolMessage(db: Db, id: string): Promise<SpoolMessage | undefined> {
@@ -51,14 +53,15 @@ export async function deleteSpoolMessageIfDone(db: Db, id: string): Promise<bool
   return rows.length > 0
 }
 
-/** The id is chosen by the caller, so the delivery's job can be enqueued in the same pipeline. */
-export async function insertDelivery(
-  db: Db,
-  input: { id: string; spoolId: string; aliasId: string | null; kind: DeliveryKind; target: string | null; reverseAliasId?: string | null },
-): Promise<void> {
-  await db`
-    insert into deliveries (id, spool_id, alias_id, kind, target, reverse_alias_id)
-    values (${input.id}, ${input.spoolId}, ${input.aliasId}, ${input.kind}, ${input.target}, ${input.reverseAliasId ?? null})`
+export interface NewDelivery { id: string; spoolId: string; aliasId: string | null; kind: DeliveryKind; target: string | null; reverseAliasId?: string | null }
+
+/** Ids are chosen by the caller, so the deliveries' jobs can be enqueued in the same pipeline. */
+export async function insertDeliveries(db: Db, deliveries: NewDelivery[]): Promise<void> {
+  if (deliveries.length === 0) return
+  const rows = deliveries.map((d) => ({
+    id: d.id, spool_id: d.spoolId, alias_id: d.aliasId, kind: d.kind, target: d.target, reverse_alias_id: d.reverseAliasId ?? null,
+  }))
+  await db`insert into deliveries ${db(rows, 'id', 'spool_id', 'alias_id', 'kind', 'target', 'reverse_alias_id')}`
 }
 
 /**

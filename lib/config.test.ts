@@ -19,6 +19,10 @@ describe('configuration', () => {
     expect(cfg.google).toBeUndefined()
     expect(cfg.secureCookies).toBe(false)
     expect(cfg.delivery).toEqual({ concurrency: 8, pollSeconds: 10, queueConcurrency: {} })
+    expect(cfg.mxMaxConnectionsPerIp).toBe(20)
+    expect(cfg.mxGreetPauseMs).toBe(0)
+    expect(cfg.dnsServers).toBeUndefined()
+    expect(cfg.outboundSmtpConnections).toBe(32)
   })
 
   it('shows mail clients the listening submission ports unless public ones are set', () => {
@@ -30,6 +34,16 @@ describe('configuration', () => {
 
   it('reads a concurrency per queue', () => {
     expect(loadConfig({ ...base, QUEUE_CONCURRENCY: 'send-email=64,forward-email=16' }).delivery.queueConcurrency).toEqual({ 'send-email': 64, 'forward-email': 16 })
+  })
+
+  it('reads the throughput settings and refuses bad DNS servers', () => {
+    const cfg = loadConfig({ ...base, DNS_SERVERS: '127.0.0.1:5353, ::1, [2001:db8::53]:53', MX_GREET_PAUSE_MS: '250', OUTBOUND_SMTP_CONNECTIONS: '4' })
+    expect(cfg.dnsServers).toEqual(['127.0.0.1:5353', '::1', '[2001:db8::53]:53'])
+    expect(cfg.mxGreetPauseMs).toBe(250)
+    expect(cfg.outboundSmtpConnections).toBe(4)
+    expect(() => loadConfig({ ...base, DNS_SERVERS: 'dns.example.com' })).toThrow(/DNS_SERVERS/)
+    expect(() => loadConfig({ ...base, DNS_SERVERS: '127.0.0.1:99999' })).toThrow(/DNS_SERVERS/)
+    expect(() => loadConfig({ ...base, MX_MAX_CONNECTIONS_PER_IP: '0' })).toThrow(/MX_MAX_CONNECTIONS_PER_IP/)
   })
 
   it('names the variable that is wrong', () => {

@@ -10,6 +10,11 @@ const Port = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a port number'), v.tra
 const Bool = v.pipe(v.picklist(['true', 'false', '1', '0', ''], 'must be true or false'), v.transform((s) => s === 'true' || s === '1'))
 const Url = v.pipe(v.string(), v.url('must be a URL'))
 const PositiveInt = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1))
+/** `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53` */
+function isDnsServer(s: string): boolean {
+  const m = /^\[([0-9a-f:.]+)\](?::(\d{1,5}))?$/i.exec(s) ?? /^([0-9.]+)(?::(\d{1,5}))?$/.exec(s) ?? /^([0-9a-f:]+)()$/i.exec(s)
+  return !!m && isIP(m[1]) !== 0 && (!m[2] || Number(m[2]) <= 65535)
+}
 const Domain = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/
 
 const EnvSchema = v.object({
@@ -47,6 +52,17 @@ const EnvSchema = v.object({
   MX_HOSTNAME: v.optional(v.pipe(v.string(), v.regex(Domain, 'must be a host name'))),
   MX_MAX_CLIENTS: v.optional(PositiveInt, '200'),
   DNS_TIMEOUT_MS: v.optional(PositiveInt, '3000'),
+  // Throughput (issue #12): connections per client address at the MX, the pause before its
+  // greeting (0 = none; >0 refuses clients that talk first), DNS servers (host[:port], comma
+  // separated; unset = the system's), connections kept open to the relay.
+  MX_MAX_CONNECTIONS_PER_IP: v.optional(PositiveInt, '20'),
+  MX_GREET_PAUSE_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.maxValue(30_000)), '0'),
+  DNS_SERVERS: v.optional(v.pipe(
+    v.string(),
+    v.transform((s) => s.split(',').map((d) => d.trim()).filter(Boolean)),
+    v.check((list) => list.every(isDnsServer), 'must be comma-separated IP addresses, each with an optional :port ([v6]:port)'),
+  )),
+  OUTBOUND_SMTP_CONNECTIONS: v.optional(PositiveInt),
   DKIM_KEYS_DIR: v.optional(v.pipe(v.string(), v.nonEmpty())),
   DKIM_SELECTOR: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i, 'must be a DNS label')), 'veilmail'),
   WEBHOOK_ATTACHMENT_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number)), '1048576'),
@@ -131,6 +147,10 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     mxHostname: e.MX_HOSTNAME ?? `mx.${e.MAIL_DOMAINS[0]}`,
     mxMaxClients: e.MX_MAX_CLIENTS,
     dnsTimeoutMs: e.DNS_TIMEOUT_MS,
+    dnsServers: e.DNS_SERVERS,
+    mxMaxConnectionsPerIp: e.MX_MAX_CONNECTIONS_PER_IP,
+    mxGreetPauseMs: e.MX_GREET_PAUSE_MS,
+    outboundSmtpConnections: e.OUTBOUND_SMTP_CONNECTIONS ?? 4 * e.DELIVERY_CONCURRENCY,
     dkim: { keysDir: e.DKIM_KEYS_DIR ? path.resolve(e.DKIM_KEYS_DIR) : undefined, selector: e.DKIM_SELECTOR },
     webhookAttachmentMaxBytes: e.WEBHOOK_ATTACHMENT_MAX_BYTES,
     delivery: { concurrency: e.DELIVERY_CONCURRENCY, pollSeconds: e.DELIVERY_POLL_SECONDS, queueConcurrency: e.QUEUE_CONCURRENCY ?? {} },

@@ -2,15 +2,16 @@
 // under a key derived from SECRET_KEY with HKDF, one derived key per purpose. Associated data
 // binds a ciphertext to its row (an id), so a ciphertext copied to another row fails to open.
 // Format: version byte (1) | 12-byte nonce | ciphertext | 16-byte tag.
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto'
 
 const VERSION = 1
 
 export class SecretBox {
-  readonly #key: Buffer
+  // A KeyObject, not bytes: Node would otherwise make one from the bytes on every seal and open.
+  readonly #key: KeyObject
 
   constructor(secretKey: string, purpose: string) {
-    this.#key = Buffer.from(hkdfSync('sha256', secretKey, 'veilmail', `secret-box:${purpose}`, 32))
+    this.#key = createSecretKey(Buffer.from(hkdfSync('sha256', secretKey, 'veilmail', `secret-box:${purpose}`, 32)))
   }
 
   seal(plaintext: Uint8Array | string, associatedData = ''): Buffer {

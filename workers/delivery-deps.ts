@@ -3,6 +3,7 @@
 import type { Sql } from '../db/client.ts'
 import type { Config } from '../lib/config.ts'
 import { loadDkimKeys } from '../lib/dkim-keys.ts'
+import { createDnsResolver } from '../lib/dns-resolver.ts'
 import type { Lookup } from '../lib/ssrf-guard.ts'
 import { Srs } from '../lib/srs.ts'
 import { DkimSigner } from './dkim-signer.ts'
@@ -18,7 +19,7 @@ export interface DeliveryDeps {
   dkim: DkimSigner
   srs: Srs
   loopTokens: LoopTokens
-  /** DNS for webhook hosts (the SSRF guard resolves with it); the system resolver by default */
+  /** DNS for webhook hosts (the SSRF guard resolves with it): DNS_SERVERS through the cache by default */
   lookup?: Lookup
 }
 
@@ -31,6 +32,7 @@ export function createDeliveryDeps(sql: Sql, config: Config, overrides: Partial<
     dkim: overrides.dkim ?? new DkimSigner(loadDkimKeys(config)),
     srs: new Srs(config.secretKey),
     loopTokens: new LoopTokens(config.secretKey),
+    lookup: overrides.lookup ?? createDnsResolver({ timeoutMs: config.dnsTimeoutMs, servers: config.dnsServers }).lookup,
     ...overrides,
   }
 }

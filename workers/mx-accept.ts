@@ -5,7 +5,7 @@ import { domainOf, sameAddress } from '../lib/mail-address.ts'
 import type { DnsResolver } from '../lib/dns-resolver.ts'
 import { checkAuthentication, type AuthOutcome } from './mx-auth.ts'
 import { ownerMailboxes, type Recipient } from './mx-recipients.ts'
-import { spoolMessage, type SpoolDeps } from './mx-spool.ts'
+import type { Spooler } from './mx-spool.ts'
 import { LOOP_HEADER, type LoopTokens } from './loop-token.ts'
 import { fieldValue, firstValue, splitMessage, utf8 } from './raw-message.ts'
 import { parseMailboxes } from './mime-words.ts'
@@ -14,7 +14,8 @@ import { replies } from './smtp-reply.ts'
 /** RFC 5321 §6.3: more trace fields than any sane path has means a loop. */
 const MAX_RECEIVED = 50
 
-export interface AcceptDeps extends SpoolDeps {
+export interface AcceptDeps {
+  spool: Spooler
   loopTokens: LoopTokens
   resolver: DnsResolver
   mxHostname: string
@@ -62,11 +63,11 @@ export async function acceptMessage(deps: AcceptDeps, raw: Buffer, tx: Transacti
     const from = parseMailboxes(utf8(firstValue(headers, 'from') ?? ''))
     for (const r of active) if (r.kind === 'reverse') checkReply(r, from.length === 1 ? from[0].address : undefined, auth)
     const { dmarcReject: _, ...summary } = auth
-    const id = await spoolMessage(deps, recipients, { raw, meta: {
+    const id = await deps.spool(recipients, { raw, meta: {
       mailFrom: tx.mailFrom, remoteAddress: tx.remoteAddress, helo: tx.helo, secure: tx.secure, receivedAt: new Date().toISOString(), auth: summary,
     } })
     return `2.0.0 Ok: queued as ${id}`
   }
-  await spoolMessage(deps, recipients) // paused aliases: counted as dropped, never read or stored
+  await deps.spool(recipients) // paused aliases: counted as dropped, never read or stored
   return '2.0.0 Ok'
 }

@@ -1,6 +1,7 @@
 // Inbound SMTP for the alias domains (RFC 5321): STARTTLS (RFC 3207), SIZE (RFC 1870), no AUTH,
-// PIPELINING and 8BITMIME from smtp-server. Caps: clients, 100 recipients (RFC 5321 §4.5.3.1.8),
-// command line length, data line length, idle time. `createMxServer` is what tests and the `mx`
+// PIPELINING and 8BITMIME from smtp-server. Caps: clients in total and per client address (421,
+// RFC 5321 §4.2.3 "service not available"), 100 recipients (RFC 5321 §4.5.3.1.8), command line
+// length, data line length, idle time. The greeting comes at once (workers/mx-greeting.ts). `createMxServer` is what tests and the `mx`
 // process both start.
 import type { AddressInfo } from 'node:net'
 import type { PgBoss } from 'pg-boss'
@@ -12,7 +13,9 @@ import { errorFields, log } from '../lib/log.ts'
 import { Srs } from '../lib/srs.ts'
 import { loadTlsCredentials, type TlsCredentials } from '../lib/tls.ts'
 import { acceptMessage, type AcceptDeps } from './mx-accept.ts'
+import { GREET_PAUSE_OPTION } from './mx-greeting.ts'
 import { readMessage } from './mx-message.ts'
+import { createSpooler } from './mx-spool.ts'
 import { resolveRecipient, type Recipient } from './mx-recipients.ts'
 import { LoopTokens } from './loop-token.ts'
 import { SmtpReply, replies } from './smtp-reply.ts'
@@ -40,8 +43,8 @@ export function createMxServer(deps: MxDeps): MxServer {
   const cfg = deps.config
   const srs = new Srs(cfg.secretKey)
   const accept: AcceptDeps = {
-    sql: deps.sql, boss: deps.boss, codec: new SpoolCodec(cfg.secretKey), loopTokens: new LoopTokens(cfg.secretKey),
-    resolver: deps.resolver ?? createDnsResolver(cfg.dnsTimeoutMs), mxHostname: cfg.mxHostname, dnsTimeoutMs: cfg.dnsTimeoutMs,
+    spool: createSpooler({ sql: deps.sql, boss: deps.boss, codec: new SpoolCodec(cfg.secretKey) }), loopTokens: new LoopTokens(cfg.secretKey),
+    resolver: deps.resolver ?? createDnsResolver({ timeoutMs: cfg.dnsTimeoutMs, servers: cfg.dnsServers }), mxHostname: cfg.mxHostname, dnsTimeoutMs: cfg.dnsTimeoutMs,
   }
   const transactions = new WeakMap<SMTPServerSession, Recipient[]>()
   const answer = (error: unknown, context: string, session: SMTPServerSession): Error => {
@@ -66,6 +69,19 @@ export function createMxServer(deps: MxDeps): MxServer {
     socketTimeout: 120_000,
     closeTimeout: 10_000,
     logger: false,
+    ...({ [GREET_PAUSE_OPTION]: cfg.mxGreetPauseMs } as object),
+
+    onConnect(session, callback) {
+      // smtp-server's own set (what MX_MAX_CLIENTS counts): a connection leaves it as soon as it
+      // starts closing, so a client reconnecting right after QUIT is not refused.
+      let open = 0
+      for (const c of server.connections) if (c.remoteAddress === session.remoteAddress) open++
+      if (open > cfg.mxMaxConnectionsPerIp) {
+        log.info('mx.refused_connection', { session: session.id, reason: 'per_ip_cap' })
+        return callback(replies.tooManyFromYou(cfg.mxHostname))
+      }
+      callback()
+    },
 
     onMailFrom(address, session, callback) {
       transactions.set(session, [])

@@ -36,9 +36,9 @@ export class PermanentDeliveryError extends Error {
   }
 }
 
-export function createOutboundTransport(cfg: Pick<Config, 'outboundSmtpUrl' | 'dataDir' | 'delivery'>): OutboundTransport {
-  // as many connections as sends run at once (send-email runs four times DELIVERY_CONCURRENCY)
-  return cfg.outboundSmtpUrl ? relayTransport(cfg.outboundSmtpUrl, 4 * cfg.delivery.concurrency) : outboxTransport(path.join(cfg.dataDir, 'outbox'))
+export function createOutboundTransport(cfg: Pick<Config, 'outboundSmtpUrl' | 'dataDir' | 'outboundSmtpConnections'>): OutboundTransport {
+  // OUTBOUND_SMTP_CONNECTIONS, by default as many as sends run at once (send-email runs four times DELIVERY_CONCURRENCY)
+  return cfg.outboundSmtpUrl ? relayTransport(cfg.outboundSmtpUrl, cfg.outboundSmtpConnections) : outboxTransport(path.join(cfg.dataDir, 'outbox'))
 }
 
 function relayTransport(url: string, maxConnections: number): OutboundTransport {

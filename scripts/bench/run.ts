@@ -4,6 +4,7 @@ export {}
 
 const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   forward: () => import('./forward.ts'),
+  mx: () => import('./mx.ts'),
   queue: () => import('./queue.ts'),
   send: () => import('./send.ts'),
   sync: () => import('./sync.ts'),

@@ -1,0 +1,250 @@
+// MX side by side with Postfix (issue #12, /work/shared/bench/anchors.md): Postfix's smtp-source
+// sends 2,000 × 10 KB messages over 20 sessions, once opening a connection per message and once
+// reusing the sessions (-d), to (a) Veilmail's `mx` and `delivery` processes started as `npm start`
+// starts them (relay: smtp-sink) and (b) a private Postfix doing the same forwarding. Accept rate
+// is 2,000 / smtp-source's time; end-to-end is 2,000 / the time until smtp-sink has them all.
+// Veilmail is measured twice: with the machine's resolver and with a loopback DNS answering
+// NXDOMAIN at once (DNS_SERVERS). Then the drain: N forwards queued with no delivery process,
+// which then starts. Everything started here is stopped on the way out, failure or not.
+// Knobs: BENCH_MX_MESSAGES, BENCH_DRAIN_MESSAGES; BENCH_CPU_PROF_DIR=dir runs the Veilmail
+// processes with `node --cpu-prof` into dir (open the .cpuprofile files in Chrome's DevTools);
+// BENCH_MX_QUICK=1 measures only reused sessions with the local DNS; BENCH_MX_PARTS picks parts
+// (compare,drain,memory; default all). memory: 40 concurrent 24 MB messages, peak RSS of each
+// process (issue #12 §3; the per-address cap is raised to 40 for it).
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { createInterface } from 'node:readline'
+import { createSql, type Sql } from '../../db/client.ts'
+import { loadConfig } from '../../lib/config.ts'
+import { loadDkimKeys } from '../../lib/dkim-keys.ts'
+import { loadTlsCredentials } from '../../lib/tls.ts'
+import { printTable } from '../print-table.ts'
+import { freePort } from '../testing/free-port.ts'
+import { startDnsStandIn } from '../testing/dns-stand-in.ts'
+import { benchDatabase } from './bench-db.ts'
+import { postfixAvailable, smtpSource, startPrivatePostfix, startSink, type Sink } from './postfix-anchor.ts'
+
+const ROOT = path.join(import.meta.dirname, '..', '..')
+const MESSAGES = Number(process.env.BENCH_MX_MESSAGES ?? 2000)
+const DRAIN_MESSAGES = Number(process.env.BENCH_DRAIN_MESSAGES ?? 2000)
+const SESSIONS = 20
+const BYTES = 10 * 1024
+const END_TO_END_LIMIT_MS = 180_000
+const QUICK = process.env.BENCH_MX_QUICK === '1'
+const PARTS = new Set((process.env.BENCH_MX_PARTS ?? (QUICK ? 'compare' : 'compare,drain,memory')).split(','))
+const BIG = { messages: 40, bytes: 24 * 1024 * 1024 }
+const allModes = [{ name: 'new connection per message', reuse: false }, { name: `${SESSIONS} reused sessions`, reuse: true }]
+const modes = QUICK ? allModes.filter((m) => m.reuse) : allModes
+
+/** A Veilmail process as `npm start` runs it (scripts/start.ts), ready once it logged `readyEvent`. */
+interface Service { name: string; child: ChildProcess; peakRssMb(): number; stop(): Promise<void> }
+
+const running = new Set<ChildProcess>()
+// Ctrl-C or a crash: nothing this benchmark started may outlive it.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL')
+})
+
+async function startService(script: string, env: Record<string, string>, readyEvent: string): Promise<Service> {
+  const name = path.basename(script, '.ts')
+  const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF_DIR)}`] : []
+  const child = spawn(process.execPath, [...profile, script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env, VEILMAIL_PROCESS: name }, stdio: ['ignore', 'pipe', 'pipe'] })
+  running.add(child)
+  let peakKb = 0
+  // VmHWM is the process's peak resident set; read it while the process is alive.
+  const sample = () => {
+    try {
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0)
+      peakKb = Math.max(peakKb, kb)
+    } catch {}
+  }
+  const sampler = setInterval(sample, 500)
+  const exited = new Promise<void>((resolve) => child.once('exit', () => {
+    clearInterval(sampler)
+    running.delete(child)
+    resolve()
+  }))
+  const errors: string[] = []
+  createInterface({ input: child.stderr! }).on('line', (line) => errors.length < 20 && errors.push(line))
+  const ready = new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.includes(`"event":"${readyEvent}"`)) resolve()
+    })
+    void exited.then(() => reject(new Error(`${name} exited before it was ready:\n${errors.join('\n')}`)))
+  })
+  const stop = async () => {
+    sample()
+    clearInterval(sampler)
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM')
+      const kill = setTimeout(() => child.kill('SIGKILL'), 10_000)
+      await exited
+      clearTimeout(kill)
+    }
+  }
+  try {
+    await ready
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { name, child, peakRssMb: () => (sample(), peakKb / 1024), stop }
+}
+
+const rate = (n: number, ms: number) => n / (ms / 1000)
+const fmt = (perSecond: number | undefined) => (perSecond === undefined ? 'did not finish' : `${perSecond.toFixed(0)} msg/s`)
+const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}×`)
+
+async function waitSink(sink: Sink, startedAt: number, limitMs: number): Promise<number | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), Math.max(0, startedAt + limitMs - performance.now())) })
+  const exitedAt = await Promise.race([sink.exited, timeout])
+  clearTimeout(timer)
+  sink.process.kill('SIGKILL')
+  return exitedAt === undefined ? undefined : exitedAt - startedAt
+}
+
+async function clearMail(sql: Sql) {
+  await sql`delete from pgboss.job where name like 'forward-%'`
+  await sql`delete from deliveries`
+  await sql`delete from spool_messages`
+}
+
+export async function run() {
+  if (!postfixAvailable()) {
+    console.log('\nMX vs Postfix (npm run bench -- mx): skipped, needs Debian postfix (smtp-source, smtp-sink, postfix)')
+    return
+  }
+  const cleanups: (() => Promise<unknown>)[] = []
+  try {
+    const db = await benchDatabase()
+    cleanups.push(() => db.close())
+    const sql = createSql(db.url, { max: 2, name: 'bench' })
+    cleanups.push(() => sql.end({ timeout: 5 }))
+    const dns = await startDnsStandIn()
+    cleanups.push(() => dns.close())
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'veilmail-bench-mx-'))
+    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
+
+    const mxPort = await freePort()
+    const relayPort = await freePort()
+    const env: Record<string, string> = {
+      SECRET_KEY: 'bench-secret-key-that-is-long-enough-0123456789', DATA_DIR: dataDir, DATABASE_URL: db.url,
+      MAIL_DOMAINS: 'veilmail.test', MX_HOST: '127.0.0.1', MX_PORT: String(mxPort), OUTBOUND_SMTP_URL: `smtp://127.0.0.1:${relayPort}`, LOG_LEVEL: 'info',
+    }
+    // TLS certificate and DKIM keys made once here, not by two processes at once.
+    const config = loadConfig(env)
+    loadTlsCredentials(config)
+    loadDkimKeys(config)
+    const [user] = await sql<{ id: string }[]>`insert into users (email, auth_method) values ('bench@example.com', 'email') returning id`
+    await sql`insert into aliases (user_id, alias, domain, forward_to) values (${user.id}, 'shop', 'veilmail.test', 'me@real.test')`
+
+    const allDns: { name: string; env: Record<string, string> }[] = [{ name: 'machine resolver', env: {} }, { name: 'local NXDOMAIN (DNS_SERVERS)', env: { DNS_SERVERS: dns.server } }]
+    const dnsSetups = allDns
+      .filter((d) => !QUICK || d.env.DNS_SERVERS)
+    const rows: Record<string, string>[] = []
+    let steady: number | undefined
+
+    for (const mode of PARTS.has('compare') ? modes : []) {
+      const pfPort = await freePort()
+      const pfSink = await startSink(relayPort, MESSAGES)
+      const postfix = await startPrivatePostfix(pfPort, relayPort)
+      let pfAccept: number, pfEnd: number | undefined
+      try {
+        const started = performance.now()
+        pfAccept = rate(MESSAGES, await smtpSource(pfPort, { messages: MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse: mode.reuse }))
+        const took = await waitSink(pfSink, started, END_TO_END_LIMIT_MS)
+        pfEnd = took === undefined ? undefined : rate(MESSAGES, took)
+      } finally {
+        pfSink.process.kill('SIGKILL')
+        await postfix.stop()
+      }
+
+      for (const setup of dnsSetups) {
+        const sink = await startSink(relayPort, MESSAGES)
+        const services: Service[] = []
+        try {
+          services.push(await startService('workers/mx.ts', { ...env, ...setup.env }, 'mx.listening'))
+          services.push(await startService('workers/delivery.ts', { ...env, ...setup.env }, 'delivery.started'))
+          const started = performance.now()
+          const accept = rate(MESSAGES, await smtpSource(mxPort, { messages: MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse: mode.reuse }))
+          const took = await waitSink(sink, started, END_TO_END_LIMIT_MS)
+          const end = took === undefined ? undefined : rate(MESSAGES, took)
+          if (mode.reuse && setup.env.DNS_SERVERS) steady = end
+          rows.push({
+            mode: mode.name, DNS: setup.name,
+            'Veilmail accept': fmt(accept), 'Postfix accept': fmt(pfAccept), 'accept ratio': ratio(accept, pfAccept),
+            'Veilmail end-to-end': fmt(end), 'Postfix end-to-end': fmt(pfEnd), 'end-to-end ratio': ratio(end, pfEnd),
+            'peak RSS mx / delivery': services.map((s) => `${s.peakRssMb().toFixed(0)} MB`).join(' / '),
+          })
+          console.log(`  measured: ${mode.name}, ${setup.name}`)
+        } finally {
+          sink.process.kill('SIGKILL')
+          for (const s of services.reverse()) await s.stop()
+          await clearMail(sql)
+        }
+      }
+    }
+    if (rows.length) {
+      console.log(`\nMX vs Postfix (npm run bench -- mx): ${MESSAGES} × ${BYTES / 1024} KB, ${SESSIONS} sessions, smtp-source → MX → smtp-sink`)
+      printTable(rows)
+    }
+    if (PARTS.has('drain')) await drainPart()
+    if (PARTS.has('memory')) await memoryPart()
+
+    // Drain: the backlog a stopped delivery process finds when it starts.
+    async function drainPart() {
+      const mx = await startService('workers/mx.ts', { ...env, DNS_SERVERS: dns.server }, 'mx.listening')
+      let drainRow: Record<string, string>
+      try {
+        await smtpSource(mxPort, { messages: DRAIN_MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse: true })
+        const [{ queued }] = await sql<{ queued: number }[]>`select count(*)::int as queued from pgboss.job where name = 'forward-email' and state = 'created'`
+        const sink = await startSink(relayPort, DRAIN_MESSAGES)
+        const delivery = await startService('workers/delivery.ts', { ...env, DNS_SERVERS: dns.server }, 'delivery.started')
+        try {
+          const took = await waitSink(sink, performance.now(), 300_000)
+          const drain = took === undefined ? undefined : rate(DRAIN_MESSAGES, took)
+          drainRow = {
+            figure: `drain: ${queued} due forwards, delivery process starts`, value: fmt(drain),
+            'against steady end-to-end': `${fmt(steady)} (${ratio(drain, steady)}, target ≥ 0.80×)`, 'peak RSS delivery': `${delivery.peakRssMb().toFixed(0)} MB`,
+          }
+        } finally {
+          sink.process.kill('SIGKILL')
+          await delivery.stop()
+        }
+      } finally {
+        await mx.stop()
+        await clearMail(sql)
+      }
+      console.log('')
+      printTable([drainRow])
+    }
+
+    async function memoryPart() {
+      const big = { ...env, DNS_SERVERS: dns.server, MX_MAX_CONNECTIONS_PER_IP: String(BIG.messages) }
+      const sink = await startSink(relayPort, BIG.messages)
+      const services: Service[] = []
+      try {
+        services.push(await startService('workers/mx.ts', big, 'mx.listening'))
+        services.push(await startService('workers/delivery.ts', big, 'delivery.started'))
+        const started = performance.now()
+        const accept = await smtpSource(mxPort, { messages: BIG.messages, sessions: BIG.messages, bytes: BIG.bytes, reuse: false })
+        const took = await waitSink(sink, started, 300_000)
+        console.log('')
+        printTable([{
+          figure: `memory: ${BIG.messages} concurrent ${BIG.bytes / 1024 / 1024} MB messages`,
+          accepted: `in ${(accept / 1000).toFixed(1)} s`, delivered: took === undefined ? 'not all in 300 s' : `in ${(took / 1000).toFixed(1)} s`,
+          'peak RSS mx': `${services[0].peakRssMb().toFixed(0)} MB`, 'peak RSS delivery': `${services[1].peakRssMb().toFixed(0)} MB`, target: '≤ 300 MB each',
+        }])
+      } finally {
+        sink.process.kill('SIGKILL')
+        for (const s of services.reverse()) await s.stop()
+        await clearMail(sql)
+      }
+    }
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((e) => console.error('cleanup failed:', e))
+  }
+}

@@ -10,6 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import nodemailer from 'nodemailer'
+import { confirmForwardTarget } from '../../db/forward-targets.ts'
 import { createSql } from '../../db/client.ts'
 import { loadConfig } from '../../lib/config.ts'
 import { setLogLevel } from '../../lib/log.ts'
@@ -51,6 +52,7 @@ export async function run() {
   const [{ port }] = (await once(mx, 'message')) as [{ port: number }]
   const [user] = await sql<{ id: string }[]>`insert into users (email, auth_method) values ('bench@example.com', 'email') returning id`
   await sql`insert into aliases (user_id, alias, domain, forward_to) values (${user.id}, 'bench', 'veilmail.test', 'inbox@mailbox.example')`
+  await confirmForwardTarget(sql, user.id, 'inbox@mailbox.example') // the owner followed the confirmation link
   const to = 'bench@veilmail.test'
   const transport = (connections: number) =>
     nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, tls: { rejectUnauthorized: false }, pool: true, maxConnections: connections, maxMessages: Infinity })

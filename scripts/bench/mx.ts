@@ -16,6 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
+import { confirmForwardTarget } from '../../db/forward-targets.ts'
 import { createSql, type Sql } from '../../db/client.ts'
 import { loadConfig } from '../../lib/config.ts'
 import { loadDkimKeys } from '../../lib/dkim-keys.ts'
@@ -140,6 +141,7 @@ export async function run() {
     loadDkimKeys(config)
     const [user] = await sql<{ id: string }[]>`insert into users (email, auth_method) values ('bench@example.com', 'email') returning id`
     await sql`insert into aliases (user_id, alias, domain, forward_to) values (${user.id}, 'shop', 'veilmail.test', 'me@real.test')`
+    await confirmForwardTarget(sql, user.id, 'me@real.test') // the owner followed the confirmation link
 
     const allDns: { name: string; env: Record<string, string> }[] = [{ name: 'machine resolver', env: {} }, { name: 'local NXDOMAIN (DNS_SERVERS)', env: { DNS_SERVERS: dns.server } }]
     const dnsSetups = allDns

@@ -88,15 +88,17 @@ export function useAliasRow(alias: AliasView, userId: string) {
     )
   }
 
-  function confirmDelete() {
-    removal.mutate(alias.id, {
-      onSuccess: () => {
-        setConfirmingDelete(false)
-        toast({ title: 'Alias Deleted', description: 'Mail to this address is refused from now on.' })
-      },
-      onError: (error) =>
-        toast({ title: 'Deletion Failed', description: errorMessage(error, 'Failed to delete alias'), variant: 'destructive' }),
-    })
+  // Awaited rather than per-call callbacks: the refetch that follows a delete removes this row,
+  // and TanStack Query skips a mutate() callback once its component has unmounted.
+  async function confirmDelete() {
+    try {
+      await removal.mutateAsync(alias.id)
+    } catch (error) {
+      toast({ title: 'Deletion Failed', description: errorMessage(error, 'Failed to delete alias'), variant: 'destructive' })
+      return
+    }
+    setConfirmingDelete(false)
+    toast({ title: 'Alias Deleted', description: 'Mail to this address is refused from now on.' })
   }
 
   return {

@@ -70,6 +70,7 @@ describe('npm start', () => {
     const delivery = await metricsAt(2)
     expect(delivery).toContain('# HELP veilmail_jobs_total')
     expect(delivery).toMatch(/^process_resident_memory_bytes \d+/m)
+    expect(await metricsAt(4)).toContain('# HELP veilmail_sync_runs_total')
     expect(await (await fetch(`${url}/metrics`)).text()).not.toContain('process_resident_memory_bytes')
     const home = await fetch(url)
     expect(home.status).toBe(200)

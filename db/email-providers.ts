@@ -106,3 +106,29 @@ export async function lockEmailProvider(db: Db, id: string): Promise<{ userId: s
   const [row] = await db<{ userId: string }[]>`select user_id from email_providers where id = ${id} for update`
   return row
 }
+
+/** A connected mailbox as the operator CLI shows it: the address's domain only, never the address or credentials. */
+export interface ProviderOverview {
+  id: string
+  userId: string
+  provider: ProviderKind
+  domain: string
+  state: ProviderState
+  progressDone: number
+  progressTotal: number
+  lastError: string | null
+  lastSyncAt: Date | null
+  /** the schedule skips it (dueProviderIds) until the user fixes the account */
+  scheduleStopped: boolean
+  createdAt: Date
+}
+
+/** Every account, those needing attention (schedule stopped, in error) first. */
+export async function listProviderOverview(db: Db, limit: number): Promise<ProviderOverview[]> {
+  return db<ProviderOverview[]>`
+    select id, user_id, provider, lower(split_part(email, '@', 2)) as domain, state, progress_done, progress_total, last_error,
+           last_sync_at, (not is_active or auth_failed) as schedule_stopped, created_at
+    from email_providers
+    order by (not is_active or auth_failed) desc, state = 'error' desc, created_at, id
+    limit ${limit}`
+}

@@ -96,8 +96,8 @@ const EnvSchema = v.object({
   // Where mail to postmaster@ and abuse@ each mail domain is forwarded (RFC 5321 §4.5.1, RFC 2142).
   OPERATOR_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[^\s@<>"(),;:]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'must be an e-mail address'))),
   LOG_FORMAT: v.optional(v.picklist(['json', 'logfmt']), 'json'),
-  // Prometheus /metrics: web on METRICS_PORT, mx +1, delivery +2, submission +3; 0 turns it off.
-  METRICS_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a port number'), v.transform(Number), v.maxValue(65532, 'must leave room for the three ports after it')), '9464'),
+  // Prometheus /metrics: web on METRICS_PORT, mx +1, delivery +2, submission +3, sync +4; 0 turns it off.
+  METRICS_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a port number'), v.transform(Number), v.maxValue(65531, 'must leave room for the four ports after it')), '9464'),
   METRICS_HOST: v.optional(v.pipe(v.string(), v.nonEmpty()), '127.0.0.1'),
   // Webmail sync (issue #13): how often each active mailbox is synced, mailboxes synced at once
   // by one sync process, and how long an IMAP server may stay silent.

@@ -6,7 +6,7 @@ import { recordHeartbeat, removeHeartbeat } from '../db/process-heartbeats.ts'
 import { errorFields, log } from './log.ts'
 
 /** The Procfile's processes, in its order (scripts/start.test.ts checks they match). */
-export const MONITORED_PROCESSES = ['web', 'mx', 'delivery', 'submission'] as const
+export const MONITORED_PROCESSES = ['web', 'mx', 'delivery', 'submission', 'sync'] as const
 export const HEARTBEAT_SECONDS = 5
 /** A process that missed this long of beats is reported dead. */
 export const HEARTBEAT_STALE_SECONDS = 15

@@ -27,7 +27,7 @@ afterAll(async () => {
 const cfg = (port: number, host = '127.0.0.1') => ({ metrics: { port, host } }) as Pick<Config, 'metrics'>
 
 describe('metrics', () => {
-  it('serves queue depth and age, job outcomes and latency, MX and submission counts, and RSS on loopback only', async () => {
+  it('serves queue depth and age, job outcomes and latency, MX, submission and sync counts, and RSS on loopback only', async () => {
     registerQueueMetrics(db.sql)
     await enqueue(db.sql, boss, queues.housekeeping, {})
     await enqueue(db.sql, boss, queues.accountCleanup, { userId: randomUUID() })
@@ -38,6 +38,9 @@ describe('metrics', () => {
     log.info('mx.accepted', { session: 's', recipients: 1, ms: 4 })
     log.info('mx.refused', { session: 's', code: 550 })
     log.info('submission.queued', { session: 's', jobs: 2 })
+    log.info('sync.done', { job: 'j', provider: 'p', added: 3 })
+    log.warn('sync.failed', { job: 'j', provider: 'p', kind: 'auth', attempt: 0 })
+    log.warn('mailbox_changes.failed', { job: 'j', provider: 'p', kind: 'network', attempt: 0 })
     setLogLevel('info')
 
     const port = await freePort()
@@ -61,6 +64,11 @@ describe('metrics', () => {
       expect(text).toContain('veilmail_mx_messages_total{outcome="refused",code="550"} 1')
       expect(text).toContain('veilmail_submission_messages_total 1')
       expect(text).toContain('veilmail_submission_jobs_total 2')
+      expect(text).toContain('veilmail_sync_runs_total{job="sync",outcome="done"} 1')
+      expect(text).toContain('veilmail_sync_runs_total{job="sync",outcome="failed"} 1')
+      expect(text).toContain('veilmail_sync_runs_total{job="changes",outcome="failed"} 1')
+      expect(text).toContain('veilmail_sync_errors_total{job="sync",kind="auth"} 1')
+      expect(text).toContain('veilmail_sync_errors_total{job="changes",kind="network"} 1')
       expect(text).toMatch(/^process_resident_memory_bytes \d+/m)
       expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404)
       expect((await fetch(`http://127.0.0.1:${port}/metrics`, { method: 'POST' })).status).toBe(404)
@@ -73,9 +81,11 @@ describe('metrics', () => {
     const base = { DATA_DIR: '/tmp/veilmail-metrics-test', SECRET_KEY: 'x'.repeat(40) }
     const defaults = loadConfig(base)
     expect(defaults.metrics).toEqual({ port: 9464, host: '127.0.0.1' })
-    expect(['web', 'mx', 'delivery', 'submission'].map((p) => metricsPort(defaults, p))).toEqual([9464, 9465, 9466, 9467])
+    expect(['web', 'mx', 'delivery', 'submission', 'sync'].map((p) => metricsPort(defaults, p))).toEqual([9464, 9465, 9466, 9467, 9468])
     expect(metricsPort(loadConfig({ ...base, METRICS_PORT: '0' }), 'delivery')).toBeUndefined()
     expect(() => loadConfig({ ...base, METRICS_PORT: '65534' })).toThrow(/METRICS_PORT: must leave room/)
+    expect(() => loadConfig({ ...base, METRICS_PORT: '65532' })).toThrow(/METRICS_PORT: must leave room/) // sync would be 65536
+    expect(metricsPort(loadConfig({ ...base, METRICS_PORT: '65531' }), 'sync')).toBe(65535)
     expect(() => loadConfig({ ...base, LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/)
     expect(loadConfig({ ...base, LOG_FORMAT: 'logfmt' }).logFormat).toBe('logfmt')
 

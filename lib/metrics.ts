@@ -1,5 +1,5 @@
 // Prometheus metrics (prom-client), one registry per process, served on its own loopback port:
-// web on METRICS_PORT, mx on +1, delivery on +2, submission on +3 (README, Operations). Counters
+// web on METRICS_PORT, mx on +1, delivery on +2, submission on +3, sync on +4 (README, Operations). Counters
 // follow the events the code already logs (lib/log.ts), so no handler carries metrics code.
 import { createServer, type Server } from 'node:http'
 import client from 'prom-client'
@@ -8,7 +8,7 @@ import { countJobsByQueue, JOB_STATES } from '../db/queue-stats.ts'
 import type { Config } from './config.ts'
 import { errorFields, log, onLogEvent } from './log.ts'
 
-export const METRICS_PORT_OFFSET: Record<string, number> = { web: 0, mx: 1, delivery: 2, submission: 3 }
+export const METRICS_PORT_OFFSET: Record<string, number> = { web: 0, mx: 1, delivery: 2, submission: 3, sync: 4 }
 
 export const registry = new client.Registry()
 client.collectDefaultMetrics({ register: registry }) // process_resident_memory_bytes, CPU, event loop lag, heap
@@ -42,6 +42,18 @@ const submissionJobs = new client.Counter({
   help: 'Email jobs queued by the submission server (one per recipient)',
   registers: [registry],
 })
+const syncRuns = new client.Counter({
+  name: 'veilmail_sync_runs_total',
+  help: 'Mailbox syncs (sync) and flag write-backs (changes) run by the sync process, by outcome',
+  labelNames: ['job', 'outcome'] as const,
+  registers: [registry],
+})
+const syncErrors = new client.Counter({
+  name: 'veilmail_sync_errors_total',
+  help: 'Failed mailbox syncs and write-backs by kind of IMAP failure (auth, tls, timeout, refused, ...)',
+  labelNames: ['job', 'kind'] as const,
+  registers: [registry],
+})
 
 onLogEvent((_level, event, fields) => {
   const queue = String(fields.queue ?? '')
@@ -58,6 +70,12 @@ onLogEvent((_level, event, fields) => {
   } else if (event === 'submission.queued') {
     submissions.inc()
     if (typeof fields.jobs === 'number') submissionJobs.inc(fields.jobs)
+  } else if (event === 'sync.done' || event === 'mailbox_changes.done') {
+    syncRuns.inc({ job: event === 'sync.done' ? 'sync' : 'changes', outcome: 'done' })
+  } else if (event === 'sync.failed' || event === 'mailbox_changes.failed') {
+    const job = event === 'sync.failed' ? 'sync' : 'changes'
+    syncRuns.inc({ job, outcome: 'failed' })
+    syncErrors.inc({ job, kind: String(fields.kind ?? 'unknown') })
   }
 })
 

@@ -5,9 +5,14 @@ import { randomUUID } from 'node:crypto'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { insertEmailJob } from '../db/email-jobs.ts'
+import { getProviderForSync, insertEmailProvider } from '../db/email-providers.ts'
 import { insertUndeliveredMessage } from '../db/undelivered-messages.ts'
 import { startHeartbeat } from '../lib/heartbeat.ts'
 import { enqueue, queues } from '../workers/queues.ts'
+import { sealCredentials } from '../workers/sync-mailbox.ts'
+import { requestSync } from '../workers/sync-requests.ts'
+import { startSyncWorker } from '../workers/sync-worker.ts'
+import { dovecotAvailable, startDovecot } from './testing/dovecot.ts'
 import { createMailEnv, type MailEnv, type TestAlias } from './testing/mail-env.ts'
 import { TEST_SECRET_KEY } from './testing/test-app.ts'
 
@@ -52,13 +57,13 @@ describe('npm run ops', () => {
   it('explains itself: --help and help <command> exit 0, a wrong command or option exits 2', async () => {
     const help = await ops('--help')
     expect(help.code).toBe(0)
-    for (const name of ['health', 'queues', 'jobs', 'job', 'requeue', 'flush', 'cancel', 'dead-letters', 'email-job', 'spool']) expect(help.stdout).toContain(`  ${name} `)
+    for (const name of ['health', 'queues', 'jobs', 'job', 'requeue', 'flush', 'cancel', 'dead-letters', 'email-job', 'spool', 'accounts']) expect(help.stdout).toContain(`  ${name} `)
     const one = await ops('help', 'requeue')
     expect(one.code).toBe(0)
     expect(one.stdout).toContain('requeue --queue <queue> --state failed|retry|cancelled')
     expect((await ops('jobs', '--help')).code).toBe(0)
     for (const args of [['frobnicate'], ['help', 'frobnicate'], ['jobs', 'forward-email', '--colour'], ['jobs', 'forward-email', '--state', 'stuck'], ['jobs', 'forward-email', '--limit', '0'],
-      ['job', 'not-an-id'], ['requeue'], ['requeue', '--queue', 'forward-email'], ['cancel'], ['flush', 'a', 'b'], ['dead-letters', 'purge']]) {
+      ['job', 'not-an-id'], ['requeue'], ['requeue', '--queue', 'forward-email'], ['cancel'], ['flush', 'a', 'b'], ['dead-letters', 'purge'], ['accounts', 'x'], ['accounts', '--limit', 'lots']]) {
       const run = await ops(...args)
       expect({ args, code: run.code }).toEqual({ args, code: 2 })
       expect(run.stderr).toMatch(/^ops: /)
@@ -203,11 +208,63 @@ describe('npm run ops', () => {
     expect(down.code).toBe(1)
     expect(down.stdout).toMatch(/^web\s+alive\s+1/m)
     expect(down.stdout).toMatch(/^submission\s+DOWN\s+0\s+-/m)
-    expect(down.stderr).toBe('ops: not running: submission\n')
-    stops.push(startHeartbeat(env.db.sql, 'submission'))
-    await expect.poll(async () => (await env.db.sql`select count(*)::int as n from process_heartbeats`)[0].n).toBe(4)
+    expect(down.stdout).toMatch(/^sync\s+DOWN\s+0\s+-/m)
+    expect(down.stderr).toBe('ops: not running: submission, sync\n')
+    stops.push(startHeartbeat(env.db.sql, 'submission'), startHeartbeat(env.db.sql, 'sync'))
+    await expect.poll(async () => (await env.db.sql`select count(*)::int as n from process_heartbeats`)[0].n).toBe(5)
     const up = await json('health')
-    expect(Object.values(up.processes).map((p) => (p as { alive: boolean }).alive)).toEqual([true, true, true, true])
+    expect(Object.keys(up.processes)).toEqual(['web', 'mx', 'delivery', 'submission', 'sync'])
+    expect(Object.values(up.processes).map((p) => (p as { alive: boolean }).alive)).toEqual([true, true, true, true, true])
     for (const stop of stops) await stop()
   }, 60_000)
+
+  it.skipIf(!dovecotAvailable())('lists connected mailboxes synced from a real IMAP server: state, progress, last sync and error, stopped schedules, by domain not address', async () => {
+    expect((await ops('accounts')).stdout).toBe('no connected mailboxes\n')
+    expect(await json('accounts')).toEqual([])
+    const dovecot = await startDovecot()
+    const stopSync = await startSyncWorker(env.boss, { sql: env.db.sql, boss: env.boss, config: env.config, imapCa: dovecot.ca }, { concurrency: 2, intervalSeconds: 3600, pollSeconds: 1 })
+    try {
+      // as POST /api/email-providers does: the sealed row, then the first sync (the login is the check)
+      const connect = async (email: string, password: string) => {
+        const id = randomUUID()
+        const credentials = sealCredentials(env.config, id, { email, password, host: dovecot.host, port: dovecot.port, secure: true })
+        await insertEmailProvider(env.db.sql, { id, userId: alias.userId, provider: 'other', email, credentials })
+        await requestSync(env.db.sql, env.boss, id)
+        return id
+      }
+      const good = 'synced-owner@imap-good.example'
+      const bad = 'locked-owner@imap-bad.example'
+      dovecot.addUser(bad)
+      dovecot.writeMessages(good, [0, 1, 2].map((i) => ({ raw: `From: a@b.example\r\nTo: ${good}\r\nSubject: ${SUBJECT} ${i}\r\nMessage-ID: <m${i}@b.example>\r\n\r\nbody ${i}\r\n` })))
+      const goodId = await connect(good, dovecot.addUser(good))
+      const badId = await connect(bad, 'not-the-password')
+      await expect.poll(async () => [(await getProviderForSync(env.db.sql, goodId))?.state, (await getProviderForSync(env.db.sql, badId))?.state], { timeout: 60_000 }).toEqual(['idle', 'error'])
+      const stored = (await getProviderForSync(env.db.sql, badId))!
+
+      const listed = await json('accounts')
+      // the one whose schedule stopped (login refused: the owner must fix it) first
+      expect(listed).toEqual([
+        { id: badId, userId: alias.userId, provider: 'other', domain: 'imap-bad.example', state: 'error', lastSyncAt: null, lastError: stored.lastError, progress: { done: 0, total: 0 }, scheduleStopped: true },
+        { id: goodId, userId: alias.userId, provider: 'other', domain: 'imap-good.example', state: 'idle', lastSyncAt: expect.any(String), lastError: null, progress: { done: 3, total: 3 }, scheduleStopped: false },
+      ])
+      expect(stored.lastError).toMatch(/password/i)
+      const table = await ops('accounts')
+      expect(table.code).toBe(0)
+      expect(table.stdout).toMatch(/^id\s+user\s+provider\s+domain\s+state\s+progress\s+last sync\s+schedule\s+last error/m)
+      expect(table.stdout).toMatch(new RegExp(`^${badId}\\s+${alias.userId}\\s+other\\s+imap-bad\\.example\\s+error\\s+0/0\\s+-\\s+STOPPED\\s+\\S`, 'm'))
+      expect(table.stdout).toMatch(new RegExp(`^${goodId}\\s+${alias.userId}\\s+other\\s+imap-good\\.example\\s+idle\\s+3/3\\s+\\d{4}-\\S+\\s+running\\s+-`, 'm'))
+      for (const out of [table.stdout, JSON.stringify(listed)]) {
+        expect(out).not.toContain('-owner@')
+        expect(out).not.toContain(SUBJECT)
+      }
+      expect((await ops('accounts', '--limit', '1', '--json')).stdout).toContain(badId)
+      expect(JSON.parse((await ops('accounts', '--limit', '1', '--json')).stdout)).toHaveLength(1)
+      const help = await ops('help', 'accounts')
+      expect(help.code).toBe(0)
+      expect(help.stdout).toContain('accounts [--limit N] [--json]')
+    } finally {
+      await stopSync()
+      await dovecot.stop()
+    }
+  }, 120_000)
 })

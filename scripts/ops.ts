@@ -6,6 +6,7 @@ import { createSql } from '../db/client.ts'
 import { config } from '../lib/config.ts'
 import { setLogLevel } from '../lib/log.ts'
 import { createBoss } from '../workers/queues.ts'
+import { accounts } from './ops/accounts-command.ts'
 import type { Command } from './ops/command.ts'
 import { health } from './ops/health-command.ts'
 import { deadLetters, emailJob, spool } from './ops/mail-commands.ts'
@@ -14,7 +15,7 @@ import { cancel, flush, job, jobs, queues, requeue } from './ops/queue-commands.
 import { withDatabase } from './with-database.ts'
 
 const commands: Record<string, Command> = {
-  health, queues, jobs, job, requeue, flush, cancel, 'dead-letters': deadLetters, 'email-job': emailJob, spool,
+  health, queues, jobs, job, requeue, flush, cancel, 'dead-letters': deadLetters, 'email-job': emailJob, spool, accounts,
 }
 
 function overview(): string {

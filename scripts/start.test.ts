@@ -70,6 +70,7 @@ describe('npm start', () => {
     const delivery = await metricsAt(2)
     expect(delivery).toContain('# HELP veilmail_jobs_total')
     expect(delivery).toMatch(/^process_resident_memory_bytes \d+/m)
+    expect(await metricsAt(4)).toContain('# HELP veilmail_sync_runs_total')
     expect(await (await fetch(`${url}/metrics`)).text()).not.toContain('process_resident_memory_bytes')
     const home = await fetch(url)
     expect(home.status).toBe(200)
@@ -146,7 +147,7 @@ describe('npm start', () => {
     const run = start()
     const [, url] = await waitFor(run, /Veilmail is running at (\S+)/)
     const post = (p: string, body: object) => fetch(`${url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-    expect((await post('/api/auth/register', { email: 'before-crash@example.com', password: 'longenough' })).status).toBe(201)
+    expect((await post('/api/auth/register', { email: 'before-crash@example.com', password: 'longenough' })).status).toBe(202)
     const children = pids(run)
 
     const pgPid = runningPostmasterPid(path.join(dataDir, 'postgres'))!
@@ -168,9 +169,9 @@ describe('npm start', () => {
     }
     // the same processes carried on (none died and was restarted), with the data from before
     expect(children.every(isAlive)).toBe(true)
-    expect(run.output()).not.toMatch(/(web|mx|delivery|submission) exited/)
+    expect(run.output()).not.toMatch(/(web|mx|delivery|submission|sync) exited/)
     await expect.poll(() => post('/api/auth/login', { email: 'before-crash@example.com', password: 'longenough' }).then((r) => r.status), { timeout: 30_000 }).toBe(200)
-    expect((await post('/api/auth/register', { email: 'after-crash@example.com', password: 'longenough' })).status).toBe(201)
+    expect((await post('/api/auth/register', { email: 'after-crash@example.com', password: 'longenough' })).status).toBe(202)
 
     run.child.kill('SIGTERM')
     expect(await run.exited).toBe(0)

@@ -3,7 +3,9 @@
 import { createSql } from '../db/client.ts'
 import { requireDatabaseUrl } from '../db/database-url.ts'
 import { config } from '../lib/config.ts'
+import { startHeartbeat } from '../lib/heartbeat.ts'
 import { errorFields, log, setLogProcess } from '../lib/log.ts'
+import { serveMetrics } from '../lib/metrics.ts'
 import { onShutdown } from '../lib/process-lifecycle.ts'
 import { createBoss, createQueues } from './queues.ts'
 import { startSyncWorker } from './sync-worker.ts'
@@ -22,7 +24,12 @@ await createQueues(boss)
 const stop = await startSyncWorker(boss, { sql, boss, config: cfg }, { concurrency, intervalSeconds, pollSeconds: 5 })
 log.info('sync.started', { concurrency, intervalSeconds })
 
+const metrics = await serveMetrics(cfg, 'sync')
+const stopHeartbeat = startHeartbeat(sql, 'sync')
+
 onShutdown(async () => {
+  metrics?.close()
+  await stopHeartbeat()
   await stop()
   await boss.stop({ graceful: true, timeout: 10_000 }).catch((e) => log.warn('queue.stop_failed', errorFields(e)))
   await sql.end({ timeout: 5 })

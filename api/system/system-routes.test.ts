@@ -14,19 +14,22 @@ describe('system routes', () => {
     const res = await t.app.request('/api/health')
     expect(res.status).toBe(200)
     const dead = { alive: false, instances: 0, lastBeatAt: null }
-    expect(await res.json()).toEqual({ ok: true, db: true, queue: true, processes: { web: dead, mx: dead, delivery: dead, submission: dead } })
+    expect(await res.json()).toEqual({ ok: true, db: true, queue: true, processes: { web: dead, mx: dead, delivery: dead, submission: dead, sync: dead } })
 
     // a running process beats; one that stopped beating a while ago (killed) is reported dead
     const stop = startHeartbeat(t.db.sql, 'delivery')
+    const stopSync = startHeartbeat(t.db.sql, 'sync')
     await t.db.sql`insert into process_heartbeats (process, instance, beat_at) values ('mx', 'gone:1', now() - interval '1 minute')`
     const health = async () => (await t.app.request('/api/health')).json()
     await expect.poll(async () => (await health()).processes.delivery.alive).toBe(true)
     const body = await health()
     expect(body.processes.delivery).toMatchObject({ alive: true, instances: 1 })
     expect(body.processes.mx).toMatchObject({ alive: false, instances: 0, lastBeatAt: expect.any(String) })
+    expect(body.processes.sync).toMatchObject({ alive: true, instances: 1 })
     expect(body.processes.web.alive).toBe(false)
     await stop()
-    expect((await health()).processes.delivery).toEqual(dead)
+    await stopSync()
+    expect((await health()).processes).toMatchObject({ delivery: dead, sync: dead })
   })
 
   it('counts real users and aliases, and lists the configured domains', async () => {

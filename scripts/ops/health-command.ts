@@ -5,7 +5,7 @@ import type { Command } from './command.ts'
 import { CommandFailed, iso } from './ops-context.ts'
 
 export const health: Command = {
-  summary: 'each process (web, mx, delivery, submission) alive or not, from its heartbeat; exit 1 if one is down',
+  summary: 'each process (web, mx, delivery, submission, sync) alive or not, from its heartbeat; exit 1 if one is down',
   usage: 'health [--json]',
   async run(ctx) {
     const beats = await listProcessHealth(ctx.sql, MONITORED_PROCESSES, HEARTBEAT_STALE_SECONDS)

@@ -176,8 +176,13 @@ ${options.condstore === false ? `protocol imap {\n  imap_capability = ${WITHOUT_
   const maildir = (user: string, folder: string) => path.join(dir, 'mail', user, folder === 'INBOX' ? '' : `.${folder.replaceAll('/', '.')}`)
   const own = (target: string) => {
     if (!root) return
-    chownSync(target, mailUser.uid, mailUser.gid)
-    if (statSync(target).isDirectory()) for (const entry of readdirSync(target)) own(path.join(target, entry))
+    try {
+      chownSync(target, mailUser.uid, mailUser.gid)
+      if (statSync(target).isDirectory()) for (const entry of readdirSync(target)) own(path.join(target, entry))
+    } catch (error) {
+      // a running Dovecot renames its own temporary files (dovecot-uidlist.tmp) away meanwhile
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
   }
   let counter = 0
 

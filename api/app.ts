@@ -50,12 +50,11 @@ export function createApi() {
 }
 
 let openApi: Promise<object> | undefined
-/** Built once, on first request (typed apart from createApi, whose type the RPC client infers). */
+/** Built once, on first request, from the same routes the app serves. */
 function openApiJson(): Promise<object> {
   return (openApi ??= openApiDocument(createApi() as unknown as Hono<AppEnv>, packageVersion()))
 }
 const packageVersion = () => (JSON.parse(readFileSync(path.join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }).version
-export type ApiType = ReturnType<typeof createApi>
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>()

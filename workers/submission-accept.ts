@@ -4,15 +4,11 @@
 import { randomUUID } from 'node:crypto'
 import type { PgBoss } from 'pg-boss'
 import type { Sql } from '../db/client.ts'
-import { insertEmailJob } from '../db/email-jobs.ts'
 import type { Config } from '../lib/config.ts'
-import { sealEmailJobContent } from '../lib/email-job-content.ts'
-import { enqueue, queues } from './queues.ts'
+import { queueEmailJob } from './queue-email-job.ts'
 import { checkFromBinding } from './from-binding.ts'
 import { firstValue, joinMessage, makeField, splitMessage } from './raw-message.ts'
 import type { SubmissionUser } from './submission-auth.ts'
-
-const MAX_RETRIES = 5
 
 /** Checks From, Sender and Reply-To (from-binding.ts), drops Bcc (RFC 5322 §3.6.3), adds a Message-ID on the alias domain if missing. */
 export function prepareSubmission(raw: Buffer, user: SubmissionUser, messageId: string): Buffer {
@@ -29,12 +25,10 @@ export async function acceptSubmission(deps: { sql: Sql; boss: PgBoss; config: C
   const now = new Date()
   await deps.sql.begin(async (tx) => {
     for (const [i, recipient] of recipients.entries()) {
-      await insertEmailJob(tx, {
-        id: ids[i], userId: user.userId, aliasId: user.aliasId, source: 'smtp', recipientEmail: recipient,
-        content: sealEmailJobContent(deps.config.secretKey, ids[i], { kind: 'raw', raw: message.toString('base64') }),
-        useEncryption: false, shareMyPublicKey: false, priority: 0, maxRetries: MAX_RETRIES, scheduledAt: now, undoUntil: now,
+      await queueEmailJob(tx, deps, {
+        id: ids[i], userId: user.userId, aliasId: user.aliasId, source: 'smtp', recipientEmail: recipient, raw: message,
+        useEncryption: false, shareMyPublicKey: false, priority: 0, scheduledAt: now, undoUntil: now,
       })
-      await enqueue(tx, deps.boss, queues.sendEmail, { emailJobId: ids[i] }, { retryLimit: MAX_RETRIES, retryDelay: deps.config.emailRetryDelaySeconds, retryBackoff: true })
     }
   })
   return ids

@@ -2,19 +2,16 @@
 import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
 import { findAlias } from '../../db/aliases.ts'
-import { cancelEmailJob, findEmailJob, insertEmailJob, type EmailJobRow } from '../../db/email-jobs.ts'
+import { cancelEmailJob, findEmailJob, type EmailJobRow } from '../../db/email-jobs.ts'
 import { encryptToRecipient, isArmoredAge } from '../../lib/age.ts'
 import { composeMessage } from '../../lib/compose-message.ts'
-import { sealEmailJobContent } from '../../lib/email-job-content.ts'
-import { enqueue, queues } from '../../workers/queues.ts'
+import { queueEmailJob } from '../../workers/queue-email-job.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
 import { countRecipient } from './recipient-limits.ts'
 import { CreateEmailJobSchema, type EmailJobStatusView } from './email-job-schemas.ts'
-
-const MAX_RETRIES = 5
 
 function statusView(job: EmailJobRow): EmailJobStatusView {
   return {
@@ -42,23 +39,16 @@ export const emailJobRoutes = new Hono<AppEnv>()
     const now = Date.now()
     const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : new Date(now)
     const undoUntil = new Date(now + config.undoSeconds * 1000)
-    const startAfter = new Date(Math.max(scheduledAt.getTime(), undoUntil.getTime()))
     // Built now, dated when it is due to leave; the worker signs and sends these bytes.
     const raw = await composeMessage({
-      from: `${alias.alias}@${alias.domain}`, to: input.to, subject: input.subject, body, messageId: `<${id}@${alias.domain}>`, date: startAfter,
+      from: `${alias.alias}@${alias.domain}`, to: input.to, subject: input.subject, body, messageId: `<${id}@${alias.domain}>`,
+      date: new Date(Math.max(scheduledAt.getTime(), undoUntil.getTime())),
       sharedPublicKey: input.shareMyPublicKey ? input.myPublicKeyToShare : undefined,
     })
-    const content = sealEmailJobContent(config.secretKey, id, { kind: 'raw', raw: raw.toString('base64') })
-    await sql.begin(async (tx) => {
-      await insertEmailJob(tx, {
-        id, userId: c.var.user.id, aliasId: alias.id, source: 'compose', recipientEmail: input.to, content,
-        useEncryption: input.useEncryption, shareMyPublicKey: input.shareMyPublicKey, priority: input.priority,
-        maxRetries: MAX_RETRIES, scheduledAt, undoUntil,
-      })
-      await enqueue(tx, boss, queues.sendEmail, { emailJobId: id }, {
-        priority: input.priority, startAfter, retryLimit: MAX_RETRIES, retryDelay: config.emailRetryDelaySeconds, retryBackoff: true,
-      })
-    })
+    await sql.begin((tx) => queueEmailJob(tx, { boss, config }, {
+      id, userId: c.var.user.id, aliasId: alias.id, source: 'compose', recipientEmail: input.to, raw,
+      useEncryption: input.useEncryption, shareMyPublicKey: input.shareMyPublicKey, priority: input.priority, scheduledAt, undoUntil,
+    }))
     return c.json({ jobId: id, canUndo: config.undoSeconds > 0 }, 201)
   })
   .get('/:jobId/status', signedIn, async (c) => {

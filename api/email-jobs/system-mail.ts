@@ -5,13 +5,10 @@
 import { randomUUID } from 'node:crypto'
 import type { PgBoss } from 'pg-boss'
 import type { Db } from '../../db/client.ts'
-import { insertEmailJob } from '../../db/email-jobs.ts'
 import type { Config } from '../../lib/config.ts'
 import { composeMessage } from '../../lib/compose-message.ts'
-import { sealEmailJobContent } from '../../lib/email-job-content.ts'
-import { enqueue, queues } from '../../workers/queues.ts'
+import { queueEmailJob } from '../../workers/queue-email-job.ts'
 
-const MAX_RETRIES = 5
 /** Ahead of bulk mail: a person is waiting for this one. */
 const PRIORITY = 10
 
@@ -32,13 +29,9 @@ export async function queueSystemMail(db: Db, deps: { boss: PgBoss; config: Conf
     from: `Veilmail <${noReplyAddress(config)}>`, to: mail.to, subject: mail.subject, body: mail.text,
     messageId: `<${id}@${config.mailDomains[0]}>`, date: now,
   })
-  await insertEmailJob(db, {
-    id, userId: mail.userId, aliasId: null, source: 'system', recipientEmail: mail.to,
-    content: sealEmailJobContent(config.secretKey, id, { kind: 'raw', raw: raw.toString('base64') }),
-    useEncryption: false, shareMyPublicKey: false, priority: PRIORITY, maxRetries: MAX_RETRIES, scheduledAt: now, undoUntil: now,
-  })
-  await enqueue(db, deps.boss, queues.sendEmail, { emailJobId: id }, {
-    priority: PRIORITY, retryLimit: MAX_RETRIES, retryDelay: config.emailRetryDelaySeconds, retryBackoff: true,
+  await queueEmailJob(db, deps, {
+    id, userId: mail.userId, aliasId: null, source: 'system', recipientEmail: mail.to, raw,
+    useEncryption: false, shareMyPublicKey: false, priority: PRIORITY, scheduledAt: now, undoUntil: now,
   })
   return id
 }

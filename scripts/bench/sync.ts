@@ -23,7 +23,7 @@ const SECRET_KEY = randomBytes(32).toString('base64url')
 
 function message(i: number): Buffer {
   const size = 2000 + ((i * 7919) % 48_000)
-  const body = 'lorem ipsum dolor sit amet consectetur '.repeat(Math.ceil(size / 40)).slice(0, size).replace(/(.{76})/g, '$1\r\n')
+  const body = `Line of benchmark message ${i} with ordinary words. `.repeat(Math.ceil(size / 40)).slice(0, size).replace(/(.{76})/g, '$1\r\n')
   const head = `From: Sender ${i % 97} <s${i % 97}@example.org>\r\nTo: owner@mail.test\r\nSubject: Bench message ${i}\r\n` +
     `Date: ${new Date(Date.UTC(2026, 0, 1) + i * 60_000).toUTCString()}\r\nMessage-ID: <bench-${i}@example.org>\r\nMIME-Version: 1.0\r\n`
   if (i % 50 !== 0) return Buffer.from(`${head}Content-Type: text/plain; charset=utf-8\r\n\r\n${body}\r\n`)

@@ -4,26 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../scripts/testing/api-client.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../scripts/testing/dovecot.ts'
+import { syncJobFinished, syncNow } from '../scripts/testing/mailbox-accounts.ts'
 import { sampleMail } from '../scripts/testing/sample-mail.ts'
 import { createTestApp, type TestApp } from '../scripts/testing/test-app.ts'
 import { startSyncWorker } from './sync-worker.ts'
 
 const run = dovecotAvailable()
-
-async function finished(user: ApiClient, providerId: string, jobId: string) {
-  let body: any
-  await expect.poll(async () => {
-    body = (await user.json(user.get(`/api/email-providers/${providerId}/sync-jobs/${jobId}`))).body
-    return body.status
-  }, { timeout: 60_000, interval: 100 }).toMatch(/^(done|failed)$/)
-  return body
-}
-
-async function syncNow(user: ApiClient, providerId: string) {
-  const res = await user.json(user.post(`/api/email-providers/${providerId}/sync`))
-  expect(res.status).toBe(202)
-  return finished(user, providerId, res.body.jobId)
-}
 
 async function stored(t: TestApp, providerId: string) {
   return t.db.sql<{ id: string; uid: number; subject: string; isRead: boolean; isStarred: boolean }[]>`
@@ -83,7 +69,7 @@ describe.skipIf(!run).each([
       encryptedCredentials: Buffer.from(JSON.stringify({ email: login, password, host: dovecot.host, port: dovecot.port, secure: true })).toString('base64'),
     }))
     providerId = res.body.provider.id
-    expect(await finished(user, providerId, res.body.jobId)).toMatchObject({ status: 'done', syncResult: { newEmailsCount: 20 } })
+    expect(await syncJobFinished(user, providerId, res.body.jobId)).toMatchObject({ status: 'done', syncResult: { newEmailsCount: 20 } })
   })
 
   it('picks up new mail, flag changes and expunges made by another client', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dueProviderIds, getProviderForSync } from '../db/email-providers.ts'
 import { ApiClient } from '../scripts/testing/api-client.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../scripts/testing/dovecot.ts'
+import { addImapAccount, imapCredentials, syncJobFinished, syncNow } from '../scripts/testing/mailbox-accounts.ts'
 import { sampleMail } from '../scripts/testing/sample-mail.ts'
 import { createTestApp, testConfig, type TestApp } from '../scripts/testing/test-app.ts'
 import { ImapConnectError } from './imap-connect.ts'
@@ -13,9 +14,6 @@ import { syncProvider, type SyncDeps } from './sync-mailbox.ts'
 import { startSyncWorker } from './sync-worker.ts'
 
 const run = dovecotAvailable()
-
-const credentials = (c: { email: string; password: string; host: string; port: number; secure?: boolean }) =>
-  Buffer.from(JSON.stringify({ secure: true, ...c })).toString('base64')
 
 interface Env { t: TestApp; stop: () => Promise<void>; user: ApiClient }
 
@@ -26,29 +24,6 @@ async function startEnv(options: { imapCa?: string; env?: Record<string, string>
   const user = new ApiClient(t.app)
   await user.register()
   return { t, stop, user }
-}
-
-async function addAccount(user: ApiClient, dovecot: { host: string; port: number }, email: string, password: string) {
-  const res = await user.json(user.post('/api/email-providers', {
-    provider: 'other', email, encryptedCredentials: credentials({ email, password, host: dovecot.host, port: dovecot.port }),
-  }))
-  expect(res.status).toBe(202)
-  return { providerId: res.body.provider.id as string, jobId: res.body.jobId as string }
-}
-
-async function finished(user: ApiClient, providerId: string, jobId: string) {
-  let body: any
-  await expect.poll(async () => {
-    body = (await user.json(user.get(`/api/email-providers/${providerId}/sync-jobs/${jobId}`))).body
-    return body.status
-  }, { timeout: 60_000, interval: 100 }).toMatch(/^(done|failed)$/)
-  return body
-}
-
-async function syncNow(user: ApiClient, providerId: string) {
-  const res = await user.json(user.post(`/api/email-providers/${providerId}/sync`))
-  expect(res.status).toBe(202)
-  return finished(user, providerId, res.body.jobId)
 }
 
 async function allEmails(user: ApiClient, providerId = 'all') {
@@ -79,8 +54,8 @@ describe.skipIf(!run)('adding an account and the initial sync', () => {
     dovecot.writeMessages('varied@example.test', messages.slice(0, 300).map((m, i) => ({ raw: m.raw, flags: i % 3 === 0 ? 'S' : i % 10 === 1 ? 'F' : '' })))
     await dovecot.append('varied@example.test', messages.slice(300).map((m) => ({ raw: m.raw })))
     const { user } = env
-    const { providerId, jobId } = await addAccount(user, dovecot, 'varied@example.test', password)
-    const job = await finished(user, providerId, jobId)
+    const { providerId, jobId } = await addImapAccount(user, dovecot, 'varied@example.test', password)
+    const job = await syncJobFinished(user, providerId, jobId)
     expect(job).toMatchObject({ status: 'done', syncResult: { newEmailsCount: 320 }, error: null })
     expect(job.provider).toMatchObject({ state: 'idle', progressDone: 320, progressTotal: 320, lastError: null, host: dovecot.host, port: dovecot.port })
     expect(job.provider.folders.map((f: any) => f.path).sort()).toEqual(['Archive', 'INBOX', 'Sent', 'Trash'])
@@ -139,8 +114,8 @@ describe.skipIf(!run)('adding an account and the initial sync', () => {
   it('refuses a wrong password with a clear reason and stops the schedule for that account', async () => {
     dovecot.addUser('wrongpw@example.test', 'the-right-one')
     const { user } = env
-    const { providerId, jobId } = await addAccount(user, dovecot, 'wrongpw@example.test', 'not-the-password')
-    const job = await finished(user, providerId, jobId)
+    const { providerId, jobId } = await addImapAccount(user, dovecot, 'wrongpw@example.test', 'not-the-password')
+    const job = await syncJobFinished(user, providerId, jobId)
     expect(job.status).toBe('failed')
     expect(job.error).toBe('The mail server refused the e-mail address or password. Check them (Gmail and Yahoo need an app password).')
     expect(job.provider).toMatchObject({ state: 'error', needsAttention: true, lastError: job.error })
@@ -150,31 +125,31 @@ describe.skipIf(!run)('adding an account and the initial sync', () => {
   it('answers 409 for a mailbox already connected, 400 for unreadable credentials, and 404 for another user', async () => {
     const { user } = env
     dovecot.addUser('twice@example.test', 'pw-twice')
-    const first = await addAccount(user, dovecot, 'twice@example.test', 'pw-twice')
+    const first = await addImapAccount(user, dovecot, 'twice@example.test', 'pw-twice')
     const again = await user.json(user.post('/api/email-providers', {
-      provider: 'other', email: 'TWICE@example.test', encryptedCredentials: credentials({ email: 'twice@example.test', password: 'x', host: dovecot.host, port: dovecot.port }),
+      provider: 'other', email: 'TWICE@example.test', encryptedCredentials: imapCredentials({ email: 'twice@example.test', password: 'x', host: dovecot.host, port: dovecot.port }),
     }))
     expect(again).toMatchObject({ status: 409, body: { message: 'This mailbox is already connected.' } })
     const junk = await user.json(user.post('/api/email-providers', { provider: 'other', email: 'a@example.test', encryptedCredentials: 'not base64 json!' }))
     expect(junk.status).toBe(400)
-    const noHost = await user.json(user.post('/api/email-providers', { provider: 'other', email: 'a@example.test', encryptedCredentials: credentials({ email: 'a@example.test', password: 'p', host: '', port: 993 }) }))
+    const noHost = await user.json(user.post('/api/email-providers', { provider: 'other', email: 'a@example.test', encryptedCredentials: imapCredentials({ email: 'a@example.test', password: 'p', host: '', port: 993 }) }))
     expect(noHost.body.message).toBe('Please enter the IMAP server address.')
-    const noPassword = await user.json(user.post('/api/email-providers', { provider: 'gmail', email: 'a@gmail.example', encryptedCredentials: credentials({ email: 'a@gmail.example', password: '', host: '', port: 993 }) }))
+    const noPassword = await user.json(user.post('/api/email-providers', { provider: 'gmail', email: 'a@gmail.example', encryptedCredentials: imapCredentials({ email: 'a@gmail.example', password: '', host: '', port: 993 }) }))
     expect(noPassword.body.message).toBe('Please fill in all required fields.')
     const other = new ApiClient(env.t.app)
     await other.register()
     expect((await other.post(`/api/email-providers/${first.providerId}/sync`)).status).toBe(404)
     expect((await other.get(`/api/email-providers/${first.providerId}/sync-jobs/${first.jobId}`)).status).toBe(404)
     expect((await other.json(other.get('/api/email-providers'))).body.providers).toEqual([])
-    expect(await finished(user, first.providerId, first.jobId)).toMatchObject({ status: 'done' })
+    expect(await syncJobFinished(user, first.providerId, first.jobId)).toMatchObject({ status: 'done' })
   })
 
   it('deletes an account with its mail and its waiting jobs in one go', async () => {
     const { user, t } = env
     const password = dovecot.addUser('leaving@example.test')
     dovecot.writeMessages('leaving@example.test', [0, 1, 2].map((i) => ({ raw: sampleMail(i).raw })))
-    const { providerId, jobId } = await addAccount(user, dovecot, 'leaving@example.test', password)
-    expect(await finished(user, providerId, jobId)).toMatchObject({ status: 'done', syncResult: { newEmailsCount: 3 } })
+    const { providerId, jobId } = await addImapAccount(user, dovecot, 'leaving@example.test', password)
+    expect(await syncJobFinished(user, providerId, jobId)).toMatchObject({ status: 'done', syncResult: { newEmailsCount: 3 } })
     const list = await allEmails(user, providerId)
     expect(list).toHaveLength(3)
     // a write-back waiting for this account
@@ -208,21 +183,21 @@ describe.skipIf(!run)('connection failures the user sees', () => {
 
   it('reports an unverifiable certificate, never logging in without it', async () => {
     const password = dovecot.addUser('tlsuser@example.test')
-    const { providerId, jobId } = await addAccount(env.user, dovecot, 'tlsuser@example.test', password)
-    const job = await finished(env.user, providerId, jobId)
+    const { providerId, jobId } = await addImapAccount(env.user, dovecot, 'tlsuser@example.test', password)
+    const job = await syncJobFinished(env.user, providerId, jobId)
     expect(job).toMatchObject({ status: 'failed', error: 'The secure connection to the mail server failed: its certificate could not be verified.' })
     expect(job.provider.state).toBe('error')
   })
 
   it('reports a host that does not exist', async () => {
-    const { providerId, jobId } = await addAccount(env.user, { host: 'no-such-host.invalid', port: 993 }, 'nohost@example.test', 'pw')
-    const job = await finished(env.user, providerId, jobId)
+    const { providerId, jobId } = await addImapAccount(env.user, { host: 'no-such-host.invalid', port: 993 }, 'nohost@example.test', 'pw')
+    const job = await syncJobFinished(env.user, providerId, jobId)
     expect(job).toMatchObject({ status: 'failed', error: 'The mail server no-such-host.invalid could not be found. Check the server name.' })
   })
 
   it('reports a server that never answers as a timeout, to be retried', async () => {
     const { port } = silent.address() as net.AddressInfo
-    const { providerId, jobId } = await addAccount(env.user, { host: '127.0.0.1', port }, 'silent@example.test', 'pw')
+    const { providerId, jobId } = await addImapAccount(env.user, { host: '127.0.0.1', port }, 'silent@example.test', 'pw')
     await expect.poll(async () => (await env.user.json(env.user.get('/api/email-providers'))).body.providers.find((p: any) => p.id === providerId)?.lastError, { timeout: 30_000 })
       .toBe('The mail server did not answer in time. It will be tried again.')
     const job = (await env.user.json(env.user.get(`/api/email-providers/${providerId}/sync-jobs/${jobId}`))).body

@@ -3,30 +3,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../scripts/testing/api-client.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../scripts/testing/dovecot.ts'
+import { addImapAccount, syncJobFinished } from '../scripts/testing/mailbox-accounts.ts'
 import { sampleMail } from '../scripts/testing/sample-mail.ts'
 import { syncProcesses, type SyncProcesses } from '../scripts/testing/sync-processes.ts'
 import { createTestApp, type TestApp } from '../scripts/testing/test-app.ts'
 
 const run = dovecotAvailable()
 const HOLD = 4_246_001 // advisory lock key the test holds to stop an insert half-way
-
-async function addAccount(user: ApiClient, dovecot: Dovecot, login: string, password: string) {
-  const res = await user.json(user.post('/api/email-providers', {
-    provider: 'other', email: login,
-    encryptedCredentials: Buffer.from(JSON.stringify({ email: login, password, host: dovecot.host, port: dovecot.port, secure: true })).toString('base64'),
-  }))
-  expect(res.status).toBe(202)
-  return { providerId: res.body.provider.id as string, jobId: res.body.jobId as string }
-}
-
-async function finished(user: ApiClient, providerId: string, jobId: string) {
-  let body: any
-  await expect.poll(async () => {
-    body = (await user.json(user.get(`/api/email-providers/${providerId}/sync-jobs/${jobId}`))).body
-    return body.status
-  }, { timeout: 90_000, interval: 200 }).toMatch(/^(done|failed)$/)
-  return body
-}
 
 describe.skipIf(!run)('sync processes', () => {
   let dovecot: Dovecot
@@ -57,7 +40,7 @@ describe.skipIf(!run)('sync processes', () => {
       create trigger test_hold_insert before insert on received_emails for each row execute function test_hold_insert();`)
     const holder = await t.db.sql.reserve()
     await holder`select pg_advisory_lock(${HOLD})`
-    const { providerId, jobId } = await addAccount(user, dovecot, login, password)
+    const { providerId, jobId } = await addImapAccount(user, dovecot, login, password)
     const first = processes.start()
     await expect.poll(async () => (await t.db.sql`select 1 from pg_locks where locktype = 'advisory' and objid = ${HOLD} and not granted`).length, { timeout: 60_000 }).toBe(1)
     const exited = new Promise((resolve) => first.once('exit', resolve))
@@ -75,7 +58,7 @@ describe.skipIf(!run)('sync processes', () => {
 
     processes.start()
     const again = await user.json(user.post(`/api/email-providers/${providerId}/sync`))
-    const job = await finished(user, providerId, again.body.jobId)
+    const job = await syncJobFinished(user, providerId, again.body.jobId, 90_000)
     expect(job.status).toBe('done')
     // Only what was left was fetched (UIDs 101–200), by this sync or by the killed one taken over
     // once its lease lapsed (a later one finds nothing left): the runs after the kill add up to 100.
@@ -94,7 +77,7 @@ describe.skipIf(!run)('sync processes', () => {
       const login = `${name}@parallel.test`
       const password = dovecot.addUser(login)
       dovecot.writeMessages(login, Array.from({ length: 150 }, (_, i) => ({ raw: sampleMail(i, 4000).raw })))
-      accounts.push(await addAccount(user, dovecot, login, password))
+      accounts.push(await addImapAccount(user, dovecot, login, password))
     }
     // Sync pressed again and again while syncs run, from both accounts
     const jobs = new Set<string>()

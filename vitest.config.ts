@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['api/**/*.test.ts', 'db/**/*.test.ts', 'lib/**/*.test.ts', 'scripts/**/*.test.ts', 'workers/**/*.test.ts', 'web/**/*.test.{ts,tsx}'],
+    include: ['shared/**/*.test.ts', 'api/**/*.test.ts', 'db/**/*.test.ts', 'lib/**/*.test.ts', 'scripts/**/*.test.ts', 'workers/**/*.test.ts', 'web/**/*.test.{ts,tsx}'],
     globalSetup: ['scripts/testing/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,

@@ -4,12 +4,12 @@ import { serve } from '@hono/node-server'
 import { createSql } from '../db/client.ts'
 import { config } from '../lib/config.ts'
 import { errorFields, log, setLogProcess } from '../lib/log.ts'
-import { createBoss, createQueues } from '../workers/queues.ts'
+import { createBoss, createQueues } from '../db/queues.ts'
 import { onShutdown } from '../lib/process-lifecycle.ts'
 import { createApp } from './app.ts'
 import { requireDatabaseUrl } from '../db/database-url.ts'
-import { startHeartbeat } from '../lib/heartbeat.ts'
-import { registerQueueMetrics, serveMetrics } from '../lib/metrics.ts'
+import { startHeartbeat } from '../db/heartbeat.ts'
+import { registerQueueMetrics, serveMetrics } from '../db/metrics.ts'
 
 setLogProcess('web')
 const cfg = config()

@@ -1,5 +1,5 @@
 // pg-boss jobs as an operator sees them (npm run ops -- jobs / job): ids, states, attempts and the
-// error class a handler failed with. Payloads hold ids only (workers/queues.ts), never content.
+// error class a handler failed with. Payloads hold ids only (db/queues.ts), never content.
 import type { Db } from './client.ts'
 import type { JobState } from './queue-stats.ts'
 

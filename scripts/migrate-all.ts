@@ -3,7 +3,7 @@
 import { listPlaintextWebhookSecrets, sealPlaintextWebhookSecrets } from '../db/alias-webhook-secrets.ts'
 import { createSql, type Sql } from '../db/client.ts'
 import { migrate } from '../db/migrate.ts'
-import { createBoss, createQueues } from '../workers/queues.ts'
+import { createBoss, createQueues } from '../db/queues.ts'
 
 /** `secretKey` seals what is left in plaintext; without it (a fresh scratch database) there is nothing to seal. */
 export async function migrateAll(databaseUrl: string, secretKey?: string): Promise<string[]> {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import postgres from 'postgres'
 import { embeddedUrl, isAlive, runningPostmasterPid } from '../db/embedded.ts'
 import { readFileSync } from 'node:fs'
-import { MONITORED_PROCESSES } from '../lib/heartbeat.ts'
+import { MONITORED_PROCESSES } from '../db/heartbeat.ts'
 import { freePort } from './testing/free-port.ts'
 
 const ROOT = path.join(import.meta.dirname, '..')

@@ -5,9 +5,8 @@ import path from 'node:path'
 
 const ROOT = path.join(import.meta.dirname, '..')
 const OUT = path.join(ROOT, 'dist', 'web', 'index.html')
-// The web app bundles web/, and the valibot schemas and shared rules it imports from api/ and lib/.
-const SOURCES = ['web', 'api', 'lib', 'vite.config.ts', 'package-lock.json']
-const sharedWithWeb = (file: string) => /-(schemas|rules)\.ts$/.test(file)
+// The web app bundles web/ and the browser-safe shared/ folder; nothing else of the server side.
+const SOURCES = ['web', 'shared', 'vite.config.ts', 'package-lock.json']
 
 function newestMtime(p: string, keep: (file: string) => boolean = () => true): number {
   let info
@@ -32,7 +31,7 @@ export function webBuildIsStale(): boolean {
   } catch {
     return true
   }
-  return SOURCES.some((s) => newestMtime(path.join(ROOT, s), s === 'api' || s === 'lib' ? sharedWithWeb : undefined) > built)
+  return SOURCES.some((s) => newestMtime(path.join(ROOT, s)) > built)
 }
 
 export async function ensureWebBuild(log: (line: string) => void = () => {}): Promise<boolean> {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { latestLink, mailboxOf, tokenOf } from '../../scripts/testing/mailbox.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
-import { accountCleanup } from '../../workers/account-cleanup.ts'
-import { queues } from '../../workers/queues.ts'
+import { accountCleanup } from '../../workers/delivery/account-cleanup.ts'
+import { queues } from '../../db/queues.ts'
 
 let t: TestApp
 beforeAll(async () => {

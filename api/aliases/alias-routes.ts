@@ -11,13 +11,13 @@ import type { Config } from '../../lib/config.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { countAction, tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
-import { partitionTargets, splitTargets } from '../../lib/alias-target-rules.ts'
+import { partitionTargets, splitTargets } from '../../shared/alias-target-rules.ts'
 import { webhookUrlProblem } from '../../lib/webhook-url-check.ts'
 import { addForwardTargets } from '../../db/forward-targets.ts'
 import { sendTargetConfirmation } from './forward-target-routes.ts'
 import { generateWebhookSecret, sealWebhookSecret } from '../../lib/webhook-secret.ts'
-import { CreateAliasSchema, PAUSED, ToggleAliasSchema, UpdateAliasSchema, type AliasView } from './alias-schemas.ts'
-import { isReservedAliasName, RESERVED_ALIAS_MESSAGE } from './reserved-alias-names.ts'
+import { CreateAliasSchema, PAUSED, ToggleAliasSchema, UpdateAliasSchema, type AliasView } from '../../shared/alias-schemas.ts'
+import { isReservedAliasName, RESERVED_ALIAS_MESSAGE } from '../../shared/reserved-alias-names.ts'
 
 export function aliasView(row: AliasRow): AliasView {
   return {

@@ -5,7 +5,7 @@
 import type { PgBoss } from 'pg-boss'
 import type { Sql } from '../../db/client.ts'
 import { confirmForwardTarget, releaseHeldDeliveries } from '../../db/forward-targets.ts'
-import { enqueue, queues } from '../../workers/queues.ts'
+import { enqueue, queues } from '../../db/queues.ts'
 
 export async function confirmTarget(deps: { sql: Sql; boss: PgBoss }, userId: string, email: string): Promise<number> {
   return deps.sql.begin(async (tx) => {

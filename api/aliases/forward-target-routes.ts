@@ -5,13 +5,13 @@ import { Hono } from 'hono'
 import { findForwardTarget, listForwardTargets } from '../../db/forward-targets.ts'
 import type { RateLimitHit } from '../../db/rate-limits.ts'
 import { mailTargetConfirmation } from '../auth/account-links.ts'
-import { EmailOnlySchema } from '../auth/auth-schemas.ts'
+import { EmailOnlySchema } from '../../shared/auth-schemas.ts'
 import type { AuthedEnv } from '../auth/session.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { countAction, tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
-import type { ForwardTargetView } from './alias-schemas.ts'
+import type { ForwardTargetView } from '../../shared/alias-schemas.ts'
 
 /**
  * Mails `email` a confirmation link for the signed-in user, counted per user and per address

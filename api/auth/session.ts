@@ -8,7 +8,7 @@ import { findUserById, type UserRow } from '../../db/users.ts'
 import type { Db } from '../../db/client.ts'
 import type { Config } from '../../lib/config.ts'
 import type { AppEnv } from '../context.ts'
-import type { SessionUser } from './auth-schemas.ts'
+import type { SessionUser } from '../../shared/auth-schemas.ts'
 
 export const cookieName = (config: Config) => (config.secureCookies ? '__Host-veilmail_session' : 'veilmail_session')
 const hashToken = (token: string) => createHash('sha256').update(token).digest()

@@ -11,7 +11,7 @@ import { clientIp } from '../http/client-ip.ts'
 import { countAction, tooMany } from '../http/rate-limit.ts'
 import { reserveSignIn } from '../http/sign-in-limit.ts'
 import { jsonBody, queryParams } from '../http/validate.ts'
-import { WalletSignInSchema } from './auth-schemas.ts'
+import { WalletSignInSchema } from '../../shared/auth-schemas.ts'
 import { publicUser, startSession } from './session.ts'
 import { formatWalletMessage, parseWalletMessage } from './wallet-message.ts'
 

@@ -5,13 +5,13 @@ import { findAlias } from '../../db/aliases.ts'
 import { cancelEmailJob, findEmailJob, type EmailJobRow } from '../../db/email-jobs.ts'
 import { encryptToRecipient, isArmoredAge } from '../../lib/age.ts'
 import { composeMessage } from '../../lib/compose-message.ts'
-import { queueEmailJob } from '../../workers/queue-email-job.ts'
+import { queueEmailJob } from '../../db/queue-email-job.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
-import { countRecipient } from './recipient-limits.ts'
-import { CreateEmailJobSchema, type EmailJobStatusView } from './email-job-schemas.ts'
+import { countRecipient } from '../../db/recipient-limits.ts'
+import { CreateEmailJobSchema, type EmailJobStatusView } from '../../shared/email-job-schemas.ts'
 
 function statusView(job: EmailJobRow): EmailJobStatusView {
   return {

@@ -7,7 +7,7 @@ import type { PgBoss } from 'pg-boss'
 import type { Db } from '../../db/client.ts'
 import type { Config } from '../../lib/config.ts'
 import { composeMessage } from '../../lib/compose-message.ts'
-import { queueEmailJob } from '../../workers/queue-email-job.ts'
+import { queueEmailJob } from '../../db/queue-email-job.ts'
 
 /** Ahead of bulk mail: a person is waiting for this one. */
 const PRIORITY = 10

@@ -9,13 +9,13 @@ import { listFolderCounts, type FolderCountRow } from '../../db/mailbox-folders.
 import { deleteWaitingMailboxJobs } from '../../db/mailbox-jobs.ts'
 import { findSyncJob } from '../../db/mailbox-sync-jobs.ts'
 import type { Config } from '../../lib/config.ts'
-import { queues } from '../../workers/queues.ts'
-import { openCredentials, sealCredentials } from '../../workers/sync-mailbox.ts'
-import { requestSync } from '../../workers/sync-requests.ts'
+import { queues } from '../../db/queues.ts'
+import { openCredentials, sealCredentials } from '../../workers/sync/sync-mailbox.ts'
+import { requestSync } from '../../workers/sync/sync-requests.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { fieldErrors, jsonBody } from '../http/validate.ts'
-import { CreateEmailProviderSchema, ImapCredentialsSchema, PROVIDER_PRESETS, type EmailProviderView } from './email-provider-schemas.ts'
+import { CreateEmailProviderSchema, ImapCredentialsSchema, PROVIDER_PRESETS, type EmailProviderView } from '../../shared/email-provider-schemas.ts'
 
 function providerView(config: Config, row: EmailProviderRow & { credentials?: Buffer }, folders: FolderCountRow[]): EmailProviderView {
   const creds = row.credentials ? openCredentials(config, { id: row.id, credentials: row.credentials }) : undefined

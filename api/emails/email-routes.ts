@@ -7,12 +7,12 @@ import {
   countReceivedEmails, findReceivedEmail, listConversation, listReceivedEmails, markEmailDeleted, ownsReceivedEmail, setEmailFlags, type ReceivedEmailListRow,
 } from '../../db/received-emails.ts'
 import type { SecretBox } from '../../lib/secret-box.ts'
-import { receivedMailBox } from '../../workers/sync-mailbox.ts'
-import { requestMailboxChanges } from '../../workers/sync-requests.ts'
+import { receivedMailBox } from '../../workers/sync/sync-mailbox.ts'
+import { requestMailboxChanges } from '../../workers/sync/sync-requests.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { jsonBody, queryParams } from '../http/validate.ts'
-import { CountsQuerySchema, ListEmailsQuerySchema, UpdateEmailSchema, type EmailDetailView, type EmailListView } from './email-schemas.ts'
+import { CountsQuerySchema, ListEmailsQuerySchema, UpdateEmailSchema, type EmailDetailView, type EmailListView } from '../../shared/email-schemas.ts'
 
 function listView(box: SecretBox, row: ReceivedEmailListRow, previewChars: number): EmailListView {
   return {

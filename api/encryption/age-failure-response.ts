@@ -3,7 +3,7 @@
 // result). 403 for a wrong master password, 409 for a key to recreate, 422 for a message meant
 // for another key, 400 for text that is not (or no longer) an age message or key.
 import type { Context } from 'hono'
-import type { AgeFailure, AgeFailureKind } from './age-core.ts'
+import type { AgeFailure, AgeFailureKind } from '../../shared/age-core.ts'
 
 const STATUS = {
   malformed: 400,

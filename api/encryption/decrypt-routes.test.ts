@@ -4,7 +4,7 @@ import { encryptToRecipient } from '../../lib/age.ts'
 import { ageAvailable, ageDecrypt, ageEncrypt, ageKeygen } from '../../scripts/testing/age-cli.ts'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
-import { AGE_FAILURE_MESSAGES } from './age-core.ts'
+import { AGE_FAILURE_MESSAGES } from '../../shared/age-core.ts'
 
 const withAge = ageAvailable()
 // Each scrypt (work factor 18) costs a second or more of CPU; a test may run several.

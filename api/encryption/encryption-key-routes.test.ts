@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ageAvailable, ageDecrypt, ageDecryptWithPassphrase, ageEncrypt, ageEncryptWithPassphrase, ageKeygen } from '../../scripts/testing/age-cli.ts'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
-import { AGE_FAILURE_MESSAGES, createKeyPair, unlockPrivateKey } from './age-core.ts'
-import { MAX_KEYS_PER_USER } from './encryption-schemas.ts'
+import { AGE_FAILURE_MESSAGES, createKeyPair, unlockPrivateKey } from '../../shared/age-core.ts'
+import { MAX_KEYS_PER_USER } from '../../shared/encryption-schemas.ts'
 
 const withAge = ageAvailable()
 // Each scrypt (work factor 18) costs a second or more of CPU; a test may run several.

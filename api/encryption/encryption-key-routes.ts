@@ -9,9 +9,9 @@ import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { countAction, tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
-import { AgeFailure, createKeyPair, isX25519Recipient, passphraseWorkFactor, SCRYPT_WORK_FACTOR_RANGE, unlockPrivateKey } from './age-core.ts'
+import { AgeFailure, createKeyPair, isX25519Recipient, passphraseWorkFactor, SCRYPT_WORK_FACTOR_RANGE, unlockPrivateKey } from '../../shared/age-core.ts'
 import { ageFailure } from './age-failure-response.ts'
-import { CreateKeySchema, MasterPasswordSchema, MAX_KEYS_PER_USER, UpdateKeySchema, type EncryptionKeyView, type KeyFile, type KeyMaterial } from './encryption-schemas.ts'
+import { CreateKeySchema, MasterPasswordSchema, MAX_KEYS_PER_USER, UpdateKeySchema, type EncryptionKeyView, type KeyFile, type KeyMaterial } from '../../shared/encryption-schemas.ts'
 import { NodeScryptIdentity, NodeScryptRecipient } from './node-scrypt.ts'
 
 export function keyView(row: EncryptionKeyRow): EncryptionKeyView {

@@ -5,7 +5,7 @@
 // at once: each one holds 2^logN × 1 KiB of memory (256 MiB at 18).
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto'
 import { Stanza, type Identity, type Recipient } from 'age-encryption'
-import { SCRYPT_WORK_FACTOR, SCRYPT_WORK_FACTOR_RANGE } from './age-core.ts'
+import { SCRYPT_WORK_FACTOR, SCRYPT_WORK_FACTOR_RANGE } from '../../shared/age-core.ts'
 
 const LABEL = 'age-encryption.org/v1/scrypt'
 const SCRYPT_CONCURRENCY = 2

@@ -45,7 +45,7 @@ describe('GET /api/openapi.json', () => {
     const register = doc.paths['/auth/register'].post
     const schema = register.requestBody.content['application/json'].schema
     expect(schema.type).toBe('object')
-    // the schema's own limits (api/auth/auth-schemas.ts), not a hand-written copy
+    // the schema's own limits (shared/auth-schemas.ts), not a hand-written copy
     expect(schema.properties.email).toMatchObject({ type: 'string', format: 'email', maxLength: 254 })
     expect(schema.properties.password).toMatchObject({ type: 'string', minLength: 8, maxLength: 1024 })
     expect(register.responses['400'].content['application/json'].schema.required).toEqual(['message'])

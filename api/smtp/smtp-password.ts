@@ -1,7 +1,7 @@
 // SMTP passwords: 192 random bits, sealed for reveal (the credential id as associated data) and
 // hashed with argon2id for SMTP AUTH. A new password replaces both at once.
 import { randomBytes } from 'node:crypto'
-import { hashPassword } from '../auth/password.ts'
+import { hashPassword } from '../../lib/password.ts'
 import { SecretBox } from '../../lib/secret-box.ts'
 
 export const smtpPasswordBox = (secretKey: string) => new SecretBox(secretKey, 'smtp-password')

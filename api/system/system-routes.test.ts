@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
-import { startHeartbeat } from '../../lib/heartbeat.ts'
+import { startHeartbeat } from '../../db/heartbeat.ts'
 
 let t: TestApp
 beforeAll(async () => {

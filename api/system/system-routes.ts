@@ -3,7 +3,7 @@ import { Hono } from 'hono'
 import type { AppEnv } from '../context.ts'
 import { countUsersAndAliases } from '../../db/stats.ts'
 import { listProcessHealth } from '../../db/process-heartbeats.ts'
-import { HEARTBEAT_STALE_SECONDS, MONITORED_PROCESSES } from '../../lib/heartbeat.ts'
+import { HEARTBEAT_STALE_SECONDS, MONITORED_PROCESSES } from '../../db/heartbeat.ts'
 
 export const systemRoutes = new Hono<AppEnv>()
   .get('/health', async (c) => {

@@ -5,12 +5,12 @@ import { Hono } from 'hono'
 import { deleteUndeliveredMessage, findUndeliveredMessage, listUndeliveredMessages, markUndeliveredRetrying, type UndeliveredRow } from '../../db/undelivered-messages.ts'
 import { flushDeliveryJob } from '../../db/deferred-jobs.ts'
 import { findWebhookFailure, listWebhookFailures, type WebhookFailureRow } from '../../db/webhook-failures.ts'
-import { dropDelivery } from '../../workers/delivery-step.ts'
-import { announceDue } from '../../workers/queue-due.ts'
-import { enqueue, queues } from '../../workers/queues.ts'
+import { dropDelivery } from '../../workers/delivery/delivery-step.ts'
+import { announceDue } from '../../db/queue-due.ts'
+import { enqueue, queues } from '../../db/queues.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
-import type { UndeliveredView, WebhookFailureView } from './undelivered-schemas.ts'
+import type { UndeliveredView, WebhookFailureView } from '../../shared/undelivered-schemas.ts'
 
 const WEBHOOK_QUEUE = queues.forwardWebhook.name
 

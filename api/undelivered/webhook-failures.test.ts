@@ -8,7 +8,7 @@ import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { attachMailbox } from '../../scripts/testing/mailbox.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
-import { queues } from '../../workers/queues.ts'
+import { queues } from '../../db/queues.ts'
 import { createApp } from '../app.ts'
 
 let env: MailEnv

@@ -4,8 +4,8 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { createSql } from '../../db/client.ts'
 import { loadConfig } from '../../lib/config.ts'
 import { setLogLevel } from '../../lib/log.ts'
-import { createMxServer } from '../../workers/mx-server.ts'
-import { createBoss } from '../../workers/queues.ts'
+import { createMxServer } from '../../workers/mx/mx-server.ts'
+import { createBoss } from '../../db/queues.ts'
 import { fakeResolver } from '../testing/mail-stand-ins.ts'
 
 setLogLevel('warn')

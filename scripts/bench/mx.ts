@@ -168,8 +168,8 @@ export async function run() {
         const sink = await startSink(relayPort, MESSAGES)
         const services: Service[] = []
         try {
-          services.push(await startService('workers/mx.ts', { ...env, ...setup.env }, 'mx.listening'))
-          services.push(await startService('workers/delivery.ts', { ...env, ...setup.env }, 'delivery.started'))
+          services.push(await startService('workers/mx/mx.ts', { ...env, ...setup.env }, 'mx.listening'))
+          services.push(await startService('workers/delivery/delivery.ts', { ...env, ...setup.env }, 'delivery.started'))
           const started = performance.now()
           const accept = rate(MESSAGES, await smtpSource(mxPort, { messages: MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse: mode.reuse }))
           const took = await waitSink(sink, started, END_TO_END_LIMIT_MS)
@@ -198,13 +198,13 @@ export async function run() {
 
     // Drain: the backlog a stopped delivery process finds when it starts.
     async function drainPart() {
-      const mx = await startService('workers/mx.ts', { ...env, DNS_SERVERS: dns.server }, 'mx.listening')
+      const mx = await startService('workers/mx/mx.ts', { ...env, DNS_SERVERS: dns.server }, 'mx.listening')
       let drainRow: Record<string, string>
       try {
         await smtpSource(mxPort, { messages: DRAIN_MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse: true })
         const [{ queued }] = await sql<{ queued: number }[]>`select count(*)::int as queued from pgboss.job where name = 'forward-email' and state = 'created'`
         const sink = await startSink(relayPort, DRAIN_MESSAGES)
-        const delivery = await startService('workers/delivery.ts', { ...env, DNS_SERVERS: dns.server }, 'delivery.started')
+        const delivery = await startService('workers/delivery/delivery.ts', { ...env, DNS_SERVERS: dns.server }, 'delivery.started')
         try {
           const took = await waitSink(sink, performance.now(), 300_000)
           const drain = took === undefined ? undefined : rate(DRAIN_MESSAGES, took)
@@ -229,8 +229,8 @@ export async function run() {
       const sink = await startSink(relayPort, BIG.messages)
       const services: Service[] = []
       try {
-        services.push(await startService('workers/mx.ts', big, 'mx.listening'))
-        services.push(await startService('workers/delivery.ts', big, 'delivery.started'))
+        services.push(await startService('workers/mx/mx.ts', big, 'mx.listening'))
+        services.push(await startService('workers/delivery/delivery.ts', big, 'delivery.started'))
         const started = performance.now()
         const accept = await smtpSource(mxPort, { messages: BIG.messages, sessions: BIG.messages, bytes: BIG.bytes, reuse: false })
         const took = await waitSink(sink, started, 300_000)

@@ -3,7 +3,7 @@
 // should be a few milliseconds.
 import * as v from 'valibot'
 import { createSql } from '../../db/client.ts'
-import { createBoss, createQueues, defineQueue, enqueue, work } from '../../workers/queues.ts'
+import { createBoss, createQueues, defineQueue, enqueue, work } from '../../db/queues.ts'
 import { benchDatabase } from './bench-db.ts'
 import { ms, percentile, printTable } from './bench-table.ts'
 

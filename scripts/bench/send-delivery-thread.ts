@@ -4,9 +4,9 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { createSql } from '../../db/client.ts'
 import { loadConfig } from '../../lib/config.ts'
 import { setLogLevel } from '../../lib/log.ts'
-import { createDeliveryDeps } from '../../workers/delivery-deps.ts'
-import { startDeliveryWorker } from '../../workers/delivery-worker.ts'
-import { createBoss } from '../../workers/queues.ts'
+import { createDeliveryDeps } from '../../workers/delivery/delivery-deps.ts'
+import { startDeliveryWorker } from '../../workers/delivery/delivery-worker.ts'
+import { createBoss } from '../../db/queues.ts'
 
 setLogLevel('warn')
 const config = loadConfig(workerData.env as Record<string, string>)

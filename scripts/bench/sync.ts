@@ -11,7 +11,7 @@ import { promisify } from 'node:util'
 import { createApp } from '../../api/app.ts'
 import { createSql } from '../../db/client.ts'
 import { loadConfig } from '../../lib/config.ts'
-import { createBoss, createQueues } from '../../workers/queues.ts'
+import { createBoss, createQueues } from '../../db/queues.ts'
 import { ApiClient } from '../testing/api-client.ts'
 import { DOVECOT, startDovecot } from '../testing/dovecot.ts'
 import { benchDatabase } from './bench-db.ts'
@@ -69,7 +69,7 @@ export async function run(): Promise<void> {
     const app = createApp({ sql, boss, config })
     const user = new ApiClient(app)
     await user.register()
-    const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', '..', 'workers', 'sync.ts')], {
+    const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', '..', 'workers', 'sync', 'sync.ts')], {
       env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: db.url, DATA_DIR: work, SECRET_KEY, ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: dovecot.caFile },
       stdio: ['ignore', 'ignore', 'inherit'],
     })

@@ -1,6 +1,6 @@
 // `npm run ops -- health`: what /api/health reports, from the same heartbeat table.
 import { listProcessHealth } from '../../db/process-heartbeats.ts'
-import { HEARTBEAT_STALE_SECONDS, MONITORED_PROCESSES } from '../../lib/heartbeat.ts'
+import { HEARTBEAT_STALE_SECONDS, MONITORED_PROCESSES } from '../../db/heartbeat.ts'
 import type { Command } from './command.ts'
 import { CommandFailed, iso } from './ops-context.ts'
 

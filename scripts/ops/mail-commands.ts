@@ -3,7 +3,7 @@
 import { getEmailJob } from '../../db/email-jobs.ts'
 import { summarizeSpool } from '../../db/spool.ts'
 import { listAllUndelivered, lockUndeliveredCopy, markUndeliveredRetrying } from '../../db/undelivered-messages.ts'
-import { enqueue, queues } from '../../workers/queues.ts'
+import { enqueue, queues } from '../../db/queues.ts'
 import type { Command } from './command.ts'
 import { age, CommandFailed, iso, oneLine, UsageError, uuids, type OpsContext } from './ops-context.ts'
 

@@ -6,8 +6,8 @@ import { getEmailJob } from '../../db/email-jobs.ts'
 import { findJob, findJobQueues, listJobIds, listJobs } from '../../db/queue-jobs.ts'
 import { countJobsByQueue, JOB_STATES, type JobState } from '../../db/queue-stats.ts'
 import { listAllUndelivered } from '../../db/undelivered-messages.ts'
-import { announceDue } from '../../workers/queue-due.ts'
-import { allQueues } from '../../workers/queues.ts'
+import { announceDue } from '../../db/queue-due.ts'
+import { allQueues } from '../../db/queues.ts'
 import type { Command } from './command.ts'
 import { age, CommandFailed, iso, oneLine, UsageError, uuids, type OpsContext } from './ops-context.ts'
 
@@ -139,7 +139,7 @@ async function requeueIds(ctx: OpsContext, ids: string[]): Promise<{ requeued: s
     }
     ctx.progress('requeued', Math.min(ids.length, i + BATCH), ids.length)
   }
-  // workers of those queues (workers/queue-due.ts) fetch now instead of at their next poll
+  // workers of those queues (db/queue-due.ts) fetch now instead of at their next poll
   for (const queue of woken) await announceDue(ctx.sql, queue, Date.now())
   return { requeued, refused }
 }

@@ -1,10 +1,10 @@
-// Real `sync` processes (node workers/sync.ts) for tests that kill one mid-sync or run several:
+// Real `sync` processes (node workers/sync/sync.ts) for tests that kill one mid-sync or run several:
 // the sync queue's heartbeat is cut to its minimum (10 s) and a pg-boss monitor fails the jobs
 // of killed ones once their heartbeat stops, so a retry or the next job can run.
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { PgBoss } from 'pg-boss'
-import { queues } from '../../workers/queues.ts'
+import { queues } from '../../db/queues.ts'
 import type { TestApp } from './test-app.ts'
 import { TEST_SECRET_KEY } from './test-app.ts'
 
@@ -21,7 +21,7 @@ export async function syncProcesses(t: TestApp, caFile: string, env: Record<stri
   const children: ChildProcess[] = []
   return {
     start() {
-      const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', '..', 'workers', 'sync.ts')], {
+      const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', '..', 'workers', 'sync', 'sync.ts')], {
         env: {
           PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: t.db.url, DATA_DIR: t.config.dataDir, SECRET_KEY: TEST_SECRET_KEY,
           ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: caFile, ...env,

@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { PgBoss } from 'pg-boss'
 import { createApp } from '../../api/app.ts'
 import { loadConfig, type Config } from '../../lib/config.ts'
-import { createBoss, createQueues } from '../../workers/queues.ts'
+import { createBoss, createQueues } from '../../db/queues.ts'
 import { attachMailbox } from './mailbox.ts'
 import { createTestDatabase, type TestDatabase } from './test-database.ts'
 

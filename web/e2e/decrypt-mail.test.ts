@@ -1,4 +1,4 @@
-// The Decrypt page opens an encrypted forward (built by the real workers/encrypted-payload.ts) as a
+// The Decrypt page opens an encrypted forward (built by the real workers/delivery/encrypted-payload.ts) as a
 // readable message in a real browser: headers, sanitized HTML with remote images blocked (a local
 // server counts any fetch), inline images shown, attachments downloaded byte for byte.
 import { once } from 'node:events'
@@ -13,7 +13,7 @@ import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/test
 import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
 import { registerVerified } from '../../scripts/testing/browser-account.ts'
-import { encryptPayload } from '../../workers/encrypted-payload.ts'
+import { encryptPayload } from '../../workers/delivery/encrypted-payload.ts'
 
 const run = browserAvailable()
 let db: TestDatabase

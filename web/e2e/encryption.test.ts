@@ -13,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from '../../scripts/testing/tes
 import { latestLink, tokenOf } from '../../scripts/testing/mailbox.ts'
 import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
-import { AGE_FAILURE_MESSAGES } from '../../api/encryption/age-core.ts'
+import { AGE_FAILURE_MESSAGES } from '../../shared/age-core.ts'
 
 const run = browserAvailable() && ageAvailable()
 const WORK_PASSWORD = 'work master pässword 1'

@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../../scripts/testing/tes
 import { latestLink } from '../../scripts/testing/mailbox.ts'
 import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
-import { createBoss, queues } from '../../workers/queues.ts'
+import { createBoss, queues } from '../../db/queues.ts'
 
 const run = browserAvailable()
 const suffix = crypto.randomUUID().slice(0, 6)

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom'
 import { Mail, Wallet } from 'lucide-react'
 import { GoogleIcon } from '../../components/icons/google-icon.tsx'
-import type { SessionUser } from '../../../api/auth/auth-schemas.ts'
+import type { SessionUser } from '../../../shared/auth-schemas.ts'
 import type { AuthMethod } from '../../features/auth/lib/auth-method.ts'
 import { userLabel } from '../../features/auth/lib/auth-method.ts'
 

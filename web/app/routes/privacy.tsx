@@ -8,7 +8,7 @@ import {
   SECURITY_LOG_RETENTION_DAYS,
 } from '../../lib/data-policy.ts'
 import { CONTACT_EMAIL } from '../../lib/site.ts'
-import { FINISHED_EMAIL_JOB_DAYS } from '../../../lib/retention-periods.ts'
+import { FINISHED_EMAIL_JOB_DAYS } from '../../../shared/retention-periods.ts'
 
 export function PrivacyRoute() {
   useDocumentTitle('Privacy Policy')

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import type { ForwardTargetView } from '../../../../api/aliases/alias-schemas.ts'
+import type { ForwardTargetView } from '../../../../shared/alias-schemas.ts'
 import { apiGet, apiRequest } from '../../../lib/api-client.ts'
 import { aliasesQueryKey } from './get-aliases.ts'
 

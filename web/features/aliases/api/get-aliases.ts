@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import type { AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { apiGet } from '../../../lib/api-client.ts'
 
 /** Every alias mutation invalidates this key. */

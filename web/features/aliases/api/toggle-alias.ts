@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { apiRequest } from '../../../lib/api-client.ts'
 import { aliasesQueryKey } from './get-aliases.ts'
 

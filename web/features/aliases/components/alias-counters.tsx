@@ -1,5 +1,5 @@
 import { Ban, Forward, Reply, TriangleAlert, type LucideIcon } from 'lucide-react'
-import type { AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { Tooltip } from '../../../components/ui/tooltip.tsx'
 import { cn } from '../../../lib/cn.ts'
 

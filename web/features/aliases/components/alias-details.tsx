@@ -1,4 +1,4 @@
-import type { AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { SmtpCredentialsPanel } from '../../smtp/components/smtp-credentials-panel.tsx'
 import { aliasAddress, isAliasOn } from '../lib/alias-state.ts'
 import { ForwardEncryptionPanel } from './forward-encryption-panel.tsx'

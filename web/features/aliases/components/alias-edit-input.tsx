@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react'
-import { NOTES_MAX } from '../../../../api/aliases/alias-schemas.ts'
+import { NOTES_MAX } from '../../../../shared/alias-schemas.ts'
 import { Input } from '../../../components/ui/input.tsx'
 import { cn } from '../../../lib/cn.ts'
 import type { AliasDraft } from '../lib/alias-edit.ts'

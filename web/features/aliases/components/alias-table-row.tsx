@@ -1,4 +1,4 @@
-import type { AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { aliasAddress, formatCreated } from '../lib/alias-state.ts'
 import { AliasAddress } from './alias-address.tsx'
 import { AliasCounters } from './alias-counters.tsx'

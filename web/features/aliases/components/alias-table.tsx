@@ -1,4 +1,4 @@
-import type { AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { AliasTableRow } from './alias-table-row.tsx'
 
 const HEAD = 'px-3 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-muted-foreground'

@@ -1,5 +1,5 @@
 import { Lock } from 'lucide-react'
-import type { AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { Switch } from '../../../components/ui/switch.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { errorMessage } from '../../../lib/api-client.ts'

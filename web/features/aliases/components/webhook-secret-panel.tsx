@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { Copy, Eye, EyeOff, KeyRound, RefreshCw } from 'lucide-react'
-import type { AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'

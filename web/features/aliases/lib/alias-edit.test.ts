@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { canSaveDraft, draftChanges, draftFromAlias } from './alias-edit.ts'
 
 const base: AliasView = {

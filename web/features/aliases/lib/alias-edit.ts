@@ -1,4 +1,4 @@
-import type { AliasView, UpdateAliasInput } from '../../../../api/aliases/alias-schemas.ts'
+import type { AliasView, UpdateAliasInput } from '../../../../shared/alias-schemas.ts'
 import { aliasTargets } from './alias-state.ts'
 
 export interface AliasDraft {

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { ApiError, errorMessage } from '../../../lib/api-client.ts'
-import { RESERVED_ALIAS_MESSAGE } from '../../../../api/aliases/reserved-alias-names.ts'
+import { RESERVED_ALIAS_MESSAGE } from '../../../../shared/reserved-alias-names.ts'
 
 export type FieldErrorMap = Partial<Record<string, string>>
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { filterAliases, pageCount, pageItems, pageWindow } from './alias-search.ts'
 
 const alias = (over: Partial<AliasView>): AliasView => ({

@@ -1,4 +1,4 @@
-import type { AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { aliasAddress, aliasTargets } from './alias-state.ts'
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const

@@ -1,5 +1,5 @@
-import { PAUSED, type AliasView } from '../../../../api/aliases/alias-schemas.ts'
-import { isWebhookUrl, splitTargets } from '../../../../lib/alias-target-rules.ts'
+import { PAUSED, type AliasView } from '../../../../shared/alias-schemas.ts'
+import { isWebhookUrl, splitTargets } from '../../../../shared/alias-target-rules.ts'
 
 export const PAUSED_MESSAGE = 'Paused - emails silently dropped'
 

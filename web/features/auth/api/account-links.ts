@@ -1,6 +1,6 @@
 // The account links the service mails (verify the address, reset the password, confirm a forward
 // target) and the requests that send them again.
-import type { SessionUser } from '../../../../api/auth/auth-schemas.ts'
+import type { SessionUser } from '../../../../shared/auth-schemas.ts'
 import { apiRequest } from '../../../lib/api-client.ts'
 
 export interface Notice { message: string }

@@ -1,5 +1,5 @@
 import { apiGetOrNull, SESSION_URL } from '../../../lib/api-client.ts'
-import type { SessionUser } from '../../../../api/auth/auth-schemas.ts'
+import type { SessionUser } from '../../../../shared/auth-schemas.ts'
 
 export const SESSION_QUERY_KEY = ['auth', 'session'] as const
 

@@ -1,5 +1,5 @@
 import { ApiError, apiGet, apiRequest } from '../../../lib/api-client.ts'
-import type { SessionUser } from '../../../../api/auth/auth-schemas.ts'
+import type { SessionUser } from '../../../../shared/auth-schemas.ts'
 import { bytesToBase64, getSolanaProvider, WALLET_NOT_FOUND_MESSAGE } from '../lib/solana-wallet.ts'
 
 export const WALLET_AUTH_FAILED_MESSAGE = 'Wallet authentication failed'

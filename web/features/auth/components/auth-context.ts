@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react'
-import type { LoginInput, RegisterInput, SessionUser } from '../../../../api/auth/auth-schemas.ts'
+import type { LoginInput, RegisterInput, SessionUser } from '../../../../shared/auth-schemas.ts'
 import type { AuthMethod } from '../lib/auth-method.ts'
 
 export interface AuthState {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, type ReactNode } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useNavigate } from 'react-router-dom'
-import type { LoginInput, RegisterInput, SessionUser } from '../../../../api/auth/auth-schemas.ts'
+import type { LoginInput, RegisterInput, SessionUser } from '../../../../shared/auth-schemas.ts'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { getSession, SESSION_QUERY_KEY } from '../api/get-session.ts'
 import { loginWithEmail } from '../api/login.ts'

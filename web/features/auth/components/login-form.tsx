@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { Link, useNavigate } from 'react-router-dom'
 import * as v from 'valibot'
-import { LoginSchema } from '../../../../api/auth/auth-schemas.ts'
+import { LoginSchema } from '../../../../shared/auth-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { FormField } from '../../../components/ui/form-field.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useMutation } from '@tanstack/react-query'
 import { RotateCcw, Send } from 'lucide-react'
-import type { CreateEmailJobInput } from '../../../../api/email-jobs/email-job-schemas.ts'
+import type { CreateEmailJobInput } from '../../../../shared/email-job-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { Card } from '../../../components/ui/card.tsx'
 import { FormField } from '../../../components/ui/form-field.tsx'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AliasView } from '../../../../api/aliases/alias-schemas.ts'
+import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { composeErrors, EMPTY_COMPOSE, initialShareChoice, MANUAL_KEY, senderAliases, validateCompose, type ComposeValues } from './compose-form.ts'
 
 const ALIAS_ID = '6f1c2a4e-8b7d-4c3a-9e2f-1a2b3c4d5e6f'

@@ -1,8 +1,8 @@
 // The compose form (spec §3 "Forms", §5 "Compose"): its values, the shared email-job schema
 // applied to them, and the schema's data messages replaced by the form's own.
 import * as v from 'valibot'
-import { PAUSED, type AliasView } from '../../../../api/aliases/alias-schemas.ts'
-import { CreateEmailJobSchema, type CreateEmailJobInput } from '../../../../api/email-jobs/email-job-schemas.ts'
+import { PAUSED, type AliasView } from '../../../../shared/alias-schemas.ts'
+import { CreateEmailJobSchema, type CreateEmailJobInput } from '../../../../shared/email-job-schemas.ts'
 
 /** myPublicKeyToShare's value when the user types the key instead of picking a saved one. */
 export const MANUAL_KEY = 'manual'

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import type { DecryptAutoInput } from '../../../../api/encryption/encryption-schemas.ts'
+import type { DecryptAutoInput } from '../../../../shared/encryption-schemas.ts'
 import { checkEncryptedText, decryptWithKeyMaterial } from '../lib/decrypt-message.ts'
 import { getKeyMaterial } from './get-key-material.ts'
 

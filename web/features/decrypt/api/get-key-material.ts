@@ -1,4 +1,4 @@
-import type { KeyMaterial } from '../../../../api/encryption/encryption-schemas.ts'
+import type { KeyMaterial } from '../../../../shared/encryption-schemas.ts'
 import { apiGet } from '../../../lib/api-client.ts'
 
 /** A saved key's public key and locked private key: opened here, never on the server. */

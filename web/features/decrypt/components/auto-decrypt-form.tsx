@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import * as v from 'valibot'
-import { DecryptAutoSchema, type DecryptAutoInput, type EncryptionKeyView } from '../../../../api/encryption/encryption-schemas.ts'
+import { DecryptAutoSchema, type DecryptAutoInput, type EncryptionKeyView } from '../../../../shared/encryption-schemas.ts'
 import { Field } from '../../../components/ui/field.tsx'
 import { NativeSelect } from '../../../components/ui/native-select.tsx'
 import { PasswordInput } from '../../../components/ui/password-input.tsx'

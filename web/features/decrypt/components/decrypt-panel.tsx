@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useMutation } from '@tanstack/react-query'
 import { KeyRound, PenLine } from 'lucide-react'
-import type { DecryptManualInput, EncryptionKeyView } from '../../../../api/encryption/encryption-schemas.ts'
+import type { DecryptManualInput, EncryptionKeyView } from '../../../../shared/encryption-schemas.ts'
 import { Card, CardContent } from '../../../components/ui/card.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx'

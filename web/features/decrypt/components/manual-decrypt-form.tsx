@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import * as v from 'valibot'
-import { DecryptManualSchema, type DecryptManualInput } from '../../../../api/encryption/encryption-schemas.ts'
+import { DecryptManualSchema, type DecryptManualInput } from '../../../../shared/encryption-schemas.ts'
 import { Field } from '../../../components/ui/field.tsx'
 import { Textarea } from '../../../components/ui/textarea.tsx'
 import { firstErrors, type FieldErrors } from '../lib/field-errors.ts'

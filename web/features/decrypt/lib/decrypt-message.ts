@@ -1,7 +1,7 @@
 // Decryption in the browser, for the Decrypt page and the inbox's encrypted-block widget. It runs
 // in the age worker (scrypt for saved keys takes seconds). The text is checked first (no network,
-// no scrypt for a bad paste); failures are AgeError with the texts of api/encryption/age-core.ts.
-import type { KeyMaterial } from '../../../../api/encryption/encryption-schemas.ts'
+// no scrypt for a bad paste); failures are AgeError with the texts of shared/age-core.ts.
+import type { KeyMaterial } from '../../../../shared/encryption-schemas.ts'
 import { runAge } from '../../encryption/lib/age-client.ts'
 
 /** Rejects with AgeError unless the text holds a complete armored age message. */

@@ -1,4 +1,4 @@
-// A decrypted encrypted forward is a MIME message (workers/encrypted-payload.ts): a readable text
+// A decrypted encrypted forward is a MIME message (workers/delivery/encrypted-payload.ts): a readable text
 // part and the original as message/rfc822 (RFC 2046 §5.2.1). Parsed here in the browser with
 // postal-mime, so the Decrypt page shows the original's headers, body and attachments instead of
 // the MIME source. Both libraries load on first use, not with the page.

@@ -1,4 +1,4 @@
-import type { CreateEmailJobInput } from '../../../../api/email-jobs/email-job-schemas.ts'
+import type { CreateEmailJobInput } from '../../../../shared/email-job-schemas.ts'
 import { apiRequest } from '../../../lib/api-client.ts'
 
 /** What the compose page and the inbox dialog ask to send: the shared schema's parsed output. */

@@ -1,4 +1,4 @@
-import type { EmailJobStatusView } from '../../../../api/email-jobs/email-job-schemas.ts'
+import type { EmailJobStatusView } from '../../../../shared/email-job-schemas.ts'
 import { apiGet } from '../../../lib/api-client.ts'
 
 /** A status the browser may not know yet is read as "still in progress" (spec §4). */

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import type { KeyFile, KeyMaterial } from '../../../../api/encryption/encryption-schemas.ts'
+import type { KeyFile, KeyMaterial } from '../../../../shared/encryption-schemas.ts'
 import { apiGet } from '../../../lib/api-client.ts'
 import { openKey } from '../lib/key-crypto.ts'
 import { saveKeyFile } from '../lib/key-file.ts'

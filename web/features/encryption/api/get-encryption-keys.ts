@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import type { EncryptionKeyView } from '../../../../api/encryption/encryption-schemas.ts'
+import type { EncryptionKeyView } from '../../../../shared/encryption-schemas.ts'
 import { apiGet } from '../../../lib/api-client.ts'
 
 /** Every key mutation invalidates this key. */

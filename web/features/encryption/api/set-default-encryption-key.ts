@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { EncryptionKeyView } from '../../../../api/encryption/encryption-schemas.ts'
+import type { EncryptionKeyView } from '../../../../shared/encryption-schemas.ts'
 import { apiRequest } from '../../../lib/api-client.ts'
 import { encryptionKeysQueryKey } from './get-encryption-keys.ts'
 

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
-import { KEY_NAME_MAX } from '../../../../api/encryption/encryption-schemas.ts'
+import { KEY_NAME_MAX } from '../../../../shared/encryption-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx'
 import { Input } from '../../../components/ui/input.tsx'

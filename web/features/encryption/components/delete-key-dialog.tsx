@@ -1,4 +1,4 @@
-import type { EncryptionKeyView } from '../../../../api/encryption/encryption-schemas.ts'
+import type { EncryptionKeyView } from '../../../../shared/encryption-schemas.ts'
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { errorMessage } from '../../../lib/api-client.ts'

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
-import { keyFileName, type EncryptionKeyView } from '../../../../api/encryption/encryption-schemas.ts'
+import { keyFileName, type EncryptionKeyView } from '../../../../shared/encryption-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx'
 import { Label } from '../../../components/ui/label.tsx'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { KeyRound, Plus } from 'lucide-react'
-import type { EncryptionKeyView } from '../../../../api/encryption/encryption-schemas.ts'
+import type { EncryptionKeyView } from '../../../../shared/encryption-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'

@@ -1,5 +1,5 @@
 import { Copy, Download, Star, Trash2 } from 'lucide-react'
-import type { EncryptionKeyView } from '../../../../api/encryption/encryption-schemas.ts'
+import type { EncryptionKeyView } from '../../../../shared/encryption-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
 import { copyPublicKey, formatKeyDate } from '../lib/key-display.ts'

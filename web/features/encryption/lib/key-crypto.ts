@@ -1,8 +1,8 @@
 // Key pairs made and opened in this browser (age-encryption's scrypt, work factor 18): the
 // private key and the master password never leave it. scrypt holds a CPU for a second or more,
 // so it runs in the age worker and the page keeps painting its pending state meanwhile.
-import type { NewKeyPair } from '../../../../api/encryption/age-core.ts'
-import type { KeyMaterial } from '../../../../api/encryption/encryption-schemas.ts'
+import type { NewKeyPair } from '../../../../shared/age-core.ts'
+import type { KeyMaterial } from '../../../../shared/encryption-schemas.ts'
 import { runAge } from './age-client.ts'
 
 export function makeKeyPair(masterPassword: string): Promise<NewKeyPair> {

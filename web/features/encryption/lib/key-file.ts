@@ -1,4 +1,4 @@
-import { keyFileJson, keyFileName, type KeyFile } from '../../../../api/encryption/encryption-schemas.ts'
+import { keyFileJson, keyFileName, type KeyFile } from '../../../../shared/encryption-schemas.ts'
 
 /** Saves `{keyName}-encryption-keys.json` (spec §7) through the browser's download. */
 export function saveKeyFile(file: KeyFile): string {

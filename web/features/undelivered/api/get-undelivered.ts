@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import type { UndeliveredView } from '../../../../api/undelivered/undelivered-schemas.ts'
+import type { UndeliveredView } from '../../../../shared/undelivered-schemas.ts'
 import { apiGet } from '../../../lib/api-client.ts'
 
 /** Retry and Delete invalidate this key. */

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import type { WebhookFailureView } from '../../../../api/undelivered/undelivered-schemas.ts'
+import type { WebhookFailureView } from '../../../../shared/undelivered-schemas.ts'
 import { apiGet } from '../../../lib/api-client.ts'
 
 /** Retry and Drop invalidate this key (and the Undelivered list, where a failure for good lands). */

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { UndeliveredView } from '../../../../api/undelivered/undelivered-schemas.ts'
+import type { UndeliveredView } from '../../../../shared/undelivered-schemas.ts'
 import { apiRequest } from '../../../lib/api-client.ts'
 import { undeliveredQueryKey } from './get-undelivered.ts'
 

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { ArrowRight, RotateCw, Trash2 } from 'lucide-react'
-import type { UndeliveredView } from '../../../../api/undelivered/undelivered-schemas.ts'
+import type { UndeliveredView } from '../../../../shared/undelivered-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'

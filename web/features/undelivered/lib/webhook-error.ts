@@ -1,4 +1,4 @@
-// The delivery worker records an attempt's failure as a code (workers/delivery-step.ts), never a
+// The delivery worker records an attempt's failure as a code (workers/delivery/delivery-step.ts), never a
 // server's text; this names it as a person reads it.
 const NETWORK: Record<string, string> = {
   ECONNREFUSED: 'connection refused',

@@ -1,0 +1,62 @@
+// The floors of the tree (docs/architecture.md): web -> api -> workers -> db -> lib, with shared/ the
+// browser-safe floor under all of them. A file imports only its own floor and the ones below it;
+// the web app imports only web/ and shared/. Tests may also use scripts/ (the harness in scripts/testing, the migrations runner).
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = path.join(import.meta.dirname, '..')
+const FLOORS = ['shared', 'lib', 'db', 'workers', 'api', 'web'] as const
+type Floor = (typeof FLOORS)[number]
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const rel = path.join(dir, entry.name)
+    if (entry.isDirectory()) return sourceFiles(rel)
+    return /\.tsx?$/.test(entry.name) ? [rel] : []
+  })
+}
+
+const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g
+
+function relativeImports(file: string): string[] {
+  const text = readFileSync(path.join(ROOT, file), 'utf8')
+  return [...text.matchAll(IMPORT)].map((m) => path.normalize(path.join(path.dirname(file), m[1])))
+}
+
+const floorOf = (file: string) => file.split(path.sep)[0] as Floor | string
+
+/** What a file may import, by where it sits. */
+export function mayImport(file: string, target: string): boolean {
+  const from = floorOf(file)
+  const to = floorOf(target)
+  const isTest = /\.test\.tsx?$/.test(file) || file.startsWith(path.join('web', 'e2e'))
+  if (isTest && floorOf(target) === 'scripts') return true
+  if (from === 'web' && !isTest) return to === 'web' || to === 'shared'
+  if (from === 'shared') return to === 'shared'
+  const fromIndex = FLOORS.indexOf(from as Floor)
+  const toIndex = FLOORS.indexOf(to as Floor)
+  if (fromIndex < 0 || toIndex < 0) return false
+  return toIndex <= fromIndex
+}
+
+describe('floors', () => {
+  it('has no import from a floor above, and a web app that imports only web/ and shared/', () => {
+    const violations = FLOORS.flatMap((floor) =>
+      sourceFiles(floor).flatMap((file) => relativeImports(file).filter((target) => !mayImport(file, target)).map((target) => `${file} -> ${target}`)),
+    )
+    expect(violations).toEqual([])
+  })
+
+  it('refuses the imports the rule exists for', () => {
+    expect(mayImport('web/features/x/a.ts', 'api/aliases/alias-routes.ts')).toBe(false)
+    expect(mayImport('web/features/x/a.ts', 'lib/config.ts')).toBe(false)
+    expect(mayImport('db/aliases.ts', 'workers/mx/mx.ts')).toBe(false)
+    expect(mayImport('lib/config.ts', 'db/client.ts')).toBe(false)
+    expect(mayImport('shared/alias-schemas.ts', 'lib/config.ts')).toBe(false)
+    expect(mayImport('workers/mx/mx.ts', 'scripts/testing/mailbox.ts')).toBe(false)
+    expect(mayImport('workers/mx/mx.test.ts', 'scripts/testing/mailbox.ts')).toBe(true)
+    expect(mayImport('api/server.ts', 'db/queues.ts')).toBe(true)
+    expect(mayImport('web/features/x/a.ts', 'shared/alias-schemas.ts')).toBe(true)
+  })
+})

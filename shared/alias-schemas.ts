@@ -1,0 +1,84 @@
+// Alias requests (spec §5), shared by the dashboard forms and the alias routes.
+// Keep this file free of Node-only imports: the browser bundles it.
+import * as v from 'valibot'
+import { text } from './auth-schemas.ts'
+import { isEmailTarget, isWebhookUrl, splitTargets } from './alias-target-rules.ts'
+
+export const NOTES_MAX = 128
+export const MAX_FORWARD_TARGETS = 10
+export const PAUSED = 'null' // spec §3: forwardTo's literal text null means paused
+
+const ALIAS_RE = /^[A-Za-z0-9](?:[A-Za-z0-9_-]|\.(?!\.))*$/ // letters, digits, - _ . ; no leading, trailing or double dot
+export const TARGETS_MESSAGE = 'Please enter valid email addresses and/or webhook URLs (https://example.com/hook) separated by commas'
+
+const AliasName = v.pipe(
+  text('Alias is required'),
+  v.trim(),
+  v.nonEmpty('Alias is required'),
+  v.maxLength(64, 'Alias must be 64 characters or less'),
+  v.regex(ALIAS_RE, 'Invalid alias format'),
+)
+
+const ForwardTo = v.pipe(
+  text('At least one email address or webhook URL is required'),
+  v.trim(),
+  v.nonEmpty('At least one email address or webhook URL is required'),
+  v.check((s) => splitTargets(s).length > 0, 'At least one email address or webhook URL is required'),
+  v.check((s) => splitTargets(s).every((t) => isEmailTarget(t) || isWebhookUrl(t)), TARGETS_MESSAGE),
+  v.check((s) => splitTargets(s).length <= MAX_FORWARD_TARGETS, `At most ${MAX_FORWARD_TARGETS} recipients per alias`),
+  v.transform((s) => splitTargets(s).join(',')),
+)
+
+const Notes = v.pipe(v.string(), v.trim(), v.maxLength(NOTES_MAX, 'Notes must be 128 characters or less'))
+
+export const CreateAliasSchema = v.object({
+  alias: AliasName,
+  domain: v.pipe(text('Domain is required'), v.trim(), v.toLowerCase(), v.nonEmpty('Domain is required')),
+  forwardTo: ForwardTo,
+  notes: v.optional(v.nullable(Notes)),
+})
+export type CreateAliasInput = v.InferOutput<typeof CreateAliasSchema>
+
+export const UpdateAliasSchema = v.pipe(
+  v.object({
+    alias: v.optional(AliasName),
+    forwardTo: v.optional(v.union([v.literal(PAUSED), ForwardTo])),
+    notes: v.optional(v.nullable(Notes)),
+    active: v.optional(v.boolean('Active must be true or false')),
+    lastForwardTo: v.optional(v.nullable(ForwardTo)),
+    encryptForwarded: v.optional(v.boolean('encryptForwarded must be true or false')),
+  }),
+  v.check(
+    (u) => ['alias', 'forwardTo', 'notes', 'active', 'lastForwardTo', 'encryptForwarded'].some((k) => (u as Record<string, unknown>)[k] !== undefined),
+    // spec §5's text; encryptForwarded (issue #6) counts too
+    'At least one field (alias, forwardTo, active, notes, or lastForwardTo) must be provided',
+  ),
+)
+export type UpdateAliasInput = v.InferOutput<typeof UpdateAliasSchema>
+
+export const ToggleAliasSchema = v.object({ active: v.boolean('Active must be true or false') })
+
+/** An alias as the API returns it. */
+export interface AliasView {
+  id: string
+  userId: string
+  alias: string
+  domain: string
+  forwardTo: string
+  lastForwardTo: string | null
+  active: boolean
+  /** mail forwarded to the e-mail targets is encrypted to the owner's default age key, when there is one */
+  encryptForwarded: boolean
+  notes: string | null
+  createdAt: string
+  updatedAt: string
+  counters: { forwarded: number; replied: number; dropped: number; failed: number }
+}
+
+/** An e-mail forward target: mail goes there only once the address confirmed (issue 11 item 5). */
+export interface ForwardTargetView {
+  email: string
+  confirmed: boolean
+  /** forwards waiting for the confirmation */
+  held: number
+}

@@ -1,0 +1,53 @@
+// Outgoing e-mail requests (spec §5 "Email job (data)"), shared with the compose forms.
+// Keep this file free of Node-only imports: the browser bundles it.
+import * as v from 'valibot'
+import { text } from './auth-schemas.ts'
+import { AGE_RECIPIENT_RE } from './age-recipient-rules.ts'
+
+const NO_LINE_BREAKS = /^[^\r\n]*$/
+export const HEADER_INJECTION_MESSAGE = 'Header values cannot contain line breaks'
+
+const Email = v.pipe(
+  text('Valid recipient email is required'),
+  v.check((s) => NO_LINE_BREAKS.test(s), HEADER_INJECTION_MESSAGE),
+  v.trim(),
+  v.nonEmpty('Valid recipient email is required'),
+  v.maxLength(254, 'Valid recipient email is required'),
+  v.email('Valid recipient email is required'),
+)
+
+const AgeKey = (required: string) => v.pipe(
+  v.optional(v.nullable(v.string()), ''),
+  v.transform((s) => (s ?? '').trim()),
+  v.check((s) => s === '' || AGE_RECIPIENT_RE.test(s), 'Not a valid age public key (age1…)'),
+  v.transform((s) => s || undefined),
+  v.optional(v.string(required)),
+)
+
+export const CreateEmailJobSchema = v.pipe(
+  v.object({
+    to: Email,
+    subject: v.pipe(text('Subject is required'), v.check((s) => NO_LINE_BREAKS.test(s), HEADER_INJECTION_MESSAGE), v.trim(), v.nonEmpty('Subject is required'), v.maxLength(900, 'Subject must be 900 characters or less')),
+    body: v.pipe(text('Email body is required'), v.check((s) => s.trim() !== '', 'Email body is required'), v.maxLength(5_000_000, 'Email body is too large')),
+    fromAliasId: v.pipe(text('Please select a sender alias'), v.nonEmpty('Please select a sender alias'), v.uuid('Please select a sender alias')),
+    useEncryption: v.optional(v.boolean(), false),
+    recipientPublicKey: AgeKey("Recipient's public key is required when encryption is enabled"),
+    shareMyPublicKey: v.optional(v.boolean(), false),
+    myPublicKeyToShare: AgeKey('Please select or enter your public key to share'),
+    priority: v.optional(v.pipe(v.number('Priority must be a whole number from 0 to 10'), v.integer('Priority must be a whole number from 0 to 10'), v.minValue(0, 'Priority must be a whole number from 0 to 10'), v.maxValue(10, 'Priority must be a whole number from 0 to 10')), 0),
+    scheduledAt: v.optional(v.pipe(v.string(), v.isoTimestamp('Scheduled time must be a date'))),
+  }),
+  v.forward(v.check((j) => !j.useEncryption || Boolean(j.recipientPublicKey), "Recipient's public key is required when encryption is enabled"), ['recipientPublicKey']),
+  v.forward(v.check((j) => !j.shareMyPublicKey || Boolean(j.myPublicKeyToShare), 'Please select or enter your public key to share'), ['myPublicKeyToShare']),
+)
+export type CreateEmailJobInput = v.InferOutput<typeof CreateEmailJobSchema>
+
+export interface EmailJobStatusView {
+  success: true
+  status: 'pending' | 'sending' | 'retrying' | 'sent' | 'failed' | 'cancelled'
+  currentRetries: number
+  maxRetries: number
+  lastError: string | null
+  messageId: string | null
+  canUndo: boolean
+}

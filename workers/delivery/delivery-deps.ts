@@ -1,0 +1,38 @@
+// What the forward handlers share: the database, the spool codec, the outbound transport, DKIM
+// keys, SRS and loop tokens. Built once per delivery process (or test).
+import type { Sql } from '../../db/client.ts'
+import type { Config } from '../../lib/config.ts'
+import { loadDkimKeys } from '../../lib/dkim-keys.ts'
+import { createDnsResolver } from '../../lib/dns-resolver.ts'
+import type { Lookup } from '../../lib/ssrf-guard.ts'
+import { Srs } from '../../lib/srs.ts'
+import { DkimSigner } from '../mail/dkim-signer.ts'
+import { LoopTokens } from '../mail/loop-token.ts'
+import { createOutboundTransport, type OutboundTransport } from './outbound-transport.ts'
+import { SpoolCodec } from '../mail/spool-codec.ts'
+
+export interface DeliveryDeps {
+  sql: Sql
+  config: Config
+  codec: SpoolCodec
+  transport: OutboundTransport
+  dkim: DkimSigner
+  srs: Srs
+  loopTokens: LoopTokens
+  /** DNS for webhook hosts (the SSRF guard resolves with it): DNS_SERVERS through the cache by default */
+  lookup?: Lookup
+}
+
+export function createDeliveryDeps(sql: Sql, config: Config, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps {
+  return {
+    sql,
+    config,
+    codec: new SpoolCodec(config.secretKey),
+    transport: overrides.transport ?? createOutboundTransport(config),
+    dkim: overrides.dkim ?? new DkimSigner(loadDkimKeys(config)),
+    srs: new Srs(config.secretKey),
+    loopTokens: new LoopTokens(config.secretKey),
+    lookup: overrides.lookup ?? createDnsResolver({ timeoutMs: config.dnsTimeoutMs, servers: config.dnsServers }).lookup,
+    ...overrides,
+  }
+}

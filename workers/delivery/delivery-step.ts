@@ -1,0 +1,137 @@
+// The frame every forward job runs in. The delivery row is locked for the whole attempt, so a
+// second copy of the job (after an expiry) waits and then finds the work done; a delivery that is
+// no longer pending is never sent again. The send and the "sent" mark commit together; a crash
+// between the two sends again with the same Message-ID / webhook-id, which receivers dedupe.
+// When the last pending delivery of a message ends, the spooled message is deleted with it.
+import type { Sql, Tx } from '../../db/client.ts'
+import { getAliasForDelivery, type DeliveryAlias } from '../../db/alias-routing.ts'
+import { incrementAliasCounter, type AliasCounter } from '../../db/alias-counters.ts'
+import { deleteSpoolMessageIfDone, finishDelivery, getSpoolMessage, holdDelivery, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../../db/spool.ts'
+import type { SpoolCodec, SpoolMeta } from '../mail/spool-codec.ts'
+import { UnparseableMessageError } from '../mail/stored-message-parser.ts'
+
+/** An opened delivery: the locked row and its message. */
+export interface SpoolContext {
+  tx: Tx
+  delivery: Delivery
+  spoolId: string
+  raw: Buffer
+  meta: SpoolMeta
+}
+
+export interface DeliveryContext extends SpoolContext {
+  alias: DeliveryAlias
+}
+
+/**
+ * What a handler returns: done, failed for good with a short reason code (never server text), or
+ * held until its target is confirmed (the message stays spooled; confirming sets it pending again).
+ */
+export type DeliveryOutcome = { status: 'sent' } | { status: 'failed'; reason: string } | { status: 'held' }
+
+export interface StepDeps {
+  sql: Sql
+  codec: SpoolCodec
+}
+
+const successCounter: Record<Delivery['kind'], AliasCounter> = { email: 'forwarded', webhook: 'forwarded', reply: 'replied', operator: 'forwarded' }
+
+async function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<void> {
+  if (outcome.status === 'held') return holdDelivery(tx, delivery.id)
+  await lockSpoolMessage(tx, delivery.spoolId)
+  await finishDelivery(tx, delivery.id, outcome.status, outcome.status === 'failed' ? outcome.reason : null)
+  if (delivery.aliasId) await incrementAliasCounter(tx, delivery.aliasId, outcome.status === 'sent' ? successCounter[delivery.kind] : 'failed')
+  await deleteSpoolMessageIfDone(tx, delivery.spoolId)
+}
+
+/** The delivery's opened message; undefined when it is gone. */
+async function openSpool(deps: StepDeps, tx: Tx, delivery: Delivery): Promise<SpoolContext | undefined> {
+  const spool = await getSpoolMessage(tx, delivery.spoolId)
+  if (!spool) return undefined
+  return { tx, delivery, spoolId: spool.id, raw: deps.codec.openRaw(spool.id, spool.raw), meta: deps.codec.openMeta(spool.id, spool.meta) }
+}
+
+/** The delivery's alias and opened message; undefined when either is gone. */
+async function openDelivery(deps: StepDeps, tx: Tx, delivery: Delivery): Promise<DeliveryContext | undefined> {
+  const alias = delivery.aliasId ? await getAliasForDelivery(tx, delivery.aliasId) : undefined
+  const spool = alias && (await openSpool(deps, tx, delivery))
+  return spool ? { ...spool, alias: alias! } : undefined
+}
+
+/** What an attempt ran into, for the owner's report: a code (smtp-451, http-503, ECONNREFUSED), never a server's text. */
+function attemptError(error: unknown): string {
+  const e = error as { responseCode?: number; httpStatus?: number; code?: string; name?: string }
+  if (typeof e?.responseCode === 'number') return `smtp-${e.responseCode}`
+  if (typeof e?.httpStatus === 'number') return `http-${e.httpStatus}`
+  if (typeof e?.code === 'string' && /^[A-Z0-9_]{2,32}$/.test(e.code)) return e.code
+  return error instanceof Error ? error.name : 'error'
+}
+
+/** Failures that no retry can mend end the delivery at once (a retried job would fail the same way). */
+function permanent(error: unknown): DeliveryOutcome {
+  if (error instanceof UnparseableMessageError) return { status: 'failed', reason: 'unparseable-message' }
+  throw error
+}
+
+export function runDelivery(deps: StepDeps, deliveryId: string, send: (ctx: DeliveryContext) => Promise<DeliveryOutcome>): Promise<DeliveryOutcome | undefined> {
+  return runLocked(deps, deliveryId, (tx, delivery) => openDelivery(deps, tx, delivery), send, 'alias-deleted')
+}
+
+/** A delivery that belongs to no alias: mail to postmaster@ or abuse@, for the operator. */
+export function runOperatorDelivery(deps: StepDeps, deliveryId: string, send: (ctx: SpoolContext) => Promise<DeliveryOutcome>): Promise<DeliveryOutcome | undefined> {
+  return runLocked(deps, deliveryId, (tx, delivery) => openSpool(deps, tx, delivery), send, 'message-gone')
+}
+
+async function runLocked<C>(
+  deps: StepDeps, deliveryId: string, open: (tx: Tx, delivery: Delivery) => Promise<C | undefined>, send: (ctx: C) => Promise<DeliveryOutcome>, gone: string,
+): Promise<DeliveryOutcome | undefined> {
+  try {
+    return await deps.sql.begin(async (tx) => {
+      const delivery = await lockDelivery(tx, deliveryId)
+      if (!delivery || delivery.status !== 'pending') return undefined
+      const ctx = await open(tx, delivery)
+      const outcome: DeliveryOutcome = ctx ? await send(ctx).catch(permanent) : { status: 'failed', reason: gone }
+      await finish(tx, delivery, outcome)
+      return outcome
+    })
+  } catch (error) {
+    await recordDeliveryAttempt(deps.sql, deliveryId, attemptError(error)).catch(() => {})
+    throw error
+  }
+}
+
+/**
+ * The owner gave up on a delivery that keeps failing: it fails for good now (the job still waiting
+ * for its next try then finds it done). False when it is no longer pending.
+ */
+export async function dropDelivery(sql: Sql, deliveryId: string, reason: string): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    const delivery = await lockDelivery(tx, deliveryId)
+    if (!delivery || delivery.status !== 'pending') return false
+    await finish(tx, delivery, { status: 'failed', reason })
+    return true
+  })
+}
+
+/**
+ * A job that ran out of retries (its dead-letter copy): the delivery fails for good. `keep` sees
+ * the message first, in the same transaction (e-mail targets keep an encrypted copy).
+ */
+export async function abandonDelivery(deps: StepDeps, deliveryId: string, keep?: (ctx: DeliveryContext) => Promise<void>): Promise<void> {
+  await deps.sql.begin(async (tx) => {
+    const delivery = await lockDelivery(tx, deliveryId)
+    if (!delivery || delivery.status !== 'pending') return
+    const ctx = keep && (await openDelivery(deps, tx, delivery))
+    if (ctx) await keep(ctx)
+    await finish(tx, delivery, { status: 'failed', reason: 'retries-exhausted' })
+  })
+}
+
+/** A forward held past the hold period (its target was never confirmed) fails for good. */
+export async function expireHeldDelivery(sql: Sql, deliveryId: string): Promise<void> {
+  await sql.begin(async (tx) => {
+    const delivery = await lockDelivery(tx, deliveryId)
+    if (!delivery || delivery.status !== 'held') return
+    await finish(tx, delivery, { status: 'failed', reason: 'target-not-confirmed' })
+  })
+}

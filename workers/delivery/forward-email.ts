@@ -1,0 +1,114 @@
+// Queue `forward-email`: one inbound message to one of the alias's mailboxes, through the
+// outbound transport, with the envelope sender rewritten by SRS on the alias domain, headers
+// rewritten for anonymous replies, the body untouched, and a DKIM signature of the alias domain.
+// When the owner has a default age key and the alias's switch is on, the content leaves
+// encrypted to that key (encrypted-payload.ts, encrypted-mail.ts). A forward that fails for good
+// is kept encrypted, or at least reported (keep-undelivered.ts). A target that has not confirmed
+// it wants the mail gets nothing: the forward is held until it does (forward_targets).
+import { domainOf } from '../../lib/mail-address.ts'
+import { errorFields, log } from '../../lib/log.ts'
+import type { DeliveryAlias } from '../../db/alias-routing.ts'
+import { findDefaultPublicKey } from '../../db/encryption-keys.ts'
+import { recordThreadMessageIds } from '../../db/thread-message-ids.ts'
+import { isForwardTargetConfirmed } from '../../db/forward-targets.ts'
+import type { Payload } from '../../db/queues.ts'
+import { queues } from '../../db/queues.ts'
+import type { DeliveryDeps } from './delivery-deps.ts'
+import { abandonDelivery, runDelivery, type DeliveryContext, type DeliveryOutcome } from './delivery-step.ts'
+import { encryptedForward } from './encrypted-mail.ts'
+import { encryptPayload } from './encrypted-payload.ts'
+import { forwardHeaders } from './forward-headers.ts'
+import { parseMailboxes } from '../mail/mime-words.ts'
+import { PermanentDeliveryError } from './outbound-transport.ts'
+import { fieldValue, firstValue, joinMessage, messageIds, splitMessage, utf8 } from '../mail/raw-message.ts'
+import { exhaustedReason, keepUndelivered, relayReason } from './keep-undelivered.ts'
+import { reverseAliasAddresses } from './reverse-alias-contacts.ts'
+import type { SpoolMeta } from '../mail/spool-codec.ts'
+
+const MAX_CONTACTS = 50
+
+export async function buildForwardMessage(deps: DeliveryDeps, alias: DeliveryAlias, spoolId: string, raw: Buffer, meta: SpoolMeta): Promise<Buffer> {
+  const { headers, body } = splitMessage(raw)
+  const ours = (address: string) => deps.config.mailDomains.includes(domainOf(address))
+  const author = parseMailboxes(utf8(firstValue(headers, 'from') ?? ''))[0]
+  const replyTo = parseMailboxes(utf8(firstValue(headers, 'reply-to') ?? ''), 10).filter((m) => !ours(m.address))
+  const others = [...parseMailboxes(utf8(firstValue(headers, 'to') ?? '')), ...parseMailboxes(utf8(firstValue(headers, 'cc') ?? ''))]
+    .filter((m) => !ours(m.address)).slice(0, MAX_CONTACTS)
+  const replyTargets = replyTo.length ? replyTo : author && !ours(author.address) ? [author] : []
+  const reverse = await reverseAliasAddresses(deps.sql, alias, [...(author && !ours(author.address) ? [author] : []), ...replyTargets, ...others])
+  const aliasAddress = `${alias.alias}@${alias.domain}`
+  const rewritten = forwardHeaders({
+    headers, spoolId, meta, mxHostname: deps.config.mxHostname, aliasDomain: alias.domain, mailDomains: deps.config.mailDomains,
+    loopToken: deps.loopTokens.tokenFor(alias.id),
+    from: { mailbox: author, reverse: (author && reverse.get(author.address.toLowerCase())) ?? aliasAddress },
+    replyTo: replyTargets.map((m) => reverse.get(m.address.toLowerCase())!).filter(Boolean),
+    contacts: new Map(others.map((m) => [m.address.toLowerCase(), reverse.get(m.address.toLowerCase())!])),
+  })
+  return joinMessage(rewritten, body)
+}
+
+/** The ids a reply to this message may reference (reply-headers.ts): its own, and those it refers to. */
+function threadIdsOf(raw: Buffer): string[] {
+  const { headers } = splitMessage(raw)
+  return headers.filter((h) => ['message-id', 'in-reply-to', 'references'].includes(h.key)).flatMap((h) => messageIds(fieldValue(h))).slice(0, 100)
+}
+
+type OwnerCopy = { armored: string; recipient: string } | undefined
+
+/** The message encrypted to the owner's default key, made once when first asked for; undefined without a key. */
+function ownerCopy(ctx: DeliveryContext, forwarded: Buffer): () => Promise<OwnerCopy> {
+  let made: Promise<OwnerCopy> | undefined
+  const make = async (): Promise<OwnerCopy> => {
+    const recipient = await findDefaultPublicKey(ctx.tx, ctx.alias.userId)
+    return recipient ? { armored: await encryptPayload(ctx.raw, forwarded, recipient), recipient } : undefined
+  }
+  return () => (made ??= make())
+}
+
+/** For the undelivered record: a copy that cannot be made must not keep the failure from being recorded. */
+async function copyForRecord(copy: () => Promise<OwnerCopy>): Promise<OwnerCopy> {
+  try {
+    return await copy()
+  } catch (error) {
+    log.error('undelivered.copy_failed', errorFields(error))
+    return undefined
+  }
+}
+
+export function forwardEmailHandler(deps: DeliveryDeps) {
+  return async ({ deliveryId }: Payload<typeof queues.forwardEmail>) => {
+    const outcome = await runDelivery(deps, deliveryId, async (ctx): Promise<DeliveryOutcome> => {
+      const { delivery, alias, spoolId, raw, meta } = ctx
+      if (!delivery.target) return { status: 'failed', reason: 'no-target' }
+      // Only to addresses that confirmed they want this user's mail (issue 11 item 5).
+      if (!(await isForwardTargetConfirmed(ctx.tx, alias.userId, delivery.target))) return { status: 'held' }
+      const forwarded = await buildForwardMessage(deps, alias, spoolId, raw, meta)
+      const copy = ownerCopy(ctx, forwarded)
+      const encrypted = alias.encryptForwarded ? await copy() : undefined
+      const outgoing = encrypted
+        ? encryptedForward({ forwarded, ...encrypted, publicUrl: deps.config.publicUrl, receivedAt: new Date(meta.receivedAt) })
+        : forwarded
+      const message = await deps.dkim.sign(outgoing, alias.domain)
+      try {
+        await deps.transport.send({ id: delivery.id, from: deps.srs.forward(meta.mailFrom, alias.domain), to: delivery.target, raw: message })
+      } catch (error) {
+        if (!(error instanceof PermanentDeliveryError)) throw error
+        await keepUndelivered(ctx.tx, { alias, target: delivery.target, reason: relayReason(error), copy: await copyForRecord(copy) })
+        return { status: 'failed', reason: `smtp-${error.responseCode ?? 'rejected'}` }
+      }
+      await recordThreadMessageIds(ctx.tx, alias.id, threadIdsOf(raw))
+      return { status: 'sent' }
+    })
+    log.info('delivery.finished', { queue: queues.forwardEmail.name, delivery: deliveryId, status: outcome?.status ?? 'already-done' })
+  }
+}
+
+/** The dead-letter consumer of `forward-email`: out of retries, the message is kept or reported. */
+export function abandonForwardEmail(deps: DeliveryDeps, deliveryId: string): Promise<void> {
+  return abandonDelivery(deps, deliveryId, async (ctx) => {
+    const { delivery, alias } = ctx
+    if (!delivery.target) return
+    const copy = ownerCopy(ctx, await buildForwardMessage(deps, alias, ctx.spoolId, ctx.raw, ctx.meta))
+    await keepUndelivered(ctx.tx, { alias, target: delivery.target, reason: exhaustedReason(delivery.attempts, delivery.lastError), copy: await copyForRecord(copy) })
+  })
+}

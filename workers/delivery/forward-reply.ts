@@ -1,0 +1,52 @@
+// Queue `forward-reply`: a reply the user wrote to a reverse alias, re-sent from the alias to
+// the outside contact (the MX already checked it came from the alias owner's mailbox). One job
+// per reverse alias named in the envelope, so a reply to several contacts reaches each.
+import { getReverseAlias, findUserReverseAliases } from '../../db/reverse-aliases.ts'
+import { knownThreadMessageIds } from '../../db/thread-message-ids.ts'
+import { domainOf } from '../../lib/mail-address.ts'
+import { log } from '../../lib/log.ts'
+import type { DeliveryDeps } from './delivery-deps.ts'
+import { runDelivery, type DeliveryOutcome } from './delivery-step.ts'
+import { parseMailboxes, type Mailbox } from '../mail/mime-words.ts'
+import { ownerMailboxes } from '../mail/mx-recipients.ts'
+import { PermanentDeliveryError } from './outbound-transport.ts'
+import { queues, type Payload } from '../../db/queues.ts'
+import { fieldValue, firstValue, joinMessage, messageIds, splitMessage, utf8 } from '../mail/raw-message.ts'
+import { replyHeaders } from './reply-headers.ts'
+import { scrubReplyMime } from './reply-mime.ts'
+import { isReverseAliasLocalPart } from '../mail/reverse-alias-address.ts'
+
+/** References kept at most (a thread deeper than this loses its oldest links, RFC 5322 §3.6.4 allows that). */
+const MAX_REFERENCES = 100
+
+export function forwardReplyHandler(deps: DeliveryDeps) {
+  return async ({ deliveryId }: Payload<typeof queues.forwardReply>) => {
+    const outcome = await runDelivery(deps, deliveryId, async ({ tx, delivery, alias, spoolId, raw, meta }): Promise<DeliveryOutcome> => {
+      const reverse = delivery.reverseAliasId ? await getReverseAlias(tx, delivery.reverseAliasId) : undefined
+      if (!reverse) return { status: 'failed', reason: 'reverse-alias-deleted' }
+      const { headers, body } = splitMessage(raw)
+      const named = [...parseMailboxes(utf8(firstValue(headers, 'to') ?? '')), ...parseMailboxes(utf8(firstValue(headers, 'cc') ?? ''))]
+        .filter((m) => deps.config.mailDomains.includes(domainOf(m.address)) && isReverseAliasLocalPart(m.address.slice(0, m.address.lastIndexOf('@'))))
+      const mine = await findUserReverseAliases(tx, alias.userId, [...named.map((m) => m.address.slice(0, m.address.lastIndexOf('@'))), reverse.localPart])
+      const contacts = new Map<string, Mailbox>(mine.map((r) => [`${r.localPart}@${r.domain}`, { address: r.contactAddress, name: r.contactName ?? '' }]))
+      const owners = [...ownerMailboxes(alias), meta.mailFrom.toLowerCase()].filter(Boolean)
+      const aliasAddress = `${alias.alias}@${alias.domain}`
+      const referenced = headers.filter((h) => h.key === 'references' || h.key === 'in-reply-to').flatMap((h) => messageIds(fieldValue(h))).slice(0, MAX_REFERENCES)
+      const rewritten = replyHeaders({
+        headers, spoolId, aliasAddress, aliasDomain: alias.domain, mxHostname: deps.config.mxHostname, receivedAt: meta.receivedAt,
+        owners, contacts, recipient: { address: reverse.contactAddress, name: reverse.contactName ?? '' },
+        threadIds: await knownThreadMessageIds(tx, alias.id, referenced), mailDomains: deps.config.mailDomains,
+      })
+      const scrubbed = scrubReplyMime(rewritten, body)
+      const message = await deps.dkim.sign(joinMessage(scrubbed.headers, scrubbed.body), alias.domain)
+      try {
+        await deps.transport.send({ id: delivery.id, from: aliasAddress, to: reverse.contactAddress, raw: message })
+      } catch (error) {
+        if (error instanceof PermanentDeliveryError) return { status: 'failed', reason: `smtp-${error.responseCode ?? 'rejected'}` }
+        throw error
+      }
+      return { status: 'sent' }
+    })
+    log.info('delivery.finished', { queue: queues.forwardReply.name, delivery: deliveryId, status: outcome?.status ?? 'already-done' })
+  }
+}

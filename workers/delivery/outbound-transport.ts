@@ -1,0 +1,78 @@
+// Every outgoing message leaves through one transport: the relay at OUTBOUND_SMTP_URL over a
+// pool of kept-open connections (a new SMTP connection costs a greeting delay, 100 ms with
+// smtp-server), or in development the outbox, one `.eml` file per delivery under
+// DATA_DIR/outbox. A relay's 5xx (except 503) is permanent; anything else is worth a retry.
+import { mkdirSync, writeFileSync, renameSync } from 'node:fs'
+import path from 'node:path'
+import nodemailer from 'nodemailer'
+import type { Config } from '../../lib/config.ts'
+
+export interface OutgoingMessage {
+  /** delivery id: the outbox file name, and what makes a retry overwrite rather than add */
+  id: string
+  /** envelope sender (RFC 5321 MAIL FROM), '' for the null sender */
+  from: string
+  to: string
+  raw: Buffer
+}
+
+export interface OutboundTransport {
+  send(message: OutgoingMessage): Promise<void>
+  /** connects, greets and quits: whether the relay answers (absent for the outbox) */
+  verify?(): Promise<void>
+  close(): void
+}
+
+export class PermanentDeliveryError extends Error {
+  readonly responseCode: number | undefined
+  /** the relay's reply line, for the sender's own status view (never logged) */
+  readonly response: string | undefined
+
+  constructor(responseCode: number | undefined, response?: string) {
+    super(`permanent failure ${responseCode ?? ''}`.trim())
+    this.name = 'PermanentDeliveryError'
+    this.responseCode = responseCode
+    this.response = response
+  }
+}
+
+export function createOutboundTransport(cfg: Pick<Config, 'outboundSmtpUrl' | 'dataDir' | 'outboundSmtpConnections'>): OutboundTransport {
+  // OUTBOUND_SMTP_CONNECTIONS, by default as many as sends run at once (send-email runs four times DELIVERY_CONCURRENCY)
+  return cfg.outboundSmtpUrl ? relayTransport(cfg.outboundSmtpUrl, cfg.outboundSmtpConnections) : outboxTransport(path.join(cfg.dataDir, 'outbox'))
+}
+
+function relayTransport(url: string, maxConnections: number): OutboundTransport {
+  const transport = nodemailer.createTransport({
+    url, pool: true, maxConnections, maxMessages: 500,
+    connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000, logger: false,
+  })
+  return {
+    async send(message) {
+      try {
+        await transport.sendMail({ envelope: { from: message.from, to: [message.to] }, raw: message.raw })
+      } catch (error) {
+        const e = error as { permanent?: boolean; responseCode?: number; response?: string }
+        if (e.permanent) throw new PermanentDeliveryError(e.responseCode, e.response)
+        throw error
+      }
+    },
+    async verify() {
+      await transport.verify()
+    },
+    close: () => transport.close(),
+  }
+}
+
+function outboxTransport(dir: string): OutboundTransport {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  return {
+    async send(message) {
+      // Return-Path and Delivered-To are what a final delivery adds (RFC 5321 §4.4): they show the envelope.
+      const head = `Return-Path: <${message.from}>\r\nDelivered-To: ${message.to}\r\n`
+      const file = path.join(dir, `${message.id}.eml`)
+      writeFileSync(file + '.tmp', Buffer.concat([Buffer.from(head), message.raw]), { mode: 0o600 })
+      renameSync(file + '.tmp', file)
+    },
+    close() {},
+  }
+}

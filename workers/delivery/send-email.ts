@@ -1,0 +1,75 @@
+// send-email: delivers one email job through the outbound transport, From the alias (the
+// service's own mail: no-reply on the first mail domain), with a Message-ID on that domain,
+// DKIM-signed for it. A 5xx fails the job at once; anything else
+// is retried with backoff until maxRetries. The row's status follows every step, and the claim
+// (pending|retrying → sending) makes a duplicated or retried job send at most once. Claims and
+// "sent" marks of jobs running side by side go to Postgres together (lib/coalesce.ts).
+import { claimEmailJobs, markEmailJobFailed, markEmailJobRetrying, markEmailJobsSent, reclaimEmailJob, type ClaimedEmailJob, type EmailJobRow } from '../../db/email-jobs.ts'
+import { coalesce } from '../../lib/coalesce.ts'
+import { composeMessage } from '../../lib/compose-message.ts'
+import { openEmailJobContent, type EmailJobContent } from '../../lib/email-job-content.ts'
+import type { DeliveryDeps } from './delivery-deps.ts'
+import { PermanentDeliveryError } from './outbound-transport.ts'
+import type { Payload, queues, WorkContext } from '../../db/queues.ts'
+import { firstValue, splitMessage } from '../mail/raw-message.ts'
+import { isRelayUnreachable } from './relay-watch.ts'
+
+export function sendEmailHandler(deps: DeliveryDeps) {
+  const claim = coalesce((ids: string[]) => claimEmailJobs(deps.sql, ids))
+  const markSent = coalesce((sent: { id: string; messageId: string }[]) => markEmailJobsSent(deps.sql, sent))
+  return (payload: Payload<typeof queues.sendEmail>, ctx: WorkContext) => sendEmail(deps, { claim, markSent }, payload, ctx)
+}
+
+interface Writes {
+  claim(id: string): Promise<ClaimedEmailJob | undefined>
+  markSent(sent: { id: string; messageId: string }): Promise<void>
+}
+
+async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<typeof queues.sendEmail>, ctx: WorkContext): Promise<void> {
+  const { sql, config } = deps
+  // A retry of a job whose row is still `sending` means the earlier attempt lost its lease.
+  const job = (await writes.claim(payload.emailJobId)) ?? (ctx.retryCount > 0 ? await reclaimEmailJob(sql, payload.emailJobId) : undefined)
+  if (!job) return // cancelled, sent, failed or gone: nothing to do
+  const sender = senderOf(job, config.mailDomains[0])
+  if (!sender || !job.content) return markEmailJobFailed(sql, job.id, 'The sending alias no longer exists')
+  if (job.source !== 'system' && !job.aliasCanSend) return markEmailJobFailed(sql, job.id, 'The sending alias is paused')
+
+  const { domain, from } = sender
+  const content = openEmailJobContent(config.secretKey, job.id, job.content)
+  const raw = await messageOf(content, from, job, `<${job.id}@${domain}>`)
+  const messageId = firstValue(splitMessage(raw).headers, 'message-id') ?? `<${job.id}@${domain}>`
+  try {
+    await deps.transport.send({ id: `job-${job.id}`, from, to: job.recipientEmail, raw: await deps.dkim.sign(raw, domain) })
+  } catch (error) {
+    const reply = replyText(error)
+    if (error instanceof PermanentDeliveryError) return markEmailJobFailed(sql, job.id, reply)
+    if (ctx.retryCount >= job.maxRetries) return markEmailJobFailed(sql, job.id, reply)
+    await markEmailJobRetrying(sql, job.id, reply)
+    throw error
+  }
+  await writes.markSent({ id: job.id, messageId })
+}
+
+/** The alias a user's mail leaves from; the service's own mail leaves from no-reply on the first mail domain. */
+function senderOf(job: ClaimedEmailJob, firstDomain: string): { domain: string; from: string } | undefined {
+  if (job.source === 'system') return { domain: firstDomain, from: `no-reply@${firstDomain}` }
+  if (!job.aliasName || !job.aliasDomain) return undefined
+  return { domain: job.aliasDomain, from: `${job.aliasName}@${job.aliasDomain}` }
+}
+
+function replyText(error: unknown): string {
+  const e = error as { response?: string; responseCode?: number; code?: string }
+  if (e.response) return e.response.slice(0, 500)
+  if (isRelayUnreachable(error)) return 'The mail relay could not be reached'
+  return 'Temporary delivery failure'
+}
+
+/**
+ * The bytes to send: built when the mail was queued (compose) or as the client wrote them
+ * (submission; the server checked From). A compose job queued by an older version carries its
+ * parts and is built here.
+ */
+function messageOf(content: EmailJobContent, from: string, job: EmailJobRow, messageId: string): Promise<Buffer> | Buffer {
+  if (content.kind === 'raw') return Buffer.from(content.raw, 'base64')
+  return composeMessage({ from, to: job.recipientEmail, subject: content.subject, body: content.body, sharedPublicKey: content.sharedPublicKey, messageId, date: new Date() })
+}

@@ -1,0 +1,62 @@
+import { generateKeyPairSync } from 'node:crypto'
+import { dkimVerify } from 'mailauth'
+import { describe, expect, it } from 'vitest'
+import { fakeResolver } from '../../scripts/testing/mail-stand-ins.ts'
+import { dkimRecordFor, type DkimKey } from '../../lib/dkim-keys.ts'
+import { DkimSigner } from './dkim-signer.ts'
+
+const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string
+const key: DkimKey = { domain: 'veilmail.test', selector: 'vm1', privateKey: pem, dnsRecord: dkimRecordFor(pem) }
+const signer = new DkimSigner(new Map([[key.domain, key]]))
+const resolver = fakeResolver({ 'vm1._domainkey.veilmail.test TXT': [[key.dnsRecord]] })
+
+async function verify(raw: Buffer) {
+  const { results } = await dkimVerify(raw, { resolver })
+  return results.map((r) => [r.signingDomain, r.status.result, r.status.comment ?? ''])
+}
+
+const head = 'From: Alias <me@veilmail.test>\r\nTo: you@example.org\r\nSubject: Hello\r\nDate: Sat, 21 Nov 2026 10:00:00 +0000\r\nMessage-ID: <1@veilmail.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n'
+
+describe('DKIM signing', () => {
+  it('signs relaxed/relaxed rsa-sha256 that mailauth verifies', async () => {
+    const more = 'Reply-To: r@veilmail.test\r\nCc: c@example.org\r\nContent-Transfer-Encoding: 7bit\r\nX-Not-Signed: 1\r\n'
+    const signed = await signer.sign(Buffer.from(more + head + 'Hi there\r\n'), 'veilmail.test')
+    expect(await verify(signed)).toEqual([['veilmail.test', 'pass', '']])
+    const field = signed.toString().split(/\r\n(?![ \t])/)[0]
+    expect(field).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=veilmail\.test; s=vm1;/)
+    expect(field.replace(/\r\n /g, '')).toMatch(/h=from:reply-to:to:cc:subject:date:message-id:mime-version:content-type:content-transfer-encoding;/)
+    expect(field.split('\r\n').every((line) => line.length <= 78)).toBe(true)
+  })
+
+  it('survives what relays may do to whitespace, and fails when content changes', async () => {
+    const signed = (await signer.sign(Buffer.from(head + 'Line  with \t spaces   \r\n\r\ntrailing\r\n\r\n\r\n'), 'veilmail.test')).toString()
+    const respaced = signed.replace('Subject: Hello', 'Subject:   Hello  ').replace('Line  with', 'Line with').replace(/\r\n\r\n\r\n$/, '\r\n')
+    expect(await verify(Buffer.from(respaced))).toEqual([['veilmail.test', 'pass', '']])
+    expect((await verify(Buffer.from(signed.replace('Subject: Hello', 'Subject: Hallo'))))[0][1]).toBe('fail')
+    expect((await verify(Buffer.from(signed.replace('trailing', 'trailinG'))))[0][1]).toBe('neutral') // body hash mismatch
+  })
+
+  it('handles folded and repeated fields, bare LF, 8-bit bytes, blank and empty bodies, large bodies', async () => {
+    const folded = 'From: me@veilmail.test\r\nTo: a@example.org,\r\n\tb@example.org\r\nReferences: <a@x>\r\nReferences: <b@x>\r\nSubject: =?utf-8?Q?h=C3=A9?=\r\n\r\n'
+    for (const raw of [
+      Buffer.from(folded + 'body\r\n'),
+      Buffer.from((head + 'bare\nLF\n').replace(/\r\n/g, '\n')),
+      Buffer.concat([Buffer.from(head), Buffer.from([0xc3, 0xa9, 0x0d, 0x0a])]),
+      Buffer.from(head),
+      Buffer.from(head + '\r\n\r\n'),
+      Buffer.from(head + 'a \t\r\n \r\n\r\nb\r\n  \r\n\t\r\n'),
+      Buffer.from(head + 'no final line break'),
+      Buffer.from(head + ('line of a large body\r\n'.repeat(40_000))),
+    ]) {
+      const signed = await signer.sign(raw, 'veilmail.test')
+      // a relay sends CRLF lines: verify what the receiver gets
+      expect(await verify(Buffer.from(signed.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1'))).toEqual([['veilmail.test', 'pass', '']])
+    }
+    const twice = (await signer.sign(Buffer.from(folded + 'x\r\n'), 'veilmail.test')).toString()
+    expect(twice).toMatch(/h=from:to:subject:references:references;/)
+  })
+
+  it('refuses a domain it has no key for', async () => {
+    await expect(signer.sign(Buffer.from(head), 'other.test')).rejects.toThrow('no DKIM key')
+  })
+})

@@ -1,0 +1,63 @@
+// RCPT TO rules of the MX (RFC 5321 §4.1.1.3, §3.6.2): only our domains (no relaying), only
+// existing aliases, reverse aliases written to by the alias's own recipients, and SRS bounce
+// addresses we issued. A paused alias accepts and drops. postmaster@ (RFC 5321 §4.5.1, also
+// without a domain) and abuse@ (RFC 2142) each mail domain go to the operator, when there is one.
+import type { Sql } from '../../db/client.ts'
+import { findAliasByAddress, getAliasForDelivery, isPaused, recipientTargets, type RoutedAlias } from '../../db/alias-routing.ts'
+import { findReverseAlias, type ReverseAlias } from '../../db/reverse-aliases.ts'
+import { domainOf, parseEnvelopeAddress, sameAddress } from '../../lib/mail-address.ts'
+import { partitionTargets } from '../../shared/alias-target-rules.ts'
+import { Srs } from '../../lib/srs.ts'
+import { isReverseAliasLocalPart } from './reverse-alias-address.ts'
+import { replies, SmtpReply } from './smtp-reply.ts'
+
+export type Recipient =
+  | { kind: 'alias'; alias: RoutedAlias }
+  | { kind: 'paused'; alias: RoutedAlias }
+  | { kind: 'reverse'; reverse: ReverseAlias; alias: RoutedAlias }
+  | { kind: 'bounce' }
+  | { kind: 'operator'; role: string }
+
+export interface RecipientDeps {
+  sql: Sql
+  mailDomains: string[]
+  srs: Srs
+  /** where postmaster@ and abuse@ go; unset = they are refused, naming the missing setting */
+  operatorEmail?: string
+}
+
+/** Role mailboxes every mail domain must have (RFC 5321 §4.5.1, RFC 2142); no user can take them (reserved-alias-names.ts). */
+const OPERATOR_ROLES = new Set(['postmaster', 'abuse'])
+
+function operatorRecipient(deps: RecipientDeps, role: string): Recipient {
+  if (!deps.operatorEmail) throw new SmtpReply(550, '5.1.1 This server has no operator mailbox configured (OPERATOR_EMAIL is unset)')
+  return { kind: 'operator', role }
+}
+
+/** The user's mailboxes behind an alias: the only senders who may write to its reverse aliases. */
+export function ownerMailboxes(alias: Pick<RoutedAlias, 'forwardTo' | 'lastForwardTo'>): string[] {
+  return partitionTargets(recipientTargets(alias)).emails
+}
+
+export async function resolveRecipient(deps: RecipientDeps, address: string, mailFrom: string): Promise<Recipient> {
+  if (address.toLowerCase() === 'postmaster') return operatorRecipient(deps, `postmaster@${deps.mailDomains[0]}`)
+  const parsed = parseEnvelopeAddress(address)
+  if (!parsed) throw deps.mailDomains.includes(domainOf(address)) ? replies.badMailbox() : address.includes('@') ? replies.relayDenied() : replies.unknownMailbox()
+  if (!deps.mailDomains.includes(parsed.domain)) throw replies.relayDenied()
+
+  if (OPERATOR_ROLES.has(parsed.localPart.toLowerCase())) return operatorRecipient(deps, `${parsed.localPart.toLowerCase()}@${parsed.domain}`)
+  if (isReverseAliasLocalPart(parsed.localPart)) {
+    const reverse = await findReverseAlias(deps.sql, parsed.localPart, parsed.domain)
+    const alias = reverse && (await getAliasForDelivery(deps.sql, reverse.aliasId))
+    if (!reverse || !alias) throw replies.unknownMailbox()
+    if (!mailFrom || !ownerMailboxes(alias).some((m) => sameAddress(m, mailFrom))) throw replies.notARecipient()
+    return { kind: 'reverse', reverse, alias }
+  }
+  if (Srs.looksLikeSrs(parsed.localPart)) {
+    if (!deps.srs.verify(parsed.localPart)) throw replies.unknownMailbox()
+    return { kind: 'bounce' }
+  }
+  const alias = await findAliasByAddress(deps.sql, parsed.localPart, parsed.domain)
+  if (!alias) throw replies.unknownMailbox() // unknown and deleted alike
+  return isPaused(alias) ? { kind: 'paused', alias } : { kind: 'alias', alias }
+}

@@ -1,0 +1,296 @@
+// The sync-mailbox job: one connected mailbox brought up to date from its IMAP server.
+//
+// Per enabled folder (INBOX by default): a new UIDVALIDITY drops the folder's mail and starts
+// over (RFC 3501 §2.3.1.1); changes to stored mail are picked up with QRESYNC (RFC 7162 §3.2.5:
+// SELECT … QRESYNC reports VANISHED UIDs and changed flags), else CONDSTORE (FETCH … CHANGEDSINCE
+// for flags), else by comparing every stored UID's flags; expunges without QRESYNC by comparing
+// the server's UID list with ours. New mail is fetched above the highest stored UID in batches
+// bounded by count and bytes, each committed with the folder cursor, so a killed sync resumes
+// where it stopped and memory stays bounded whatever the mailbox size.
+import { randomUUID } from 'node:crypto'
+import type { FetchMessageObject, ImapFlow } from 'imapflow'
+import type { PgBoss } from 'pg-boss'
+import type { Sql } from '../../db/client.ts'
+import { getProviderForSync, markProviderError, markProviderIdle, markProviderSyncing, setProviderProgress, type ProviderForSync } from '../../db/email-providers.ts'
+import { advanceFolderUid, listFolders, resetFolderCursor, setFolderState, upsertFolder, type MailboxFolderRow } from '../../db/mailbox-folders.ts'
+import { setSyncJobStatus } from '../../db/mailbox-sync-jobs.ts'
+import { insertAttachment } from '../../db/received-attachments.ts'
+import {
+  applyServerFlags, deleteEmailsByUid, deleteFolderEmails, findThreadByMessageIds, findThreadBySubject, insertReceivedEmail, listFolderFlags,
+  type ServerFlags,
+} from '../../db/received-emails.ts'
+import type { Config } from '../../lib/config.ts'
+import { log } from '../../lib/log.ts'
+import { SecretBox } from '../../lib/secret-box.ts'
+import { classifyImapError, closeImap, connectImap, ImapConnectError, type ImapCredentials } from './imap-connect.ts'
+import { queues, type Payload, type WorkContext } from '../../db/queues.ts'
+import { parseMessage, threadSubject, type ParsedMessage } from './received-mail.ts'
+
+export interface SyncDeps {
+  sql: Sql
+  boss: PgBoss
+  config: Config
+  /** an extra trusted CA for IMAP servers (PEM), besides the system's and NODE_EXTRA_CA_CERTS */
+  imapCa?: string
+}
+
+/** Messages and bytes fetched per round trip and committed together. */
+const BATCH_MESSAGES = 50
+const BATCH_BYTES = 8 * 1024 * 1024
+/** Flag updates sent to Postgres per statement. */
+const FLAG_CHUNK = 2000
+/** pg_try_advisory_lock namespace of "a sync of this account is running". */
+const SYNC_LOCK = 7_461_013
+
+export const credentialsBox = (config: Config) => new SecretBox(config.secretKey, 'imap-credentials')
+export const receivedMailBox = (config: Config) => new SecretBox(config.secretKey, 'received-mail')
+
+export function sealCredentials(config: Config, providerId: string, creds: ImapCredentials): Buffer {
+  return credentialsBox(config).seal(JSON.stringify(creds), providerId)
+}
+
+export function openCredentials(config: Config, provider: Pick<ProviderForSync, 'id' | 'credentials'>): ImapCredentials {
+  return JSON.parse(credentialsBox(config).openText(provider.credentials, provider.id)) as ImapCredentials
+}
+
+/** Another sync of this account holds its lock (a job that outlived its lease): retried later. */
+class SyncBusyError extends Error {
+  override name = 'SyncBusyError'
+}
+
+export function syncMailboxHandler(deps: SyncDeps) {
+  return async ({ providerId }: Payload<typeof queues.syncMailbox>, ctx: WorkContext): Promise<void> => {
+    const { sql } = deps
+    const provider = await getProviderForSync(sql, providerId)
+    if (!provider) return // the account was deleted; its job rows went with it
+    // A session-level lock on a connection of its own: released if this process dies, so two
+    // syncs of one account never run at once even when a job outlives its lease.
+    const lockConnection = await sql.reserve()
+    try {
+      const [{ locked }] = await lockConnection<{ locked: boolean }[]>`select pg_try_advisory_lock(${SYNC_LOCK}, hashtext(${providerId})) as locked`
+      if (!locked) throw new SyncBusyError('another sync of this account is running')
+      try {
+        await setSyncJobStatus(sql, ctx.jobId, 'running')
+        const { added, fetched } = await syncProvider(deps, provider)
+        await markProviderIdle(sql, providerId)
+        await setSyncJobStatus(sql, ctx.jobId, 'done', { newEmailsCount: added, fetchedCount: fetched })
+        log.info('sync.done', { job: ctx.jobId, provider: providerId, added })
+      } catch (error) {
+        const failure = classifyImapError(error, { host: '', port: 0 })
+        const lastAttempt = ctx.retryCount >= queues.syncMailbox.retryLimit
+        // the kind and the underlying error's name and code: never its message (it can quote the server or the mail)
+        const cause = error as { name?: string; code?: string }
+        log.warn('sync.failed', { job: ctx.jobId, provider: providerId, kind: failure.kind, cause: cause?.name, code: cause?.code, attempt: ctx.retryCount })
+        await markProviderError(sql, providerId, failure.message, failure.permanent)
+        if (failure.permanent || lastAttempt) {
+          await setSyncJobStatus(sql, ctx.jobId, 'failed', { error: failure.message })
+          return
+        }
+        await setSyncJobStatus(sql, ctx.jobId, 'queued', { error: failure.message })
+        throw failure // retried with backoff
+      } finally {
+        await lockConnection`select pg_advisory_unlock(${SYNC_LOCK}, hashtext(${providerId}))`
+      }
+    } finally {
+      lockConnection.release()
+    }
+  }
+}
+
+/** Logs in, records the folders, syncs the enabled ones; how many messages were fetched and added. */
+export async function syncProvider(deps: SyncDeps, provider: ProviderForSync): Promise<FetchCounts> {
+  const { sql, config } = deps
+  const creds = openCredentials(config, provider)
+  let client: ImapFlow
+  try {
+    client = await connectImap(creds, { allowPrivate: config.allowPrivateNetworks, timeoutMs: config.sync.imapTimeoutMs, ca: deps.imapCa })
+  } catch (error) {
+    throw classifyImapError(error, creds)
+  }
+  try {
+    await markProviderSyncing(sql, provider.id, 0)
+    for (const folder of await client.list()) {
+      if (folder.flags.has('\\Noselect') || folder.flags.has('\\NonExistent')) continue
+      const inbox = folder.specialUse === '\\Inbox' || folder.path.toUpperCase() === 'INBOX'
+      await upsertFolder(sql, provider.id, folder.path, folder.specialUse ?? null, inbox)
+    }
+    const total: FetchCounts = { added: 0, fetched: 0 }
+    for (const folder of (await listFolders(sql, provider.id)).filter((f) => f.enabled)) {
+      const counts = await syncFolder(deps, client, provider, folder)
+      total.added += counts.added
+      total.fetched += counts.fetched
+    }
+    return total
+  } catch (error) {
+    throw error instanceof ImapConnectError ? error : classifyImapError(error, creds)
+  } finally {
+    await closeImap(client)
+  }
+}
+
+interface FetchCounts { added: number; fetched: number }
+
+async function syncFolder(deps: SyncDeps, client: ImapFlow, provider: ProviderForSync, folder: MailboxFolderRow): Promise<FetchCounts> {
+  const { sql } = deps
+  const qresync = client.enabled.has('QRESYNC')
+  const condstore = qresync || client.enabled.has('CONDSTORE')
+  const resumable = folder.uidValidity !== null && folder.highestModseq !== null && folder.lastUid > 0
+  // QRESYNC: the server reports, while selecting, what vanished and which flags changed since then
+  const vanished: number[] = []
+  const flagEvents: ServerFlags[] = []
+  const onExpunge = (e: { path: string; uid?: number; vanished: boolean }) => { if (e.path === folder.path && e.vanished && e.uid) vanished.push(e.uid) }
+  const onFlags = (e: { path: string; uid?: number; flags: Set<string>; modseq?: bigint }) => {
+    if (e.path === folder.path && e.uid) flagEvents.push(serverFlags(e.uid, e.flags, e.modseq))
+  }
+  client.on('expunge', onExpunge)
+  client.on('flags', onFlags)
+  const lock = await client.getMailboxLock(folder.path, {
+    readOnly: true,
+    ...(qresync && resumable ? { uidValidity: folder.uidValidity!, changedSince: folder.highestModseq! } : {}),
+  })
+  try {
+    const box = client.mailbox
+    if (!box) throw new Error('mailbox not selected')
+    const uidValidity = BigInt(box.uidValidity)
+    const highestModseq = condstore && box.highestModseq ? BigInt(box.highestModseq) : null
+    let lastUid = folder.lastUid
+    if (folder.uidValidity !== uidValidity.toString()) {
+      // RFC 3501 §2.3.1.1: the old UIDs mean nothing now; drop and fetch the folder again
+      await sql.begin(async (tx) => {
+        await deleteFolderEmails(tx, folder.id)
+        await resetFolderCursor(tx, folder.id, uidValidity)
+      })
+      lastUid = 0
+    } else if (lastUid > 0) {
+      await syncStoredMessages(deps, client, folder, { qresync: qresync && resumable, condstore, vanished, flagEvents })
+    }
+    const added = await fetchNewMessages(deps, client, provider, folder, lastUid, box.exists)
+    await setFolderState(sql, folder.id, highestModseq, box.exists)
+    return added
+  } finally {
+    lock.release()
+    client.off('expunge', onExpunge)
+    client.off('flags', onFlags)
+  }
+}
+
+function serverFlags(uid: number, flags: Set<string> | undefined, modseq: bigint | undefined): ServerFlags {
+  return { uid, isRead: !!flags?.has('\\Seen'), isStarred: !!flags?.has('\\Flagged'), isAnswered: !!flags?.has('\\Answered'), modseq: modseq ?? null }
+}
+
+interface StoredSync { qresync: boolean; condstore: boolean; vanished: number[]; flagEvents: ServerFlags[] }
+
+/** Flag changes and expunges made by other clients to messages we already hold. */
+async function syncStoredMessages(deps: SyncDeps, client: ImapFlow, folder: MailboxFolderRow, s: StoredSync): Promise<void> {
+  const { sql } = deps
+  const range = `1:${folder.lastUid}`
+  let changed = 0
+  let removed = 0
+  if (s.qresync) {
+    removed += await deleteEmailsByUid(sql, folder.id, s.vanished)
+    for (let i = 0; i < s.flagEvents.length; i += FLAG_CHUNK) changed += await applyServerFlags(sql, folder.id, s.flagEvents.slice(i, i + FLAG_CHUNK))
+  } else {
+    // CONDSTORE: only what changed since the last sync; without it every message's flags
+    const options = s.condstore && folder.highestModseq ? { uid: true, changedSince: BigInt(folder.highestModseq) } : { uid: true }
+    let chunk: ServerFlags[] = []
+    for await (const message of client.fetch(range, { uid: true, flags: true }, options)) {
+      chunk.push(serverFlags(message.uid, message.flags, message.modseq))
+      if (chunk.length >= FLAG_CHUNK) {
+        changed += await applyServerFlags(sql, folder.id, chunk)
+        chunk = []
+      }
+    }
+    changed += await applyServerFlags(sql, folder.id, chunk)
+    // expunges: UIDs we hold that the server no longer lists
+    const onServer = new Set((await client.search({ uid: range }, { uid: true })) || [])
+    const gone = (await listFolderFlags(sql, folder.id)).filter((m) => !onServer.has(m.uid)).map((m) => m.uid)
+    removed += await deleteEmailsByUid(sql, folder.id, gone)
+  }
+  if (changed || removed) log.info('sync.changes', { folder: folder.id, changed, removed, qresync: s.qresync })
+}
+
+/** New mail above `lastUid`, in bounded batches, each committed with the cursor. */
+async function fetchNewMessages(deps: SyncDeps, client: ImapFlow, provider: ProviderForSync, folder: MailboxFolderRow, lastUid: number, exists: number): Promise<FetchCounts> {
+  const { sql } = deps
+  if (exists === 0) return { added: 0, fetched: 0 }
+  const found = (await client.search({ uid: `${lastUid + 1}:*` }, { uid: true })) || []
+  // "n:*" always matches the highest UID, even when it is below n (RFC 3501 §6.4.8)
+  const uids = found.filter((u) => u > lastUid).sort((a, b) => a - b)
+  await setProviderProgress(sql, provider.id, 0, uids.length)
+  if (uids.length === 0) return { added: 0, fetched: 0 }
+  const box = receivedMailBox(deps.config)
+  let done = 0
+  let added = 0
+  for (const batch of await batchesBySize(client, uids)) {
+    const fetched: FetchMessageObject[] = []
+    for await (const message of client.fetch(batch.join(','), { uid: true, flags: true, size: true, internalDate: true, source: true }, { uid: true })) {
+      fetched.push(message)
+    }
+    const rows: { message: FetchMessageObject; parsed: ParsedMessage }[] = []
+    for (const message of fetched) {
+      const parsed = await parseMessage(message.source ?? Buffer.alloc(0))
+      rows.push({ message, parsed })
+    }
+    await sql.begin(async (tx) => {
+      for (const { message, parsed } of rows) {
+        const id = randomUUID()
+        const subjectKey = threadSubject(parsed.subject)
+        const named = [...(parsed.inReplyTo ? [parsed.inReplyTo] : []), ...parsed.referenceIds]
+        const threadId = (await findThreadByMessageIds(tx, provider.userId, named))
+          ?? (named.length === 0 && subjectKey ? await findThreadBySubject(tx, provider.userId, subjectKey) : undefined)
+          ?? randomUUID()
+        const flags = serverFlags(message.uid, message.flags, message.modseq)
+        const internalDate = message.internalDate instanceof Date ? message.internalDate : message.internalDate ? new Date(message.internalDate) : null
+        const inserted = await insertReceivedEmail(tx, {
+          id, userId: provider.userId, providerId: provider.id, folderId: folder.id, uid: message.uid,
+          messageId: parsed.messageId, inReplyTo: parsed.inReplyTo, referenceIds: parsed.referenceIds, threadId, threadSubject: subjectKey,
+          subject: parsed.subject, fromAddress: parsed.fromAddress, fromName: parsed.fromName, toAddress: parsed.toAddress,
+          ccAddresses: parsed.ccAddresses, bccAddresses: parsed.bccAddresses,
+          receivedAt: parsed.date ?? internalDate ?? new Date(), size: message.size ?? message.source?.length ?? 0,
+          isRead: flags.isRead, isStarred: flags.isStarred, isAnswered: flags.isAnswered,
+          hasAttachments: parsed.attachments.some((a) => a.listed), modseq: flags.modseq,
+          preview: box.seal(parsed.preview, `${id}:preview`),
+          bodyText: parsed.text === null ? null : box.seal(parsed.text, `${id}:text`),
+          bodyHtml: parsed.html === null ? null : box.seal(parsed.html, `${id}:html`),
+        })
+        if (!inserted) continue
+        added++
+        for (const a of parsed.attachments) {
+          const attachmentId = randomUUID()
+          await insertAttachment(tx, {
+            id: attachmentId, emailId: id, userId: provider.userId, filename: a.filename, contentType: a.contentType, contentId: a.contentId,
+            size: a.content.length, content: box.seal(a.content, attachmentId),
+          })
+        }
+      }
+      await advanceFolderUid(tx, folder.id, batch[batch.length - 1])
+    })
+    done += batch.length
+    await setProviderProgress(sql, provider.id, done, uids.length)
+  }
+  return { added, fetched: done }
+}
+
+/** Splits UIDs into fetch batches of at most BATCH_MESSAGES and about BATCH_BYTES (RFC822.SIZE). */
+async function batchesBySize(client: ImapFlow, uids: number[]): Promise<number[][]> {
+  const sizes = new Map<number, number>()
+  for (let i = 0; i < uids.length; i += 1000) {
+    for await (const m of client.fetch(uids.slice(i, i + 1000).join(','), { uid: true, size: true }, { uid: true })) sizes.set(m.uid, m.size ?? 0)
+  }
+  const batches: number[][] = []
+  let current: number[] = []
+  let bytes = 0
+  for (const uid of uids) {
+    const size = sizes.get(uid)
+    if (size === undefined) continue // expunged meanwhile
+    if (current.length && (current.length >= BATCH_MESSAGES || bytes + size > BATCH_BYTES)) {
+      batches.push(current)
+      current = []
+      bytes = 0
+    }
+    current.push(uid)
+    bytes += size
+  }
+  if (current.length) batches.push(current)
+  return batches
+}

@@ -1,0 +1,35 @@
+// How work for a connected mailbox is queued, by the API and by the sync schedule. A sync request
+// while one is already waiting for the account returns that job instead of queuing a second.
+import { randomUUID } from 'node:crypto'
+import type { PgBoss } from 'pg-boss'
+import type { Db, Sql } from '../../db/client.ts'
+import { lockEmailProvider } from '../../db/email-providers.ts'
+import { findQueuedSyncJob, insertSyncJob } from '../../db/mailbox-sync-jobs.ts'
+import { enqueue, queues } from '../../db/queues.ts'
+
+/** The id of the sync job for this account (new, or the one already waiting); undefined when the account is gone. */
+export async function requestSync(sql: Sql, boss: PgBoss, providerId: string): Promise<string | undefined> {
+  return sql.begin(async (tx) => {
+    const provider = await lockEmailProvider(tx, providerId)
+    if (!provider) return undefined
+    const waiting = await findQueuedSyncJob(tx, providerId)
+    if (waiting) return waiting
+    const id = randomUUID()
+    await insertSyncJob(tx, id, provider.userId, providerId)
+    await enqueue(tx, boss, queues.syncMailbox, { providerId }, { id, singletonKey: providerId })
+    return id
+  })
+}
+
+/**
+ * Queues the write-back of the account's pending changes, inside the caller's transaction. One
+ * job waiting per account is enough (it writes every pending change it finds), so a refusal
+ * because one is already waiting is success.
+ */
+export async function requestMailboxChanges(db: Db, boss: PgBoss, providerId: string): Promise<void> {
+  try {
+    await enqueue(db, boss, queues.mailboxChanges, { providerId }, { singletonKey: providerId })
+  } catch (error) {
+    if (!(error instanceof Error && error.message.endsWith('refused the job'))) throw error
+  }
+}

@@ -1,0 +1,50 @@
+// The sync process's consumers and schedule: sync-mailbox and mailbox-changes jobs, and every
+// active account queued for a sync once its last one is SYNC_INTERVAL_SECONDS old. Any number
+// of sync processes can run: the queues' singleton keys and the per-account lock keep two syncs
+// of one account apart, and a schedule tick in two processes queues one job (requestSync).
+import type { PgBoss } from 'pg-boss'
+import { dueProviderIds } from '../../db/email-providers.ts'
+import { deleteFinishedSyncJobs } from '../../db/mailbox-sync-jobs.ts'
+import { errorFields, log } from '../../lib/log.ts'
+import { mailboxChangesHandler } from './mailbox-changes.ts'
+import { deadLetterName, queues, work } from '../../db/queues.ts'
+import { syncMailboxHandler, type SyncDeps } from './sync-mailbox.ts'
+import { requestSync } from './sync-requests.ts'
+
+export interface SyncWorkerOptions {
+  /** mailboxes synced at once by this process (SYNC_CONCURRENCY) */
+  concurrency: number
+  /** seconds between syncs of one account (SYNC_INTERVAL_SECONDS) */
+  intervalSeconds: number
+  /** how often the schedule looks for due accounts */
+  tickSeconds?: number
+  pollSeconds?: number
+}
+
+/** Accounts queued per schedule tick (the rest wait for the next tick). */
+const DUE_PER_TICK = 500
+
+export async function startSyncWorker(boss: PgBoss, deps: SyncDeps, options: SyncWorkerOptions): Promise<() => Promise<void>> {
+  const pollSeconds = options.pollSeconds ?? 10
+  await work(boss, queues.syncMailbox, syncMailboxHandler(deps), { concurrency: options.concurrency, pollSeconds })
+  await work(boss, queues.mailboxChanges, mailboxChangesHandler(deps), { concurrency: options.concurrency, pollSeconds })
+  // a write-back that gave up leaves its changes pending; the next one (Sync, the next change) tries again
+  await work(boss, { ...queues.mailboxChanges, name: deadLetterName(queues.mailboxChanges) }, async () => {}, { pollSeconds: 60 })
+  let running: Promise<void> | undefined
+  const tick = async () => {
+    try {
+      for (const providerId of await dueProviderIds(deps.sql, options.intervalSeconds, DUE_PER_TICK)) {
+        await requestSync(deps.sql, boss, providerId)
+      }
+      await deleteFinishedSyncJobs(deps.sql, 86_400)
+    } catch (error) {
+      log.warn('sync.schedule_failed', errorFields(error))
+    }
+  }
+  const timer = setInterval(() => { running ??= tick().finally(() => { running = undefined }) }, (options.tickSeconds ?? Math.min(options.intervalSeconds, 60)) * 1000)
+  running = tick().finally(() => { running = undefined })
+  return async () => {
+    clearInterval(timer)
+    await running
+  }
+}

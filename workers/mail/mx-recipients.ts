@@ -7,7 +7,7 @@ import { findAliasByAddress, getAliasForDelivery, isPaused, recipientTargets, ty
 import { findReverseAlias, type ReverseAlias } from '../../db/reverse-aliases.ts'
 import { domainOf, parseEnvelopeAddress, sameAddress } from '../../lib/mail-address.ts'
 import { partitionTargets } from '../../shared/alias-target-rules.ts'
-import { Srs } from '../../lib/srs.ts'
+import { Srs } from './srs.ts'
 import { isReverseAliasLocalPart } from './reverse-alias-address.ts'
 import { replies, SmtpReply } from './smtp-reply.ts'
 

@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
-import { Srs } from '../../lib/srs.ts'
+import { Srs } from '../mail/srs.ts'
 import { resolveRecipient, type Recipient } from '../mail/mx-recipients.ts'
 import { createSpooler, GROUP_COMMIT_MAX_BYTES } from './mx-spool.ts'
 import { SpoolCodec } from '../mail/spool-codec.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseEnvelopeAddress } from './mail-address.ts'
+import { parseEnvelopeAddress } from '../../lib/mail-address.ts'
 import { Srs } from './srs.ts'
 
 const srs = new Srs('test-secret-key-that-is-long-enough-0123456789')

@@ -72,9 +72,9 @@ export function AccountCard({ provider: p, syncBusy, onSync, onDelete, deleting 
       {p.folders.length > 0 && (
         <ul className="grid gap-1 border-t border-border pt-3 text-sm" aria-label={`Folders of ${p.email}`}>
           {folderLines(p.folders).map((f) => (
-            <li key={f.path} className="flex flex-wrap justify-between gap-x-4" data-testid="account-folder" data-path={f.path}>
-              <span className="font-medium">{f.name}</span>
-              <span className="text-muted-foreground">{f.counts}</span>
+            <li key={f.path} className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-4" data-testid="account-folder" data-path={f.path}>
+              <span className="truncate font-medium" title={f.path}>{f.name}</span>
+              <span className="text-right text-muted-foreground">{f.counts}</span>
             </li>
           ))}
         </ul>

@@ -124,7 +124,7 @@ export function AddAccountForm({ outlookEnabled, onAdded, emailRef }: AddAccount
                 onChange={(e) => set('host')(e.target.value)}
                 error={errors.host}
               />
-              <div className="grid grid-cols-2 gap-4">
+              <div className="grid grid-cols-[6rem_minmax(0,1fr)] gap-4">
                 <FormField label="Port" name="port" inputMode="numeric" autoComplete="off" value={form.port} onChange={(e) => set('port')(e.target.value)} />
                 <Field label="Security">
                   {(control) => (

@@ -32,7 +32,7 @@ describe('account status', () => {
     expect(providersPollInterval(undefined)).toBe(false)
   })
 
-  it('lists Inbox first with stored and unread counts, listed folders with the server count', () => {
+  it('lists Inbox first with stored and unread counts, listed folders with the server\'s count', () => {
     const lines = folderLines([
       { path: 'Sent', specialUse: '\\Sent', enabled: false, messageCount: 1, stored: 0, unread: 0 },
       { path: 'INBOX', specialUse: null, enabled: true, messageCount: 1200, stored: 1200, unread: 1 },
@@ -40,8 +40,8 @@ describe('account status', () => {
     ])
     expect(lines).toEqual([
       { path: 'INBOX', name: 'Inbox', counts: '1,200 messages, 1 unread' },
-      { path: 'Archive', name: 'Archive', counts: '0 messages on the server, not synced' },
-      { path: 'Sent', name: 'Sent', counts: '1 message on the server, not synced' },
+      { path: 'Archive', name: 'Archive', counts: 'Not synced' },
+      { path: 'Sent', name: 'Sent', counts: '1 message, not synced' },
     ])
   })
 

@@ -54,14 +54,14 @@ export interface FolderLine {
   counts: string
 }
 
-/** INBOX (synced) first; a folder that is only listed says how many messages the server has. */
+/** INBOX (synced) first; a folder that is only listed says how many messages the server had at the last sync. */
 export function folderLines(folders: FolderView[]): FolderLine[] {
   return [...folders]
     .sort((a, b) => Number(b.path === 'INBOX') - Number(a.path === 'INBOX') || Number(b.enabled) - Number(a.enabled) || a.path.localeCompare(b.path))
     .map((f) => ({
       path: f.path,
       name: f.path === 'INBOX' ? 'Inbox' : (f.specialUse && SPECIAL_NAMES[f.specialUse]) || f.path,
-      counts: f.enabled ? `${plural(f.stored, 'message')}, ${f.unread.toLocaleString('en-US')} unread` : `${plural(f.messageCount, 'message')} on the server, not synced`,
+      counts: f.enabled ? `${plural(f.stored, 'message')}, ${f.unread.toLocaleString('en-US')} unread` : f.messageCount > 0 ? `${plural(f.messageCount, 'message')}, not synced` : 'Not synced',
     }))
 }
 

@@ -173,6 +173,7 @@ describe.skipIf(!run)('/inbox/settings', () => {
       startSync()
       await expect.poll(afterPoll(() => account(GOOD).getByTestId('account-status-text').textContent()), { timeout: 90_000, interval: 200 }).toBe('Syncing… 100 of 200')
       expect(await account(GOOD).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100')
+      await account(GOOD).screenshot({ path: path.join(SCREENSHOTS, 'mailboxes-syncing.png') })
       expect(await account(GOOD).getByRole('button', { name: 'Syncing…' }).isDisabled()).toBe(true)
     } finally {
       await holder`select pg_advisory_unlock(${HOLD})`

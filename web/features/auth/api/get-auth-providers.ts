@@ -3,9 +3,11 @@ import { apiGet } from '../../../lib/api-client.ts'
 
 export interface AuthProviders {
   google: boolean
+  /** Outlook mailboxes can be connected with Microsoft sign-in */
+  microsoft: boolean
 }
 
-/** Which optional sign-in methods the server has configured. */
+/** Which optional sign-in methods (Google sign-in, Microsoft for Outlook mailboxes) the server has configured. */
 export function useAuthProviders() {
   return useQuery({
     queryKey: ['auth', 'providers'],

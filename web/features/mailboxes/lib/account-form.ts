@@ -1,0 +1,81 @@
+// The add-account form (spec §2 "IMAP Account Settings", §3 new-provider defaults, §5 "Add account
+// (UI)"): presets, the browser-side checks with their exact messages, and the wire format the
+// API takes, `{ provider, email, encryptedCredentials }` with base64 of the JSON credentials.
+import { PROVIDER_PRESETS, type ProviderKind } from '../../../../shared/email-provider-schemas.ts'
+
+/** The providers the form connects with a password (Outlook signs in with Microsoft instead). */
+export type PasswordProvider = Exclude<ProviderKind, 'outlook'>
+
+export const SSL_PORT = 993
+export const STARTTLS_PORT = 143
+
+export interface AccountForm {
+  provider: PasswordProvider
+  email: string
+  password: string
+  host: string
+  /** as typed; read by parsePort */
+  port: string
+  /** true: SSL/TLS, false: STARTTLS */
+  secure: boolean
+}
+
+export const EMPTY_ACCOUNT_FORM: AccountForm = { provider: 'gmail', email: '', password: '', host: '', port: String(SSL_PORT), secure: true }
+
+export interface FormProblem {
+  title: string
+  description: string
+  /** the field to point at */
+  field: 'email' | 'password' | 'host'
+}
+
+/** Gmail and Yahoo fix their IMAP server (993, TLS); Custom IMAP starts empty on 993 with TLS. */
+export function selectProvider(form: AccountForm, provider: PasswordProvider): AccountForm {
+  const preset = PROVIDER_PRESETS[provider]
+  if (preset) return { ...form, provider, host: preset.host, port: String(preset.port), secure: preset.secure }
+  const wasPreset = Object.values(PROVIDER_PRESETS).some((p) => p?.host === form.host)
+  return { ...form, provider, host: wasPreset ? '' : form.host, port: String(SSL_PORT), secure: true }
+}
+
+/** SSL/TLS goes with port 993, STARTTLS with 143. */
+export const selectSecurity = (form: AccountForm, secure: boolean): AccountForm => ({ ...form, secure, port: String(secure ? SSL_PORT : STARTTLS_PORT) })
+
+/** Spec §5: "Port defaults to 993 if not numeric". */
+export function parsePort(port: string): number {
+  const trimmed = port.trim()
+  const n = /^\d+$/.test(trimmed) ? Number(trimmed) : NaN
+  return Number.isInteger(n) && n > 0 && n < 65536 ? n : SSL_PORT
+}
+
+/** The first browser-side problem, with the spec's toast title and text; none when the form may be sent. */
+export function checkAccountForm(form: AccountForm): FormProblem | undefined {
+  if (!form.email.trim() || !form.password.trim()) {
+    return { title: 'Missing fields', description: 'Please fill in all required fields.', field: form.email.trim() ? 'password' : 'email' }
+  }
+  if (form.provider === 'other' && !form.host.trim()) {
+    return { title: 'Missing IMAP server', description: 'Please enter the IMAP server address.', field: 'host' }
+  }
+  return undefined
+}
+
+/** base64 of UTF-8 (btoa alone refuses characters above U+00FF, which a password may hold). */
+export function base64Json(value: unknown): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(value))
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary)
+}
+
+export interface CreateEmailProviderRequest {
+  provider: PasswordProvider
+  email: string
+  encryptedCredentials: string
+}
+
+/** What POST /api/email-providers takes, from a form that passed checkAccountForm. */
+export function createProviderRequest(form: AccountForm): CreateEmailProviderRequest {
+  const email = form.email.trim()
+  const preset = PROVIDER_PRESETS[form.provider]
+  const server = preset ?? { host: form.host.trim(), port: parsePort(form.port), secure: form.secure }
+  return { provider: form.provider, email, encryptedCredentials: base64Json({ email, password: form.password, ...server }) }
+}

@@ -31,7 +31,7 @@ export function ConversationMessage({ email, expanded, onToggle, onStar }: Conve
         <time dateTime={email.receivedAt} className="shrink-0 font-mono text-xs text-muted-foreground">{listDate(email.receivedAt, false)}</time>
       </button>
       {expanded && (
-        <div className="grid gap-4 border-t border-border p-3 sm:p-4">
+        <div className="grid grid-cols-1 gap-4 border-t border-border p-3 sm:p-4">
           <MessageHeader email={email} onStar={onStar} />
           {detail.data ? <MessageBody email={detail.data} /> : detail.isError ? <p className="text-sm text-destructive">This message could not be loaded.</p> : <Spinner label="Loading message" />}
         </div>

@@ -104,7 +104,7 @@ export function EmailDetail({ emailId }: { emailId: string }) {
   }
 
   return (
-    <Card className="grid gap-4 p-3 sm:p-5" data-testid="email-detail">
+    <Card className="grid grid-cols-1 gap-4 p-3 sm:p-5" data-testid="email-detail">
       <div className="flex flex-wrap items-center gap-1 border-b border-border pb-3 print:hidden">
         <Button variant="ghost" size="sm" onClick={() => navigate(backTo)} aria-label="Back" title="Back">
           <ArrowLeft aria-hidden="true" />
@@ -122,7 +122,7 @@ export function EmailDetail({ emailId }: { emailId: string }) {
         {isConversation && <p className="text-sm text-muted-foreground">{conversation.length} messages</p>}
       </header>
       {isConversation ? (
-        <ol className="grid gap-2" aria-label="Conversation">
+        <ol className="grid grid-cols-1 gap-2" aria-label="Conversation">
           {conversation.map((e) => (
             <ConversationMessage
               key={e.id}
@@ -139,7 +139,7 @@ export function EmailDetail({ emailId }: { emailId: string }) {
           ))}
         </ol>
       ) : (
-        <article className="grid gap-4">
+        <article className="grid grid-cols-1 gap-4">
           <MessageHeader email={email.data} onStar={() => star(email.data)} />
           <MessageBody email={email.data} />
         </article>

@@ -46,10 +46,12 @@ export function EmailRow({ conversation, selected, mobile, onSelect, onStar, onO
         <Star className={cn('size-4', starred ? 'fill-amber-400 text-amber-500' : 'text-muted-foreground')} aria-hidden="true" />
       </button>
       <button type="button" onClick={onOpen} className="flex min-w-0 flex-1 cursor-pointer items-center gap-2 text-left sm:gap-3">
-        <span className="w-24 shrink-0 truncate text-sm sm:w-40" data-testid="row-sender">{senderLabel(conversation)}</span>
-        <span className="flex min-w-0 flex-1 items-baseline gap-2 text-sm">
-          <span className={cn('truncate', unread ? 'text-foreground' : 'text-foreground/80')} data-testid="row-subject">{subject}</span>
-          {!mobile && latest.preview && <span className="hidden min-w-0 flex-1 truncate font-normal text-muted-foreground lg:inline">— {latest.preview}</span>}
+        <span className="flex min-w-0 flex-1 flex-col gap-0.5 text-sm sm:flex-row sm:items-baseline sm:gap-3">
+          <span className="truncate sm:w-40 sm:shrink-0" data-testid="row-sender">{senderLabel(conversation)}</span>
+          <span className="flex min-w-0 flex-1 items-baseline gap-2">
+            <span className={cn('truncate', unread ? 'text-foreground' : 'text-foreground/80')} data-testid="row-subject">{subject}</span>
+            {!mobile && latest.preview && <span className="hidden min-w-0 flex-1 truncate font-normal text-muted-foreground lg:inline">— {latest.preview}</span>}
+          </span>
         </span>
         {attachments && <Paperclip className="size-4 shrink-0 text-muted-foreground" aria-label="Has attachments" />}
         <time dateTime={latest.receivedAt} className="w-12 shrink-0 text-right font-mono text-xs tabular-nums">

@@ -35,12 +35,16 @@ export function InboxLayout({ children }: { children: ReactNode }) {
       </div>
       {!desktop && (
         <DialogPrimitive.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
-          <DialogPrimitive.Trigger
-            aria-label="Open mailboxes"
-            className="fixed bottom-5 left-5 z-40 inline-flex size-12 cursor-pointer items-center justify-center rounded-full bg-primary text-primary-foreground shadow-lg"
-          >
-            <PanelLeftOpen className="size-5" aria-hidden="true" />
-          </DialogPrimitive.Trigger>
+          {/* Sticky at the end of the page's content, in a space of its own: it floats over the
+              list while scrolling, never over the footer, and the last rows scroll clear of it. */}
+          <div className="pointer-events-none sticky bottom-0 z-30 mx-auto w-full max-w-6xl px-4 pb-5 sm:px-6">
+            <DialogPrimitive.Trigger
+              aria-label="Open mailboxes"
+              className="pointer-events-auto inline-flex size-12 cursor-pointer items-center justify-center rounded-full bg-primary text-primary-foreground shadow-lg"
+            >
+              <PanelLeftOpen className="size-5" aria-hidden="true" />
+            </DialogPrimitive.Trigger>
+          </div>
           <DialogPrimitive.Portal>
             <DialogPrimitive.Overlay data-testid="drawer-overlay" className="fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-fade-in" />
             <DialogPrimitive.Content

@@ -15,7 +15,7 @@ export function MessageBody({ email }: { email: EmailDetailView }) {
   const encrypted = parts.some((p) => p.kind === 'age')
   const downloads = email.attachments.filter((a) => !(a.contentId && email.html?.includes(`cid:${a.contentId}`)))
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       {encrypted ? (
         parts.map((part, i) => (part.kind === 'age' ? <EncryptedBlock key={i} armored={part.armored} /> : <PlainTextBody key={i} text={part.text} />))
       ) : email.html !== null ? (

@@ -130,6 +130,26 @@ async function onServer(messageId: string, folder = 'INBOX'): Promise<string[] |
   }
 }
 
+/** Connects a Dovecot user from the signed-in page, as the settings form posts it, and waits for its first sync. */
+async function connectMailbox(p: Page, mailbox: string, password: string): Promise<string> {
+  const added = await p.evaluate(async ({ credentials, mailbox }) => {
+    const res = await fetch('/api/email-providers', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ provider: 'other', email: mailbox, encryptedCredentials: credentials }),
+    })
+    return { status: res.status, body: await res.json() }
+  }, { mailbox, credentials: imapCredentials({ email: mailbox, password, host: dovecot.host, port: dovecot.port }) })
+  if (added.status !== 202) throw new Error(`adding the account answered ${added.status}`)
+  // the first sync, as the settings page polls it
+  const jobUrl = `/api/email-providers/${added.body.provider.id}/sync-jobs/${added.body.jobId}`
+  for (let status = ''; status !== 'done';) {
+    status = await p.evaluate(async (url) => (await (await fetch(url)).json()).status, jobUrl)
+    if (status === 'failed') throw new Error('the first sync failed')
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  return added.body.provider.id
+}
+
 beforeAll(async () => {
   if (!run) return
   tracker = createServer((req, res) => {
@@ -164,26 +184,16 @@ beforeAll(async () => {
   await page.waitForURL('**/check-email')
   await page.goto(await latestLink({ sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay }, email, '/verify-email'))
   await page.waitForURL('**/dashboard')
-  const added = await page.evaluate(async ({ alias, credentials, mailbox }) => {
+  const aliasStatus = await page.evaluate(async (alias) => {
     const { user } = await (await fetch('/api/auth/session')).json()
     const [local, domain] = alias.split('@')
     const made = await fetch(`/api/aliases/${user.id}`, {
       method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ alias: local, domain, forwardTo: 'owner@example.com' }),
     })
-    const res = await fetch('/api/email-providers', {
-      method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ provider: 'other', email: mailbox, encryptedCredentials: credentials }),
-    })
-    return { alias: made.status, status: res.status, body: await res.json() }
-  }, { alias: ALIAS, mailbox: MAILBOX, credentials: imapCredentials({ email: MAILBOX, password, host: dovecot.host, port: dovecot.port }) })
-  expect(added).toMatchObject({ alias: 201, status: 202 })
-  // the first sync, as the settings page polls it (expect.poll is for tests, not hooks)
-  const jobUrl = `/api/email-providers/${added.body.provider.id}/sync-jobs/${added.body.jobId}`
-  for (let status = ''; status !== 'done';) {
-    status = await page.evaluate(async (url) => (await (await fetch(url)).json()).status, jobUrl)
-    if (status === 'failed') throw new Error('the first sync failed')
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
+    return made.status
+  }, ALIAS)
+  expect(aliasStatus).toBe(201)
+  await connectMailbox(page, MAILBOX, password)
 }, 180_000)
 afterEach(async ({ task }) => {
   if (task.result?.state === 'fail') await page?.screenshot({ path: path.join(SCREENSHOTS, `inbox-failure-${task.name.slice(0, 30).replace(/\W+/g, '-')}.png`), fullPage: true })
@@ -412,5 +422,81 @@ describe.skipIf(!run)('the inbox in the browser', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
       await screenshot(page, `inbox-detail-${width}.png`)
     }
+  })
+
+  it('puts a failed star back and says so', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.goto(server.url + '/inbox')
+    const deals = row(page, 'Weekly deals')
+    await deals.waitFor()
+    // the network fails for this one request, as when the connection drops
+    await page.route('**/api/emails/*', (route) => (route.request().method() === 'PATCH' ? route.abort('connectionreset') : route.continue()))
+    await deals.getByRole('button', { name: 'Star' }).click()
+    await toast(page, 'Error').getByText('Failed to update star status. Please try again.').waitFor()
+    expect(await deals.getByRole('button', { name: 'Star' }).getAttribute('aria-pressed')).toBe('false')
+    await page.unroute('**/api/emails/*')
+    expect(await onServer('deals')).toEqual(['\\Seen'])
+  })
+
+  it('pages a second, larger account, marks read in bulk, and the server sees it', async () => {
+    const big = 'big@example.test'
+    const password = dovecot.addUser(big)
+    dovecot.writeMessages(big, Array.from({ length: 55 }, (_, i) => ({ raw: sampleMail(1000 + i * 8).raw })))
+    const providerId = await connectMailbox(page, big, password)
+    await page.goto(server.url + '/inbox')
+    const accounts = page.getByRole('region', { name: 'ACCOUNTS' })
+    await accounts.getByRole('link', { name: 'All accounts' }).waitFor()
+    await accounts.getByRole('link', { name: big }).click()
+    await page.waitForURL(`**/inbox?account=${providerId}`)
+    await page.getByTestId('pager-text').getByText('1-50 of 55').waitFor()
+    expect(await page.getByTestId('email-row').count()).toBe(50)
+    await page.getByRole('button', { name: 'Next page' }).click()
+    await page.getByTestId('pager-text').getByText('51-55 of 55').waitFor()
+    expect(await page.getByTestId('email-row').count()).toBe(5)
+
+    // two selected: Mark Read (2); the select-all box shows the partial selection
+    const rows = page.getByTestId('email-row')
+    const subjects = await rows.getByTestId('row-subject').allInnerTexts()
+    await rows.nth(0).getByRole('checkbox').check()
+    await rows.nth(1).getByRole('checkbox').check()
+    expect(await page.getByRole('checkbox', { name: 'Select all' }).evaluate((box: HTMLInputElement) => box.indeterminate)).toBe(true)
+    await page.getByRole('button', { name: 'Mark Read (2)' }).click()
+    await toast(page, 'Emails marked as read').getByText('2 emails updated').waitFor()
+    await expect.poll(() => rows.evaluateAll((items) => items.map((i) => i.getAttribute('data-unread')))).toEqual(['false', 'false', 'true', 'true', 'true'])
+    // the rest with mark-all-read
+    await page.getByRole('button', { name: 'Mark all read' }).click()
+    await toast(page, 'Emails marked as read').getByText('3 emails updated').waitFor()
+    const seen = async () => {
+      const client = await dovecot.client(big)
+      try {
+        await client.mailboxOpen('INBOX')
+        const flagged: string[] = []
+        for await (const m of client.fetch('1:*', { envelope: true, flags: true })) if (m.flags?.has('\\Seen')) flagged.push(m.envelope?.subject ?? '')
+        return flagged.sort()
+      } finally {
+        await client.logout()
+      }
+    }
+    await expect.poll(seen, { timeout: 30_000, interval: 500 }).toEqual([...subjects].sort())
+  })
+
+  it('shows a user without accounts the settings first, then the empty inbox', async () => {
+    const other = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const p = await other.newPage()
+    await p.goto(server.url + '/register')
+    await p.getByLabel('Email').fill('newcomer@example.com')
+    await p.getByLabel('Password', { exact: true }).fill('correct horse')
+    await p.getByLabel('Confirm Password').fill('correct horse')
+    await p.getByRole('button', { name: 'Create Account' }).click()
+    await p.waitForURL('**/check-email')
+    await p.goto(await latestLink({ sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay }, 'newcomer@example.com', '/verify-email'))
+    await p.waitForURL('**/dashboard')
+    await p.getByRole('link', { name: '_INBOX' }).click()
+    await p.waitForURL('**/inbox/settings')
+    await p.getByRole('link', { name: '_INBOX' }).click()
+    await p.getByText('Connect an email account to see your inbox').waitFor()
+    await p.getByRole('region', { name: 'ACCOUNTS' }).getByRole('link', { name: 'Add Email Account' }).waitFor()
+    expect(await p.getByTestId('storage').innerText()).toBe('0 emails · 0 B')
+    await other.close()
   })
 })

@@ -1,5 +1,5 @@
 // What a newcomer meets first, in a real browser against the real web process: honest landing
-// figures on a young instance, copy that claims no inbox, one "404", and /auth when signed in.
+// figures on a young instance, copy that claims the inbox as built, one "404", and /auth when signed in.
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -45,13 +45,16 @@ describe.skipIf(!run)('a first visit', () => {
     await page.close()
   })
 
-  it('claims no inbox on the landing, about, terms and sign-in pages', async () => {
-    for (const route of ['/', '/about', '/terms', '/auth']) {
+  it('tells of the inbox the build has on the landing, about, terms and sign-in pages, and of nothing it lacks', async () => {
+    const claims: Record<string, RegExp> = { '/': /Unified Inbox/, '/about': /Inbox\. Connect Gmail, Yahoo or any IMAP mailbox/, '/terms': /webmail inbox for the IMAP mailboxes you connect/, '/auth': /aliases, keys and inbox/ }
+    for (const [route, claim] of Object.entries(claims)) {
       const page = await open(route)
       await page.locator('footer').waitFor()
       await page.getByRole('heading').first().waitFor()
       const text = await page.locator('body').innerText()
-      expect(text, route).not.toMatch(/unified inbox|IMAP|and inbox|inbox for mailboxes|secure inbox/i)
+      expect(text, route).toMatch(claim)
+      // Outlook needs OAuth2, which the server does not offer yet; no count of providers is claimed
+      expect(text, route).not.toMatch(/OAuth|\d+\+ (IMAP )?providers/i)
       await page.close()
     }
   })

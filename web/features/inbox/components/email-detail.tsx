@@ -61,7 +61,7 @@ export function EmailDetail({ emailId }: { emailId: string }) {
       ? email.data.conversationEmails.filter((e) => !e.isRead).map((e) => e.id)
       : email.data.isRead ? [] : [email.data.id]
     if (ids.length > 0) flag.mutate({ ids, flags: { isRead: true } }, { onSuccess: (r) => r.failed.length > 0 && toast(READ_FAILED), onError: () => toast(READ_FAILED) })
-  }, [email.data]) // eslint-disable-line react-hooks/exhaustive-deps -- once per opened message
+  }, [email.data]) // runs until the first answer has set `expanded`: once per opened message
 
   if (email.isPending) {
     return (

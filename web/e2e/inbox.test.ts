@@ -358,7 +358,8 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     await row(page, 'Weekly deals').getByRole('button', { name: /deals/ }).click()
     const body = page.frameLocator('iframe[title="Message body"]')
     await body.getByText('Deals of the').waitFor()
-    await page.getByTestId('remote-blocked').waitFor()
+    // the frame has loaded everything it was going to load
+    await expect.poll(() => page.evaluate(() => document.querySelector<HTMLIFrameElement>('iframe[title="Message body"]')?.contentDocument?.readyState)).toBe('complete')
 
     const inFrame = () => page.evaluate(() => {
       const doc = document.querySelector<HTMLIFrameElement>('iframe[title="Message body"]')!.contentDocument!
@@ -374,15 +375,16 @@ describe.skipIf(!run)('the inbox in the browser', () => {
         csp: doc.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content'),
       }
     })
+    expect(trackerHits).toEqual([])
+    expect(pageRequests.filter((url) => url.startsWith(trackerUrl))).toEqual([])
     const before = await inFrame()
     expect(before).toMatchObject({
       sandbox: 'allow-same-origin allow-popups allow-popups-to-escape-sandbox', scripts: 0, handlers: [], active: 1 /* our own CSP meta */, jsLink: null,
       deal: { href: 'https://shop.example/deal', target: '_blank', rel: 'noopener noreferrer' }, remoteSrc: null,
     })
     expect(before.csp).toContain('img-src data:;')
+    await page.getByTestId('remote-blocked').waitFor()
     await screenshot(page, 'inbox-html-blocked-1280.png')
-    expect(trackerHits).toEqual([])
-    expect(pageRequests.filter((url) => url.startsWith(trackerUrl))).toEqual([])
 
     await page.getByRole('button', { name: 'Show images' }).click()
     await expect.poll(() => trackerHits.includes('/pixel.png'), { timeout: 10_000 }).toBe(true)

@@ -1,5 +1,7 @@
 // Headers on every response. The CSP allows only our own scripts; inline styles are needed by
-// the UI's positioning (Radix) and by sanitized mail shown in sandboxed frames.
+// the UI's positioning (Radix) and by sanitized mail shown in sandboxed frames. Remote images are
+// allowed because a mail frame inherits this policy and the reader may press "Show images"; the
+// frame's own policy (web/lib/mail-html.ts) blocks them until then.
 import { secureHeaders } from 'hono/secure-headers'
 
 export const securityHeaders = secureHeaders({
@@ -7,7 +9,7 @@ export const securityHeaders = secureHeaders({
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'"],
     styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", 'data:', 'blob:'],
+    imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
     fontSrc: ["'self'", 'data:'],
     connectSrc: ["'self'"],
     frameSrc: ["'self'", 'blob:'],

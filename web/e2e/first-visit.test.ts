@@ -1,5 +1,5 @@
 // What a newcomer meets first, in a real browser against the real web process: honest landing
-// figures on a young instance, copy that claims no inbox, one "404", and /auth when signed in.
+// figures on a young instance, copy that claims the inbox as built, one "404", and /auth when signed in.
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -45,13 +45,16 @@ describe.skipIf(!run)('a first visit', () => {
     await page.close()
   })
 
-  it('claims no inbox on the landing, about, terms and sign-in pages', async () => {
-    for (const route of ['/', '/about', '/terms', '/auth']) {
+  it('tells of the inbox the build has on the landing, about, terms and sign-in pages, and of nothing it lacks', async () => {
+    const claims: Record<string, RegExp> = { '/': /Unified Inbox/, '/about': /Inbox\. Connect Gmail, Yahoo or any IMAP mailbox/, '/terms': /webmail inbox for the IMAP mailboxes you connect/, '/auth': /aliases, keys and inbox/ }
+    for (const [route, claim] of Object.entries(claims)) {
       const page = await open(route)
       await page.locator('footer').waitFor()
       await page.getByRole('heading').first().waitFor()
       const text = await page.locator('body').innerText()
-      expect(text, route).not.toMatch(/unified inbox|IMAP|and inbox|inbox for mailboxes|secure inbox/i)
+      expect(text, route).toMatch(claim)
+      // Outlook needs OAuth2, which the server does not offer yet; no count of providers is claimed
+      expect(text, route).not.toMatch(/OAuth|\d+\+ (IMAP )?providers/i)
       await page.close()
     }
   })
@@ -64,7 +67,7 @@ describe.skipIf(!run)('a first visit', () => {
     await page.close()
   })
 
-  it('sends a signed-in user from /auth to the dashboard, and shows no Inbox item in the nav', async () => {
+  it('sends a signed-in user from /auth to the dashboard, with the Inbox in the nav', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     await registerVerified(context.request, server.url, db.sql, `visit.${crypto.randomUUID().slice(0, 8)}@example.com`)
     const page = await context.newPage()
@@ -73,7 +76,7 @@ describe.skipIf(!run)('a first visit', () => {
     await page.getByRole('heading', { name: 'Email Forwarding' }).waitFor()
     expect(await page.getByRole('heading', { name: 'Welcome Back' }).count()).toBe(0)
     expect(await page.getByRole('link', { name: '_FORWARD' }).isVisible()).toBe(true)
-    expect(await page.getByRole('link', { name: '_INBOX' }).count()).toBe(0)
+    expect(await page.getByRole('link', { name: '_INBOX' }).getAttribute('href')).toBe('/inbox')
     // Back from the dashboard does not land on a sign-in form again.
     await page.goBack()
     expect(page.url()).not.toMatch(/\/auth$/)

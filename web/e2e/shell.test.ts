@@ -39,7 +39,7 @@ describe.skipIf(!run)('web shell', () => {
     await expect.poll(() => page.getByTestId('social-proof').innerText()).toBe('1,234 users · 3 aliases created')
     expect(await page.getByTestId('user-count').innerText()).toBe('1k+ users')
     expect(await page.getByRole('link', { name: '_SIGN IN' }).isVisible()).toBe(true)
-    for (const text of ['Sign up with email', 'Compatible with', 'Privacy First', 'Send as Your Alias', 'Zero Logs Policy', 'Get Started Free', 'Version 1.0.24', 'Made in Lithuania']) {
+    for (const text of ['Sign up with email', 'Compatible with', 'Privacy First', 'Unified Inbox', 'Zero Logs Policy', 'Get Started Free', 'Version 1.0.24', 'Made in Lithuania']) {
       expect(await page.getByText(text, { exact: false }).first().isVisible(), text).toBe(true)
     }
     await page.screenshot({ path: path.join(SCREENSHOTS, 'landing-1280.png'), fullPage: true })

@@ -49,7 +49,7 @@ function DesktopNav() {
 export function NavBar() {
   const { user, isAuthenticated, authMethod, logout } = useAuth()
   return (
-    <header className="sticky top-0 z-40 border-b border-border bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
+    <header className="sticky top-0 z-40 print:hidden border-b border-border bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-4 sm:px-6">
         <div className="flex items-center gap-6">
           <Link to="/home" aria-label="Veilmail home" className="shrink-0">

@@ -1,4 +1,4 @@
-import { Forward, LockKeyholeOpen, PenLine, Settings, type LucideIcon } from 'lucide-react'
+import { Forward, Inbox, LockKeyholeOpen, PenLine, Settings, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   label: string
@@ -7,10 +7,11 @@ export interface NavItem {
   isActive: (pathname: string) => boolean
 }
 
-/** The signed-in destinations (spec §2 "Navigation bar"); _INBOX joins them when the inbox is built. */
+/** The signed-in destinations (spec §2 "Navigation bar"). */
 export const NAV_ITEMS: NavItem[] = [
   { label: '_FORWARD', to: '/dashboard', icon: Forward, isActive: (p) => p === '/dashboard' || p === '/' },
   { label: '_COMPOSE', to: '/compose', icon: PenLine, isActive: (p) => p === '/compose' },
+  { label: '_INBOX', to: '/inbox', icon: Inbox, isActive: (p) => p.startsWith('/inbox') },
   { label: '_DECRYPT', to: '/decrypt', icon: LockKeyholeOpen, isActive: (p) => p === '/decrypt' },
   { label: '_SETTINGS', to: '/settings', icon: Settings, isActive: (p) => p === '/settings' },
 ]

@@ -57,6 +57,11 @@ export function AboutRoute() {
             only encrypted with your master password. With a default key set, forwarded mail is encrypted before it
             leaves our servers.
           </li>
+          <li>
+            <strong>Inbox.</strong> Connect Gmail, Yahoo or any IMAP mailbox and read it in one inbox, grouped into
+            conversations. Stars, read marks and deletions are written back to the mailbox, and replies leave from
+            your alias.
+          </li>
         </ul>
       </ProseSection>
 

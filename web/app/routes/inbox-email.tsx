@@ -1,12 +1,15 @@
-import { PageContainer, PageHeader } from '../../components/layout/page-header.tsx'
+import { useParams } from 'react-router-dom'
 import { useDocumentTitle } from '../../hooks/use-document-title.ts'
+import { EmailDetail } from '../../features/inbox/components/email-detail.tsx'
+import { InboxLayout } from '../../features/inbox/components/inbox-layout.tsx'
 
-/** /inbox/:emailId: one message or conversation. */
+/** /inbox/:emailId: one message or its conversation. */
 export function InboxEmailRoute() {
   useDocumentTitle('Inbox')
+  const { emailId = '' } = useParams()
   return (
-    <PageContainer>
-      <PageHeader title="Inbox" />
-    </PageContainer>
+    <InboxLayout>
+      <EmailDetail key={emailId} emailId={emailId} />
+    </InboxLayout>
   )
 }

@@ -1,12 +1,13 @@
-import { PageContainer, PageHeader } from '../../components/layout/page-header.tsx'
 import { useDocumentTitle } from '../../hooks/use-document-title.ts'
+import { EmailList } from '../../features/inbox/components/email-list.tsx'
+import { InboxLayout } from '../../features/inbox/components/inbox-layout.tsx'
 
-/** /inbox: the message list. */
+/** /inbox: the message list of the chosen account and category. */
 export function InboxRoute() {
   useDocumentTitle('Inbox')
   return (
-    <PageContainer>
-      <PageHeader title="Inbox" />
-    </PageContainer>
+    <InboxLayout>
+      <EmailList />
+    </InboxLayout>
   )
 }

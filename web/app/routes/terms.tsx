@@ -15,7 +15,7 @@ export function TermsRoute() {
       <ProseSection title="1. The service">
         <p>
           Veilmail provides e-mail aliases that forward to mailboxes and webhooks you choose, anonymous replies and
-          sending through an alias, and age encryption keys protected by a master password. The service is free. We may add, change or remove features; we will not start charging for
+          sending through an alias, age encryption keys protected by a master password, and a webmail inbox for the IMAP mailboxes you connect. The service is free. We may add, change or remove features; we will not start charging for
           what is free without telling you first.
         </p>
       </ProseSection>

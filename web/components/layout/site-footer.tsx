@@ -64,7 +64,7 @@ function FooterItem({ link }: { link: FooterLink }): ReactNode {
 
 export function SiteFooter() {
   return (
-    <footer className="border-t border-border bg-muted/40" data-testid="site-footer">
+    <footer className="border-t border-border bg-muted/40 print:hidden" data-testid="site-footer">
       <div className="mx-auto grid max-w-6xl grid-cols-2 gap-x-6 gap-y-10 px-4 py-12 sm:px-6 md:grid-cols-[1.4fr_repeat(4,1fr)]">
         <div className="col-span-2 space-y-3 md:col-span-1">
           <Logo />

@@ -38,7 +38,7 @@ export function DeleteAccountDialog({ open, onOpenChange, pending, onConfirm }: 
         <DialogHeader>
           <DialogTitle>Delete your account?</DialogTitle>
           <DialogDescription>
-            This permanently deletes your account, your aliases, encryption keys, SMTP credentials and mail waiting to be sent.
+            This permanently deletes your account, your aliases, encryption keys, SMTP credentials, mail waiting to be sent, and your connected mailboxes with the mail copied from them (your provider keeps its own copy).
             Mail sent to your aliases will be refused from now on. Download any encryption keys you still need first.
           </DialogDescription>
         </DialogHeader>

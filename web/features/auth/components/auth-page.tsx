@@ -12,7 +12,7 @@ const COPY = {
   login: {
     documentTitle: 'Sign In',
     title: 'Welcome Back',
-    subtitle: 'Sign in to manage your aliases and keys.',
+    subtitle: 'Sign in to manage your aliases, keys and inbox.',
     switchPrompt: "Don't have an account?",
     switchLabel: 'Create account',
     switchTo: '/register',

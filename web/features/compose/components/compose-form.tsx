@@ -31,12 +31,21 @@ interface ComposeFormProps {
   keys: readonly ShareableKey[] | undefined
   /** Queues the e-mail (encrypting it first when asked); rejects when it could not. `onUndone` runs if the user undoes it. */
   onSend: (request: CreateEmailJobInput, onUndone: () => void) => Promise<unknown>
+  /** The inbox dialog's form: starts from a reply or forward, has no Reset, closes once queued. */
+  dialog?: {
+    initial?: Partial<ComposeValues>
+    /** a job is still being delivered: Send waits (spec §2 "Delivering...") */
+    delivering: boolean
+    onQueued: () => void
+    /** the dialog's own failure toast (spec §8 "Unable to send email") */
+    onFailed: (error: Error) => void
+  }
 }
 
-/** Spec §2 "Compose page": From, To, Subject, Message, encryption; Reset and Send Email. */
-export function ComposeForm({ aliases, keys, onSend }: ComposeFormProps) {
+/** Spec §2 "Compose page" and the inbox's compose dialog: From, To, Subject, Message, encryption; Send. */
+export function ComposeForm({ aliases, keys, onSend, dialog }: ComposeFormProps) {
   const formRef = useRef<HTMLFormElement>(null)
-  const [values, setValues] = useState<ComposeValues>(() => takeUndoneDraft() ?? EMPTY_COMPOSE)
+  const [values, setValues] = useState<ComposeValues>(() => takeUndoneDraft() ?? { ...EMPTY_COMPOSE, fromAlias: dialog && aliases.length === 1 ? aliases[0].id : '', ...dialog?.initial })
   const [errors, setErrors] = useState<ComposeErrors>({})
   const [attempts, setAttempts] = useState(0)
   // Each send remembers its own draft: Undo on that toast brings back exactly what was sent.
@@ -89,20 +98,23 @@ export function ComposeForm({ aliases, keys, onSend }: ComposeFormProps) {
     }
     setErrors({})
     sending.mutate({ request: result.request, draft: values }, {
-      onSuccess: reset,
+      onSuccess: () => {
+        reset()
+        dialog?.onQueued()
+      },
       onError: (error) => {
         if (error instanceof ApiError && error.errors) {
           setErrors(composeErrors(error.errors, values))
           setAttempts((n) => n + 1)
         }
+        if (dialog) return dialog.onFailed(error)
         const title = error instanceof ApiError && error.rateLimited ? 'Sending Limit Reached' : 'Sending failed'
         toast({ title, description: errorMessage(error, 'Failed to queue email'), variant: 'destructive' })
       },
     })
   }
 
-  return (
-    <Card className="p-4 sm:p-6">
+  const form = (
         <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label="Compose Email" className="grid gap-5">
           <Field
             label="From"
@@ -160,16 +172,25 @@ export function ComposeForm({ aliases, keys, onSend }: ComposeFormProps) {
           </Field>
           <EncryptionFields values={values} errors={errors} keys={keys} disabled={busy} onChange={change} onShareChange={changeShare} />
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <Button variant="outline" onClick={reset} disabled={busy}>
-              <RotateCcw aria-hidden="true" />
-              Reset
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {busy ? <Spinner decorative /> : <Send aria-hidden="true" />}
-              {busy ? 'Sending...' : 'Send Email'}
-            </Button>
+            {dialog ? (
+              <Button type="submit" disabled={busy || dialog.delivering}>
+                {busy || dialog.delivering ? <Spinner decorative /> : <Send aria-hidden="true" />}
+                {busy ? 'Sending...' : dialog.delivering ? 'Delivering...' : 'Send'}
+              </Button>
+            ) : (
+              <>
+                <Button variant="outline" onClick={reset} disabled={busy}>
+                  <RotateCcw aria-hidden="true" />
+                  Reset
+                </Button>
+                <Button type="submit" disabled={busy}>
+                  {busy ? <Spinner decorative /> : <Send aria-hidden="true" />}
+                  {busy ? 'Sending...' : 'Send Email'}
+                </Button>
+              </>
+            )}
           </div>
         </form>
-    </Card>
   )
+  return dialog ? form : <Card className="p-4 sm:p-6">{form}</Card>
 }

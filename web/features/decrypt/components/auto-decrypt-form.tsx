@@ -10,16 +10,19 @@ import { CiphertextField, DecryptButton } from './ciphertext-field.tsx'
 const DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' })
 
 interface AutoDecryptFormProps {
+  /** The message to open when it is already known (the inbox widget): no text field then. */
+  encryptedText?: string
   keys: EncryptionKeyView[]
   pending: boolean
   onDecrypt: (input: DecryptAutoInput) => void
 }
 
 /** Spec §2 Auto Decrypt: a saved key, its master password and the encrypted text. */
-export function AutoDecryptForm({ keys, pending, onDecrypt }: AutoDecryptFormProps) {
+export function AutoDecryptForm({ keys, pending, onDecrypt, encryptedText: givenText }: AutoDecryptFormProps) {
   const [keyId, setKeyId] = useState(() => (keys.find((k) => k.isDefault) ?? keys[0])?.id ?? '')
   const [masterPassword, setMasterPassword] = useState('')
-  const [encryptedText, setEncryptedText] = useState('')
+  const [typedText, setEncryptedText] = useState('')
+  const encryptedText = givenText ?? typedText
   const [errors, setErrors] = useState<FieldErrors>({})
   const selected = keys.some((k) => k.id === keyId) ? keyId : ''
 
@@ -52,7 +55,7 @@ export function AutoDecryptForm({ keys, pending, onDecrypt }: AutoDecryptFormPro
           <PasswordInput {...control} value={masterPassword} onChange={(e) => setMasterPassword(e.target.value)} autoComplete="current-password" disabled={pending} />
         )}
       </Field>
-      <CiphertextField value={encryptedText} onChange={setEncryptedText} error={errors.encryptedText} pending={pending} />
+      {givenText === undefined && <CiphertextField value={encryptedText} onChange={setEncryptedText} error={errors.encryptedText} pending={pending} />}
       <DecryptButton pending={pending} />
     </form>
   )

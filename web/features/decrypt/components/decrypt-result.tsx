@@ -17,7 +17,7 @@ async function copyResult(text: string) {
 }
 
 /** The decrypted text parsed as mail when it is a MIME message; null while parsing or when it is not. */
-function useDecryptedMail(text: string | undefined): DecryptedMail | null {
+export function useDecryptedMail(text: string | undefined): DecryptedMail | null {
   const [parsed, setParsed] = useState<{ text: string; mail: DecryptedMail | undefined }>()
   useEffect(() => {
     if (text === undefined) return

@@ -1,10 +1,7 @@
 import { useEffect, useMemo, useState } from 'react'
 import { Download, ImageOff, Paperclip } from 'lucide-react'
+import { MailFrame } from '../../../components/mail/mail-frame.tsx'
 import { type DecryptedMail, type MailAttachment, sizeText } from '../lib/decrypted-mail.ts'
-
-// The frame runs no script and has an opaque origin; links open outside it. The page's CSP
-// (img-src 'self' data: blob:) also applies to srcdoc frames, a second wall against remote loads.
-const FRAME_HEAD = '<!doctype html><meta charset="utf-8"><base target="_blank"><style>body{font-family:system-ui,sans-serif;margin:12px;word-wrap:break-word}img{max-width:100%;height:auto}</style>'
 
 function AttachmentLink({ attachment }: { attachment: MailAttachment }) {
   const url = useMemo(() => URL.createObjectURL(attachment.blob), [attachment])
@@ -50,12 +47,7 @@ export function DecryptedMailView({ mail }: { mail: DecryptedMail }) {
         </p>
       )}
       {html ? (
-        <iframe
-          title="Message body"
-          sandbox="allow-popups allow-popups-to-escape-sandbox"
-          srcDoc={FRAME_HEAD + mail.html}
-          className="h-96 w-full rounded-md border border-border bg-white"
-        />
+        <MailFrame html={mail.html!} showRemote={false} />
       ) : (
         <div className="max-h-96 overflow-auto whitespace-pre-wrap break-words rounded-md border border-border p-3 text-sm" data-testid="decrypted-body">
           {mail.text || '(This message has no text.)'}

@@ -7,14 +7,17 @@ import { firstErrors, type FieldErrors } from '../lib/field-errors.ts'
 import { CiphertextField, DecryptButton } from './ciphertext-field.tsx'
 
 interface ManualDecryptFormProps {
+  /** The message to open when it is already known (the inbox widget): no text field then. */
+  encryptedText?: string
   pending: boolean
   onDecrypt: (input: DecryptManualInput) => void
 }
 
 /** Spec §2 Manual Decrypt: a pasted private key (or downloaded key file) and the encrypted text. */
-export function ManualDecryptForm({ pending, onDecrypt }: ManualDecryptFormProps) {
+export function ManualDecryptForm({ pending, onDecrypt, encryptedText: givenText }: ManualDecryptFormProps) {
   const [privateKey, setPrivateKey] = useState('')
-  const [encryptedText, setEncryptedText] = useState('')
+  const [typedText, setEncryptedText] = useState('')
+  const encryptedText = givenText ?? typedText
   const [errors, setErrors] = useState<FieldErrors>({})
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -43,7 +46,7 @@ export function ManualDecryptForm({ pending, onDecrypt }: ManualDecryptFormProps
         )}
       </Field>
       <p className="-mt-2 text-xs text-muted-foreground">The key stays in this browser. A downloaded key file's contents work too.</p>
-      <CiphertextField value={encryptedText} onChange={setEncryptedText} error={errors.encryptedText} pending={pending} />
+      {givenText === undefined && <CiphertextField value={encryptedText} onChange={setEncryptedText} error={errors.encryptedText} pending={pending} />}
       <DecryptButton pending={pending} />
     </form>
   )

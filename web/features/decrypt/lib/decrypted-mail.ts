@@ -3,6 +3,7 @@
 // postal-mime, so the Decrypt page shows the original's headers, body and attachments instead of
 // the MIME source. Both libraries load on first use, not with the page.
 import type { Address, Attachment, Email } from 'postal-mime'
+import { sanitizeMailHtml } from '../../../lib/mail-html.ts'
 
 export interface MailAttachment {
   filename: string
@@ -55,37 +56,6 @@ function dataUrl(a: Attachment): string {
   return `data:${a.mimeType};base64,${btoa(binary)}`
 }
 
-const REMOTE_URL = /url\s*\(|@import/i
-const URL_ATTRIBUTES = ['src', 'srcset', 'background', 'poster', 'lowsrc', 'dynsrc', 'xlink:href']
-
-/**
- * DOMPurify removes scripts and handlers; on top of it every attribute or style that would fetch
- * from the network is dropped (tracking pixels tell the sender when and where mail is read).
- * Inline images the message carries itself (cid:, RFC 2392) are shown from their attachment.
- */
-async function sanitizeHtml(html: string, inline: Map<string, string>): Promise<{ html: string; blocked: number }> {
-  const { default: DOMPurify } = await import('dompurify')
-  const purify = DOMPurify(window)
-  let blocked = 0
-  purify.addHook('uponSanitizeAttribute', (_node, data) => {
-    const name = data.attrName.toLowerCase()
-    const value = data.attrValue.trim()
-    if (URL_ATTRIBUTES.includes(name)) {
-      const cid = /^cid:(.+)$/i.exec(value)
-      if (cid && inline.has(cid[1])) data.attrValue = inline.get(cid[1])!
-      else if (!/^data:image\//i.test(value)) {
-        data.keepAttr = false
-        blocked++
-      }
-    } else if (name === 'style' && REMOTE_URL.test(value)) {
-      data.keepAttr = false
-      blocked++
-    }
-  })
-  const clean = purify.sanitize(html, { FORBID_TAGS: ['style', 'link', 'meta', 'base', 'form', 'iframe', 'object', 'embed'], ADD_ATTR: ['target'] })
-  return { html: clean, blocked }
-}
-
 async function parse(raw: string, forceRfc822Attachments: boolean): Promise<Email> {
   const { default: PostalMime } = await import('postal-mime')
   return PostalMime.parse(raw, { forceRfc822Attachments, attachmentEncoding: 'arraybuffer' })
@@ -102,7 +72,7 @@ export async function parseDecryptedMail(text: string): Promise<DecryptedMail | 
     const inline = new Map(
       original.attachments.filter((a) => a.contentId && a.mimeType.startsWith('image/')).map((a) => [a.contentId!.replace(/^<|>$/g, ''), dataUrl(a)]),
     )
-    const sanitized = original.html ? await sanitizeHtml(original.html, inline) : undefined
+    const sanitized = original.html ? await sanitizeMailHtml(original.html, { inline, showRemote: false }) : undefined
     const headers = [
       { label: 'From', value: addressList(original.from) },
       { label: 'To', value: addressList(original.to) },
@@ -116,7 +86,7 @@ export async function parseDecryptedMail(text: string): Promise<DecryptedMail | 
       subject: original.subject ?? '',
       text: original.text?.trim() ?? '',
       html: sanitized?.html,
-      blockedRemote: sanitized?.blocked ?? 0,
+      blockedRemote: sanitized?.blockedRemote ?? 0,
       attachments,
     }
   } catch {

@@ -1,4 +1,4 @@
-import { EyeOff, Send, ScrollText } from 'lucide-react'
+import { EyeOff, Inbox, ScrollText } from 'lucide-react'
 
 const FEATURES = [
   {
@@ -7,9 +7,9 @@ const FEATURES = [
     body: 'Senders only ever see your alias. Replies and new mail go out through the alias, so your real address never travels with them.',
   },
   {
-    icon: Send,
-    title: 'Send as Your Alias',
-    body: 'Write from the compose page or any mail app with SMTP credentials: mail goes out from the alias, DKIM-signed, and the recipient never sees your real address.',
+    icon: Inbox,
+    title: 'Unified Inbox',
+    body: 'Connect Gmail, Yahoo or any IMAP mailbox and read it here in conversations. Star, read and delete sync back to the mailbox; replies go out from your alias.',
   },
   {
     icon: ScrollText,

@@ -1,0 +1,504 @@
+// The inbox in a real browser: a private Dovecot seeded with mail, synced by the real sync worker
+// into the real web process; the delivery worker and a relay stand-in behind the compose dialog.
+// Changes made in the browser are checked on the IMAP server through another client (imapflow),
+// and a hostile HTML message must run nothing and fetch nothing until "Show images".
+import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { armor, Encrypter, generateX25519Identity, identityToRecipient } from 'age-encryption'
+import { simpleParser } from 'mailparser'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
+import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
+import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
+import { imapCredentials } from '../../scripts/testing/mailbox-accounts.ts'
+import { latestLink } from '../../scripts/testing/mailbox.ts'
+import { sampleMail } from '../../scripts/testing/sample-mail.ts'
+import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+import { startSyncWorker } from '../../workers/sync/sync-worker.ts'
+
+const run = browserAvailable() && dovecotAvailable()
+const DOCS = path.join(import.meta.dirname, '..', '..', 'docs', 'screenshots')
+const MAILBOX = 'reader@example.test'
+// fixed names (the file has its own database), so the README's screenshot changes only with the UI
+const ALIAS = 'reader@veilmail.test'
+const CRLF = '\r\n'
+const PDF = Buffer.from('%PDF-1.4\n' + 'quarterly figures '.repeat(100) + '\n%%EOF\n')
+const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64')
+
+let env: MailEnv
+let dovecot: Dovecot
+let stopSync: () => Promise<void>
+let server: WebServer
+let browser: Browser
+let context: BrowserContext
+let page: Page
+let tracker: Server
+let trackerUrl: string
+const trackerHits: string[] = []
+let identity: string
+
+function message(o: { from: string; subject: string; id: string; minute: number; body: string; headers?: string; contentType?: string }) {
+  return [
+    `From: ${o.from}`, `To: ${MAILBOX}`, `Subject: ${o.subject}`, `Date: ${new Date(Date.UTC(2026, 10, 20, 9, o.minute)).toUTCString()}`,
+    `Message-ID: <${o.id}@example.test>`, 'MIME-Version: 1.0', ...(o.headers ? [o.headers] : []),
+    o.contentType ?? 'Content-Type: text/plain; charset=utf-8', '', o.body, '',
+  ].join(CRLF)
+}
+
+function xssMessage(): string {
+  const t = trackerUrl
+  const html = `<html><head><meta http-equiv="refresh" content="0;url=${t}/refresh"><style>body{background-image:url(${t}/style-tag.png)}</style></head><body>
+<p>Deals of the <b>week</b></p>
+<script>fetch('${t}/script'); parent.document.title = 'owned'</script>
+<img alt="broken" src="x" onerror="fetch('${t}/onerror')">
+<a id="js-link" href="javascript:fetch('${t}/js-link')">Click me</a>
+<svg onload="fetch('${t}/svg')"><image href="${t}/svg-image.png" /></svg>
+<div style="background:url(${t}/css-bg.png)">styled block</div>
+<img alt="remote" src="${t}/pixel.png">
+<form action="${t}/form"><input name="q"><button>Go</button></form>
+<iframe src="${t}/frame"></iframe>
+<a id="deal" href="https://shop.example/deal">See the deal</a>
+</body></html>`
+  const b = 'xss-boundary'
+  return message({
+    from: 'Shop Deals <deals@shop.example>', subject: 'Weekly deals', id: 'deals', minute: 40,
+    contentType: `Content-Type: multipart/alternative; boundary="${b}"`,
+    body: `--${b}${CRLF}Content-Type: text/plain; charset=utf-8${CRLF}${CRLF}Deals of the week${CRLF}--${b}${CRLF}Content-Type: text/html; charset=utf-8${CRLF}${CRLF}${html}${CRLF}--${b}--`,
+  })
+}
+
+function reportMessage(): string {
+  const b = 'report-boundary'
+  const pdf = PDF.toString('base64').replace(/.{76}/g, `$&${CRLF}`)
+  return message({
+    from: 'Bob Builder <bob@work.example>', subject: 'Quarterly report', id: 'report', minute: 30,
+    contentType: `Content-Type: multipart/mixed; boundary="${b}"`,
+    body: `--${b}${CRLF}Content-Type: text/plain; charset=utf-8${CRLF}${CRLF}The figures are attached. Details on https://work.example/q4 today.${CRLF}` +
+      `--${b}${CRLF}Content-Type: application/pdf; name="report.pdf"${CRLF}Content-Disposition: attachment; filename="report.pdf"${CRLF}Content-Transfer-Encoding: base64${CRLF}${CRLF}${pdf}${CRLF}--${b}--`,
+  })
+}
+
+async function seed() {
+  const recipient = await identityToRecipient(identity)
+  const encrypter = new Encrypter()
+  encrypter.addRecipient(recipient)
+  const armored = armor.encode(await encrypter.encrypt('The vault code is 4711.'))
+  const thread = [
+    { raw: message({ from: 'Alice Liddell <alice@friends.example>', subject: 'Lunch plans', id: 'lunch-1', minute: 1, body: 'Shall we have lunch on Friday?' }), flags: 'S' },
+    {
+      raw: message({ from: `Reader <${MAILBOX}>`, subject: 'Re: Lunch plans', id: 'lunch-2', minute: 2, body: 'Friday works. Where?', headers: `In-Reply-To: <lunch-1@example.test>${CRLF}References: <lunch-1@example.test>` }),
+      flags: 'S',
+    },
+    {
+      raw: message({
+        from: 'Alice Liddell <alice@friends.example>', subject: 'Re: Lunch plans', id: 'lunch-3', minute: 3, body: 'The place by the river, at noon.',
+        headers: `In-Reply-To: <lunch-2@example.test>${CRLF}References: <lunch-1@example.test> <lunch-2@example.test>`,
+      }),
+    },
+  ]
+  dovecot.writeMessages(MAILBOX, [
+    ...Array.from({ length: 5 }, (_, i) => ({ raw: sampleMail(i * 8).raw, flags: 'S' })), // plain messages, read, in January
+    ...thread,
+    { raw: reportMessage() },
+    { raw: message({ from: 'Carol <carol@secure.example>', subject: 'Encrypted note', id: 'secret', minute: 35, body: `Open this with your key:${CRLF}${CRLF}${armored}` }) },
+    { raw: xssMessage() },
+  ])
+}
+
+const toast = (p: Page, title: string) => p.getByTestId('toast').filter({ has: p.getByText(title, { exact: true }) })
+const row = (p: Page, subject: string) => p.getByTestId('email-row').filter({ has: p.getByTestId('row-subject').getByText(subject, { exact: true }) })
+async function screenshot(p: Page, name: string, docs = false) {
+  await p.evaluate(() => window.scrollTo(0, 0))
+  await p.screenshot({ path: path.join(docs ? DOCS : SCREENSHOTS, name), fullPage: true })
+}
+
+/** The message as another IMAP client sees it: its folder and flags, or undefined once gone from INBOX. */
+async function onServer(messageId: string, folder = 'INBOX'): Promise<string[] | undefined> {
+  const client = await dovecot.client(MAILBOX)
+  try {
+    await client.mailboxOpen(folder)
+    for await (const m of client.fetch('1:*', { envelope: true, flags: true })) {
+      if (m.envelope?.messageId === `<${messageId}@example.test>`) return [...(m.flags ?? [])].sort()
+    }
+    return undefined
+  } finally {
+    await client.logout()
+  }
+}
+
+/** Connects a Dovecot user from the signed-in page, as the settings form posts it, and waits for its first sync. */
+async function connectMailbox(p: Page, mailbox: string, password: string): Promise<string> {
+  const added = await p.evaluate(async ({ credentials, mailbox }) => {
+    const res = await fetch('/api/email-providers', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ provider: 'other', email: mailbox, encryptedCredentials: credentials }),
+    })
+    return { status: res.status, body: await res.json() }
+  }, { mailbox, credentials: imapCredentials({ email: mailbox, password, host: dovecot.host, port: dovecot.port }) })
+  if (added.status !== 202) throw new Error(`adding the account answered ${added.status}`)
+  // the first sync, as the settings page polls it
+  const jobUrl = `/api/email-providers/${added.body.provider.id}/sync-jobs/${added.body.jobId}`
+  for (let status = ''; status !== 'done';) {
+    status = await p.evaluate(async (url) => (await (await fetch(url)).json()).status, jobUrl)
+    if (status === 'failed') throw new Error('the first sync failed')
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  return added.body.provider.id
+}
+
+beforeAll(async () => {
+  if (!run) return
+  tracker = createServer((req, res) => {
+    trackerHits.push(req.url ?? '')
+    res.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL)
+  })
+  tracker.listen(0, '127.0.0.1')
+  await once(tracker, 'listening')
+  trackerUrl = `http://127.0.0.1:${(tracker.address() as AddressInfo).port}`
+  identity = await generateX25519Identity()
+  dovecot = await startDovecot()
+  const password = dovecot.addUser(MAILBOX)
+  await seed()
+
+  env = await createMailEnv({ env: { UNDO_SECONDS: '1' } })
+  stopSync = await startSyncWorker(env.boss, { sql: env.db.sql, boss: env.boss, config: env.config, imapCa: dovecot.ca }, { concurrency: 2, intervalSeconds: 3600, pollSeconds: 1 })
+  server = await startWebServer(env.db.url, {
+    OUTBOUND_SMTP_URL: env.relay.url, UNDO_SECONDS: '1', SECRET_KEY: env.config.secretKey, MAIL_DOMAINS: env.config.mailDomains.join(','), ALLOW_PRIVATE_NETWORKS: 'true', METRICS_PORT: '0',
+  })
+  browser = await launchBrowser()
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  page = await context.newPage()
+  page.setDefaultTimeout(15_000)
+
+  // A user signs up through the pages, gets an alias and connects the Dovecot mailbox.
+  const email = 'reader@example.com'
+  await page.goto(server.url + '/register')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill('correct horse')
+  await page.getByLabel('Confirm Password').fill('correct horse')
+  await page.getByRole('button', { name: 'Create Account' }).click()
+  await page.waitForURL('**/check-email')
+  await page.goto(await latestLink({ sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay }, email, '/verify-email'))
+  await page.waitForURL('**/dashboard')
+  const aliasStatus = await page.evaluate(async (alias) => {
+    const { user } = await (await fetch('/api/auth/session')).json()
+    const [local, domain] = alias.split('@')
+    const made = await fetch(`/api/aliases/${user.id}`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ alias: local, domain, forwardTo: 'owner@example.com' }),
+    })
+    return made.status
+  }, ALIAS)
+  expect(aliasStatus).toBe(201)
+  await connectMailbox(page, MAILBOX, password)
+}, 180_000)
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') await page?.screenshot({ path: path.join(SCREENSHOTS, `inbox-failure-${task.name.slice(0, 30).replace(/\W+/g, '-')}.png`), fullPage: true })
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await stopSync?.()
+  await env?.close()
+  await dovecot?.stop()
+  tracker?.close()
+})
+
+describe.skipIf(!run)('the inbox in the browser', () => {
+  it('lists the mailbox as conversations, with counts, storage and the account', async () => {
+    await page.goto(server.url + '/inbox')
+    await row(page, 'Re: Lunch plans').waitFor()
+    expect(await page.getByRole('link', { name: '_INBOX' }).getAttribute('aria-current')).toBe('page')
+    const rows = page.getByTestId('email-row')
+    // 5 plain + 1 conversation of 3 + report + encrypted note + deals = 9 rows, newest first
+    expect(await rows.count()).toBe(9)
+    expect(await rows.getByTestId('row-subject').allInnerTexts()).toEqual(expect.arrayContaining(['Weekly deals', 'Encrypted note', 'Quarterly report', 'Re: Lunch plans']))
+    expect(await rows.first().getByTestId('row-subject').innerText()).toBe('Weekly deals')
+    const lunch = row(page, 'Re: Lunch plans')
+    expect(await lunch.getByTestId('row-sender').innerText()).toBe('alice (3)')
+    expect(await lunch.getAttribute('data-unread')).toBe('true')
+    expect(await row(page, 'Quarterly report').getByLabel('Has attachments').count()).toBe(1)
+    expect(await lunch.locator('time').innerText()).toBe('Nov 20')
+    expect(await page.getByTestId('pager-text').innerText()).toBe('1-11 of 11')
+    // unread: lunch-3, report, note, deals
+    expect(await page.getByTestId('count-inbox').innerText()).toBe('4')
+    expect(await page.getByTestId('storage').innerText()).toMatch(/^11 emails · \d+(\.\d)? KB$/)
+    const account = page.getByRole('region', { name: 'ACCOUNTS' }).getByRole('link', { name: MAILBOX })
+    expect(await account.getByRole('img', { name: 'active' }).count()).toBe(1)
+    await screenshot(page, 'inbox.png', true)
+
+    await page.getByRole('link', { name: 'Unread' }).click()
+    await page.getByTestId('pager-text').getByText('4 unread conversations').waitFor()
+    await page.getByRole('link', { name: 'Starred' }).click()
+    await page.getByText('No emails found. Try syncing your accounts.').waitFor()
+    await page.getByRole('link', { name: /^Inbox( \d+)?$/ }).click()
+    await row(page, 'Weekly deals').waitFor()
+  })
+
+  it('reads a conversation oldest first with the newest open, and the read reaches the server', async () => {
+    await row(page, 'Re: Lunch plans').getByRole('button', { name: /alice \(3\)/ }).click()
+    await page.waitForURL(/\/inbox\/[0-9a-f-]{36}$/)
+    const detail = page.getByTestId('email-detail')
+    await detail.getByRole('heading', { name: 'Re: Lunch plans', level: 1 }).waitFor()
+    await detail.getByText('3 messages').waitFor()
+    const messages = detail.getByTestId('conversation-message')
+    await expect.poll(() => messages.evaluateAll((items) => items.map((i) => i.getAttribute('data-expanded')))).toEqual(['false', 'false', 'true'])
+    await messages.nth(2).getByText('The place by the river, at noon.').waitFor()
+    expect(await messages.nth(0).innerText()).toContain('Shall we have lunch on Friday?') // the collapsed row's preview
+    await messages.nth(0).getByRole('button', { expanded: false }).click()
+    await messages.nth(0).getByTestId('plain-body').getByText('Shall we have lunch on Friday?').waitFor()
+    await screenshot(page, 'inbox-conversation-1280.png')
+
+    // opening it read the newest message: the sidebar says so and Dovecot has \Seen
+    await expect.poll(() => page.getByTestId('count-inbox').innerText()).toBe('3')
+    await expect.poll(() => onServer('lunch-3'), { timeout: 30_000, interval: 500 }).toEqual(['\\Seen'])
+  })
+
+  it('stars and deletes, and another IMAP client sees both', async () => {
+    await page.getByRole('button', { name: 'Back' }).click()
+    const report = row(page, 'Quarterly report')
+    await report.getByRole('button', { name: 'Star' }).click()
+    // at once, before the server answered
+    expect(await report.getByRole('button', { name: 'Unstar' }).getAttribute('aria-pressed')).toBe('true')
+    await expect.poll(() => page.getByTestId('count-starred').innerText()).toBe('1')
+    await expect.poll(() => onServer('report'), { timeout: 30_000, interval: 500 }).toEqual(['\\Flagged'])
+
+    // one message deleted from the list with the bulk action
+    const plain = row(page, 'Plain message 8')
+    await plain.getByRole('checkbox').check()
+    await page.getByRole('button', { name: 'Delete (1)' }).click()
+    await toast(page, 'Emails deleted').getByText('1 email deleted successfully').waitFor()
+    await plain.waitFor({ state: 'detached' })
+    const sampleId = sampleMail(8).messageId
+    const inFolder = async (folder: string) => {
+      const client = await dovecot.client(MAILBOX)
+      try {
+        await client.mailboxOpen(folder)
+        for await (const m of client.fetch('1:*', { envelope: true })) if (m.envelope?.messageId === sampleId) return true
+        return false
+      } finally {
+        await client.logout()
+      }
+    }
+    await expect.poll(() => inFolder('INBOX'), { timeout: 30_000, interval: 500 }).toBe(false)
+    expect(await inFolder('Trash')).toBe(true)
+
+    // one message deleted from its page, with the spec's dialog
+    await report.getByRole('button', { name: /bob/ }).click()
+    const detail = page.getByTestId('email-detail')
+    await detail.getByText('The figures are attached.').waitFor()
+    await detail.getByRole('link', { name: 'https://work.example/q4' }).waitFor()
+    expect(await detail.getByRole('link', { name: /report\.pdf/ }).getAttribute('href')).toMatch(/^\/api\/emails\/[0-9a-f-]+\/attachments\//)
+    await detail.getByRole('button', { name: 'Delete' }).first().click()
+    const dialog = page.getByRole('dialog', { name: 'Delete Email' })
+    await dialog.getByText('Are you sure you want to delete this email? This action cannot be undone.').waitFor()
+    await dialog.getByRole('button', { name: 'Delete' }).click()
+    await toast(page, 'Email deleted').getByText('Email deleted successfully').waitFor()
+    await page.waitForURL(/\/inbox$/)
+    await expect.poll(() => onServer('report'), { timeout: 30_000, interval: 500 }).toBeUndefined()
+  })
+
+  it('replies through the compose dialog until the relay has the mail and the status says sent', async () => {
+    await row(page, 'Re: Lunch plans').getByRole('button', { name: /alice/ }).click()
+    await page.getByTestId('email-detail').getByText('3 messages').waitFor()
+    await page.getByTestId('email-detail').getByRole('button', { name: 'Reply' }).first().click()
+    const dialog = page.getByRole('dialog', { name: 'Reply to: Re: Lunch plans' })
+    const form = dialog.getByRole('form', { name: 'Compose Email' })
+    expect(await form.getByLabel('To', { exact: true }).inputValue()).toBe('alice@friends.example')
+    expect(await form.getByLabel('Subject').inputValue()).toBe('Re: Lunch plans')
+    expect(await form.getByLabel('Message').inputValue()).toContain('-------- Original Message --------\nFrom: Alice Liddell <alice@friends.example>')
+    expect(await form.getByLabel('From').inputValue()).not.toBe('') // the only alias is chosen
+    await form.getByLabel('Message').press('Control+Home')
+    await form.getByLabel('Message').pressSequentially('See you there!')
+    await page.setViewportSize({ width: 375, height: 812 })
+    await screenshot(page, 'inbox-reply-375.png')
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await form.getByRole('button', { name: 'Send' }).click()
+    await toast(page, 'Reply sent').waitFor()
+    await dialog.waitFor({ state: 'detached' })
+
+    const relayed = await waitFor(env.relay, 'message', () => env.relay.messages.find((m) => m.to.includes('alice@friends.example')), 30_000)
+    expect(relayed.from).toBe(ALIAS)
+    const parsed = await simpleParser(relayed.raw)
+    expect(parsed.subject).toBe('Re: Lunch plans')
+    expect(parsed.text).toMatch(/^See you there!/)
+    expect(parsed.text).toContain('> The place by the river, at noon.')
+    // the job's status is polled every 10 s until it says sent
+    await toast(page, 'Email sent successfully').waitFor({ timeout: 40_000 })
+  }, 90_000)
+
+  it('opens an encrypted block in the page with a pasted private key', async () => {
+    await page.goto(server.url + '/inbox')
+    await row(page, 'Encrypted note').getByRole('button', { name: /carol/ }).click()
+    const block = page.getByTestId('encrypted-block')
+    await block.getByRole('heading', { name: 'Encrypted Message' }).waitFor()
+    await page.getByText('Open this with your key:').waitFor()
+    await block.getByRole('button', { name: 'Decrypt' }).click()
+    await block.getByRole('tab', { name: 'Manual' }).click()
+    await block.getByLabel('Private Key').fill(identity)
+    await block.getByRole('button', { name: 'Decrypt Message' }).click()
+    await toast(page, 'Message decrypted').waitFor()
+    expect(await block.getByTestId('decrypted-text').innerText()).toBe('The vault code is 4711.')
+    await block.getByRole('button', { name: 'Show Original' }).click()
+    await block.getByText('-----BEGIN AGE ENCRYPTED FILE-----').waitFor()
+  })
+
+  it('shows hostile HTML with no script run and nothing fetched until "Show images"', async () => {
+    const pageRequests: string[] = []
+    page.on('request', (r) => pageRequests.push(r.url()))
+    let dialogs = 0
+    page.on('dialog', (d) => {
+      dialogs++
+      void d.dismiss()
+    })
+    await page.goto(server.url + '/inbox')
+    await row(page, 'Weekly deals').getByRole('button', { name: /deals/ }).click()
+    const body = page.frameLocator('iframe[title="Message body"]')
+    await body.getByText('Deals of the').waitFor()
+    // the frame has loaded everything it was going to load
+    await expect.poll(() => page.evaluate(() => document.querySelector<HTMLIFrameElement>('iframe[title="Message body"]')?.contentDocument?.readyState)).toBe('complete')
+
+    const inFrame = () => page.evaluate(() => {
+      const doc = document.querySelector<HTMLIFrameElement>('iframe[title="Message body"]')!.contentDocument!
+      const all = Array.from(doc.querySelectorAll('*'))
+      return {
+        sandbox: document.querySelector('iframe[title="Message body"]')!.getAttribute('sandbox'),
+        scripts: doc.querySelectorAll('script').length,
+        handlers: all.flatMap((el) => Array.from(el.attributes).filter((a) => a.name.startsWith('on')).map((a) => a.name)),
+        active: doc.querySelectorAll('svg, meta[http-equiv], form, input, iframe, object, embed, base').length,
+        jsLink: doc.getElementById('js-link')?.getAttribute('href') ?? null,
+        deal: { href: doc.getElementById('deal')?.getAttribute('href'), target: doc.getElementById('deal')?.getAttribute('target'), rel: doc.getElementById('deal')?.getAttribute('rel') },
+        remoteSrc: doc.querySelector('img[alt="remote"]')?.getAttribute('src') ?? null,
+        csp: doc.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content'),
+      }
+    })
+    expect(trackerHits).toEqual([])
+    expect(pageRequests.filter((url) => url.startsWith(trackerUrl))).toEqual([])
+    const before = await inFrame()
+    expect(before).toMatchObject({
+      sandbox: 'allow-same-origin allow-popups allow-popups-to-escape-sandbox', scripts: 0, handlers: [], active: 1 /* our own CSP meta */, jsLink: null,
+      deal: { href: 'https://shop.example/deal', target: '_blank', rel: 'noopener noreferrer' }, remoteSrc: null,
+    })
+    expect(before.csp).toContain('img-src data:;')
+    await page.getByTestId('remote-blocked').waitFor()
+    await screenshot(page, 'inbox-html-blocked-1280.png')
+
+    await page.getByRole('button', { name: 'Show images' }).click()
+    await expect.poll(() => trackerHits.includes('/pixel.png'), { timeout: 10_000 }).toBe(true)
+    const after = await inFrame()
+    expect(after).toMatchObject({ scripts: 0, handlers: [], jsLink: null, remoteSrc: `${trackerUrl}/pixel.png` })
+    await expect.poll(() => trackerHits.includes('/css-bg.png')).toBe(true)
+    // images only: no script, handler, link, form, frame or refresh ever reached the listener
+    expect(trackerHits.filter((hit) => !/\.png$/.test(hit))).toEqual([])
+    expect(await page.title()).not.toBe('owned')
+    expect(dialogs).toBe(0)
+  })
+
+  it('fits 375, 768 and 1280 px, with the sidebar in a drawer below 1024 px', async () => {
+    for (const [width, height] of [[375, 812], [768, 1024], [1280, 900]] as const) {
+      await page.setViewportSize({ width, height })
+      await page.goto(server.url + '/inbox')
+      await row(page, 'Weekly deals').waitFor()
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+      const drawerButton = page.getByRole('button', { name: 'Open mailboxes' })
+      if (width < 1024) {
+        expect(await page.getByRole('complementary', { name: 'Mailboxes' }).count()).toBe(0)
+        expect(await row(page, 'Weekly deals').locator('time').innerText()).toBe('11/20')
+        await screenshot(page, `inbox-list-${width}.png`)
+        await drawerButton.click()
+        const drawer = page.getByRole('dialog', { name: '_INBOX' })
+        await drawer.getByRole('button', { name: 'Compose' }).waitFor()
+        await screenshot(page, `inbox-drawer-${width}.png`)
+        await page.getByTestId('drawer-overlay').click({ position: { x: width - 10, y: height / 2 } })
+        await drawer.waitFor({ state: 'detached' })
+      } else {
+        expect(await drawerButton.count()).toBe(0)
+        await page.getByRole('complementary', { name: 'Mailboxes' }).getByRole('button', { name: 'Compose' }).waitFor()
+        await screenshot(page, `inbox-list-${width}.png`)
+      }
+      await row(page, 'Re: Lunch plans').getByRole('button', { name: /alice/ }).click()
+      await page.getByTestId('email-detail').getByText('3 messages').waitFor()
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+      await screenshot(page, `inbox-detail-${width}.png`)
+    }
+  })
+
+  it('puts a failed star back and says so', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.goto(server.url + '/inbox')
+    const deals = row(page, 'Weekly deals')
+    await deals.waitFor()
+    // the network fails for this one request, as when the connection drops
+    await page.route('**/api/emails/*', (route) => (route.request().method() === 'PATCH' ? route.abort('connectionreset') : route.continue()))
+    await deals.getByRole('button', { name: 'Star' }).click()
+    await toast(page, 'Error').getByText('Failed to update star status. Please try again.').waitFor()
+    expect(await deals.getByRole('button', { name: 'Star' }).getAttribute('aria-pressed')).toBe('false')
+    await page.unroute('**/api/emails/*')
+    expect(await onServer('deals')).toEqual(['\\Seen'])
+  })
+
+  it('pages a second, larger account, marks read in bulk, and the server sees it', async () => {
+    const big = 'big@example.test'
+    const password = dovecot.addUser(big)
+    dovecot.writeMessages(big, Array.from({ length: 55 }, (_, i) => ({ raw: sampleMail(1000 + i * 8).raw })))
+    const providerId = await connectMailbox(page, big, password)
+    await page.goto(server.url + '/inbox')
+    const accounts = page.getByRole('region', { name: 'ACCOUNTS' })
+    await accounts.getByRole('link', { name: 'All accounts' }).waitFor()
+    await accounts.getByRole('link', { name: big }).click()
+    await page.waitForURL(`**/inbox?account=${providerId}`)
+    await page.getByTestId('pager-text').getByText('1-50 of 55').waitFor()
+    expect(await page.getByTestId('email-row').count()).toBe(50)
+    await page.getByRole('button', { name: 'Next page' }).click()
+    await page.getByTestId('pager-text').getByText('51-55 of 55').waitFor()
+    expect(await page.getByTestId('email-row').count()).toBe(5)
+
+    // two selected: Mark Read (2); the select-all box shows the partial selection
+    const rows = page.getByTestId('email-row')
+    const subjects = await rows.getByTestId('row-subject').allInnerTexts()
+    await rows.nth(0).getByRole('checkbox').check()
+    await rows.nth(1).getByRole('checkbox').check()
+    expect(await page.getByRole('checkbox', { name: 'Select all' }).evaluate((box: HTMLInputElement) => box.indeterminate)).toBe(true)
+    await page.getByRole('button', { name: 'Mark Read (2)' }).click()
+    await toast(page, 'Emails marked as read').getByText('2 emails updated').waitFor()
+    await expect.poll(() => rows.evaluateAll((items) => items.map((i) => i.getAttribute('data-unread')))).toEqual(['false', 'false', 'true', 'true', 'true'])
+    // the rest with mark-all-read
+    await page.getByRole('button', { name: 'Mark all read' }).click()
+    await toast(page, 'Emails marked as read').getByText('3 emails updated').waitFor()
+    const seen = async () => {
+      const client = await dovecot.client(big)
+      try {
+        await client.mailboxOpen('INBOX')
+        const flagged: string[] = []
+        for await (const m of client.fetch('1:*', { envelope: true, flags: true })) if (m.flags?.has('\\Seen')) flagged.push(m.envelope?.subject ?? '')
+        return flagged.sort()
+      } finally {
+        await client.logout()
+      }
+    }
+    await expect.poll(seen, { timeout: 30_000, interval: 500 }).toEqual([...subjects].sort())
+  })
+
+  it('shows a user without accounts the settings first, then the empty inbox', async () => {
+    const other = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const p = await other.newPage()
+    await p.goto(server.url + '/register')
+    await p.getByLabel('Email').fill('newcomer@example.com')
+    await p.getByLabel('Password', { exact: true }).fill('correct horse')
+    await p.getByLabel('Confirm Password').fill('correct horse')
+    await p.getByRole('button', { name: 'Create Account' }).click()
+    await p.waitForURL('**/check-email')
+    await p.goto(await latestLink({ sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay }, 'newcomer@example.com', '/verify-email'))
+    await p.waitForURL('**/dashboard')
+    await p.getByRole('link', { name: '_INBOX' }).click()
+    await p.waitForURL('**/inbox/settings')
+    await p.getByRole('link', { name: '_INBOX' }).click()
+    await p.getByText('Connect an email account to see your inbox').waitFor()
+    await p.getByRole('region', { name: 'ACCOUNTS' }).getByRole('link', { name: 'Add Email Account' }).waitFor()
+    expect(await p.getByTestId('storage').innerText()).toBe('0 emails · 0 B')
+    await other.close()
+  })
+})

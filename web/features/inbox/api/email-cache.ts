@@ -1,0 +1,38 @@
+// Optimistic changes to the cached lists and messages (spec §4: star, read and delete change what
+// the reader sees at once). Each change answers a function that puts back what it replaced.
+import type { QueryClient, QueryKey } from '@tanstack/react-query'
+import type { EmailDetailView, EmailListView } from '../../../../shared/email-schemas.ts'
+import { emailListsKey } from './get-emails.ts'
+
+export type EmailFlags = Partial<Pick<EmailListView, 'isRead' | 'isStarred'>>
+type Restore = () => void
+
+function snapshot(client: QueryClient, keys: QueryKey[]): Restore {
+  const saved = keys.flatMap((key) => client.getQueriesData({ queryKey: key }))
+  return () => {
+    for (const [key, data] of saved) client.setQueryData(key, data)
+  }
+}
+
+const detailKey = ['email'] as const
+
+/** Applies flags to every cached copy of the messages. */
+export async function patchCachedEmails(client: QueryClient, userId: string, ids: ReadonlySet<string>, flags: EmailFlags): Promise<Restore> {
+  const lists = emailListsKey(userId)
+  await Promise.all([client.cancelQueries({ queryKey: lists }), client.cancelQueries({ queryKey: detailKey })])
+  const restore = snapshot(client, [lists, detailKey])
+  const patch = <T extends EmailListView>(e: T): T => (ids.has(e.id) ? { ...e, ...flags } : e)
+  client.setQueriesData<EmailListView[]>({ queryKey: lists }, (old) => old?.map(patch))
+  client.setQueriesData<EmailDetailView>({ queryKey: detailKey }, (old) => old && { ...patch(old), conversationEmails: old.conversationEmails.map(patch) })
+  return restore
+}
+
+/** Takes the messages out of every cached list and conversation. */
+export async function removeCachedEmails(client: QueryClient, userId: string, ids: ReadonlySet<string>): Promise<Restore> {
+  const lists = emailListsKey(userId)
+  await Promise.all([client.cancelQueries({ queryKey: lists }), client.cancelQueries({ queryKey: detailKey })])
+  const restore = snapshot(client, [lists, detailKey])
+  client.setQueriesData<EmailListView[]>({ queryKey: lists }, (old) => old?.filter((e) => !ids.has(e.id)))
+  client.setQueriesData<EmailDetailView>({ queryKey: detailKey }, (old) => old && { ...old, conversationEmails: old.conversationEmails.filter((e) => !ids.has(e.id)) })
+  return restore
+}

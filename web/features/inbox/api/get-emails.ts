@@ -1,0 +1,26 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import type { EmailListView } from '../../../../shared/email-schemas.ts'
+import { apiGet } from '../../../lib/api-client.ts'
+import { PAGE_SIZE, UNREAD_FETCH, type InboxView } from '../lib/inbox-view.ts'
+
+/** Every list of the user; star, read, delete and sync refresh them all (spec §7). */
+export const emailListsKey = (userId: string) => ['emails', userId] as const
+export const emailsQueryKey = (userId: string, view: Pick<InboxView, 'account' | 'category' | 'page'>) =>
+  [...emailListsKey(userId), view.account, view.category, view.category === 'unread' ? 0 : view.page] as const
+
+/** A page of 50 newest first; the unread category fetches up to 200 from the start, unpaged (spec §9). */
+export async function getEmails(view: Pick<InboxView, 'account' | 'category' | 'page'>): Promise<EmailListView[]> {
+  const unread = view.category === 'unread'
+  const params = new URLSearchParams({
+    providerId: view.account, category: view.category,
+    limit: String(unread ? UNREAD_FETCH : PAGE_SIZE), offset: String(unread ? 0 : view.page * PAGE_SIZE),
+  })
+  return (await apiGet<{ emails: EmailListView[] }>(`/api/emails?${params}`)).emails
+}
+
+export function useEmails(userId: string | undefined, view: InboxView) {
+  return useQuery({
+    queryKey: emailsQueryKey(userId ?? '', view), queryFn: () => getEmails(view), enabled: Boolean(userId),
+    placeholderData: keepPreviousData,
+  })
+}

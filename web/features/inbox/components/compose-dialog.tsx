@@ -1,0 +1,56 @@
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx'
+import { Spinner } from '../../../components/ui/spinner.tsx'
+import { toast } from '../../../components/ui/use-toast.ts'
+import { errorMessage } from '../../../lib/api-client.ts'
+import { useAliases } from '../../aliases/api/get-aliases.ts'
+import { useAuth } from '../../auth/components/auth-context.ts'
+import { ComposeForm } from '../../compose/components/compose-form.tsx'
+import { NoAliasesNotice } from '../../compose/components/no-aliases-notice.tsx'
+import { senderAliases } from '../../compose/lib/compose-form.ts'
+import { useEmailJobsInProgress } from '../../email-jobs/lib/email-jobs.ts'
+import { queueEmail } from '../../email-jobs/lib/queue-email.ts'
+import { sendErrorToast } from '../../email-jobs/lib/send-error-message.ts'
+import { useEncryptionKeys } from '../../encryption/api/get-encryption-keys.ts'
+import type { ComposeRequest } from './inbox-compose-context.ts'
+
+/**
+ * Spec §2 inbox compose dialog (full screen on a phone): the compose form, sent from an alias
+ * through the same outgoing queue as the compose page; its job is polled every 10 s.
+ */
+export function ComposeDialog({ request, onClose }: { request: ComposeRequest | undefined; onClose: () => void }) {
+  const { user } = useAuth()
+  const aliases = useAliases(request ? user?.id : undefined)
+  const keys = useEncryptionKeys(request ? user?.id : undefined)
+  const delivering = useEmailJobsInProgress()
+  return (
+    <Dialog open={request !== undefined} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent
+        className="max-h-dvh overflow-y-auto sm:max-w-2xl max-sm:left-0 max-sm:top-0 max-sm:h-dvh max-sm:w-full max-sm:max-w-none max-sm:translate-x-0 max-sm:translate-y-0 max-sm:rounded-none"
+      >
+        <DialogHeader>
+          <DialogTitle className="break-words">{request?.title}</DialogTitle>
+          <DialogDescription>Sent from one of your aliases; your real address stays hidden.</DialogDescription>
+        </DialogHeader>
+        {request && (aliases.isPending ? (
+          <div className="flex justify-center py-10"><Spinner label="Loading your aliases" /></div>
+        ) : aliases.isError ? (
+          <p role="alert" className="text-sm text-destructive">Could not load your aliases: {errorMessage(aliases.error, 'Failed to fetch aliases')}</p>
+        ) : aliases.data.length === 0 ? (
+          <NoAliasesNotice />
+        ) : (
+          <ComposeForm
+            aliases={senderAliases(aliases.data)}
+            keys={keys.isError ? [] : keys.data}
+            onSend={(job, onUndone) => queueEmail(job, request.queuedTitle, onUndone)}
+            dialog={{
+              initial: request.initial,
+              delivering,
+              onQueued: onClose,
+              onFailed: (error) => toast(sendErrorToast(error.message)),
+            }}
+          />
+        ))}
+      </DialogContent>
+    </Dialog>
+  )
+}

@@ -1,0 +1,171 @@
+import { useEffect, useState } from 'react'
+import { Link, useNavigate, useSearchParams } from 'react-router-dom'
+import { ArrowLeft, Forward, Printer, Reply, Trash2 } from 'lucide-react'
+import type { EmailDetailView, EmailListView } from '../../../../shared/email-schemas.ts'
+import { Button } from '../../../components/ui/button.tsx'
+import { Card } from '../../../components/ui/card.tsx'
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx'
+import { Spinner } from '../../../components/ui/spinner.tsx'
+import { toast } from '../../../components/ui/use-toast.ts'
+import { ApiError, errorMessage } from '../../../lib/api-client.ts'
+import { useDeleteEmails } from '../api/delete-emails.ts'
+import { useEmail } from '../api/get-email.ts'
+import { useFlagEmails } from '../api/update-email-flags.ts'
+import { initiallyExpanded } from '../lib/conversations.ts'
+import { CONVERSATION_DELETE_FAILED, CONVERSATION_DELETED, EMAIL_DELETE_FAILED, EMAIL_DELETED, READ_FAILED, STAR_FAILED } from '../lib/inbox-toasts.ts'
+import { inboxSearch, readInboxView } from '../lib/inbox-view.ts'
+import { forwardDraft, replyDraft, type QuotedEmail } from '../lib/reply-draft.ts'
+import { ConversationMessage } from './conversation-message.tsx'
+import { useOpenCompose } from './inbox-compose-context.ts'
+import { MessageBody } from './message-body.tsx'
+import { MessageHeader } from './message-header.tsx'
+
+/** The text the reader saw, for the quote: the text body, or the HTML's text (parsed inert, never rendered). */
+function quotedEmail(email: EmailDetailView): QuotedEmail {
+  const text = email.body.trim() ? email.body : email.html ? (new DOMParser().parseFromString(email.html, 'text/html').body.textContent ?? '') : ''
+  return { ...email, text }
+}
+
+function ActionButton({ label, icon: Icon, onClick, disabled }: { label: string; icon: typeof Reply; onClick: () => void; disabled?: boolean }) {
+  return (
+    <Button variant="ghost" size="sm" onClick={onClick} disabled={disabled} aria-label={label} title={label}>
+      <Icon aria-hidden="true" />
+      <span className="hidden sm:inline">{label}</span>
+    </Button>
+  )
+}
+
+/** Spec §2 detail: one message, or a conversation (oldest first, newest and unread ones open). */
+export function EmailDetail({ emailId }: { emailId: string }) {
+  const navigate = useNavigate()
+  const [params] = useSearchParams()
+  const view = readInboxView(params)
+  const backTo = `/inbox${inboxSearch(view)}`
+  const email = useEmail(emailId)
+  const flag = useFlagEmails()
+  const remove = useDeleteEmails()
+  const openCompose = useOpenCompose()
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>()
+  const [confirming, setConfirming] = useState(false)
+
+  const conversation = email.data?.conversationEmails ?? []
+  const newest = conversation[conversation.length - 1]
+  const newestDetail = useEmail(newest?.id ?? emailId, newest !== undefined)
+
+  // On opening: the newest and unread messages open, then the message is read (in the unread
+  // category, its conversation's other unread messages too: spec §4).
+  useEffect(() => {
+    if (!email.data || expanded) return
+    setExpanded(initiallyExpanded(email.data.conversationEmails))
+    const ids = view.category === 'unread'
+      ? email.data.conversationEmails.filter((e) => !e.isRead).map((e) => e.id)
+      : email.data.isRead ? [] : [email.data.id]
+    if (ids.length > 0) flag.mutate({ ids, flags: { isRead: true } }, { onSuccess: (r) => r.failed.length > 0 && toast(READ_FAILED), onError: () => toast(READ_FAILED) })
+  }, [email.data]) // runs until the first answer has set `expanded`: once per opened message
+
+  if (email.isPending) {
+    return (
+      <Card className="flex items-center justify-center gap-3 py-16 text-sm text-muted-foreground">
+        <Spinner decorative />
+        Loading email...
+      </Card>
+    )
+  }
+  if (email.isError) {
+    const gone = email.error instanceof ApiError && email.error.status === 404
+    return (
+      <Card className="grid justify-items-center gap-4 py-16 text-center text-sm text-muted-foreground">
+        <p>{gone ? 'This email is no longer in your inbox.' : errorMessage(email.error, 'Failed to load the email')}</p>
+        <Button asChild variant="outline"><Link to={backTo}>Back to the list</Link></Button>
+      </Card>
+    )
+  }
+
+  const isConversation = conversation.length > 1
+  const subject = (newest ?? email.data).subject || '(no subject)'
+  const star = (e: EmailListView) =>
+    flag.mutate({ ids: [e.id], flags: { isStarred: !e.isStarred } }, { onSuccess: (r) => r.failed.length > 0 && toast(STAR_FAILED), onError: () => toast(STAR_FAILED) })
+  const source = newestDetail.data
+  const reply = () => source && openCompose({ title: `Reply to: ${source.subject}`, queuedTitle: 'Reply sent', initial: replyDraft(quotedEmail(source)) })
+  const forward = () => source && openCompose({ title: 'Compose Email', queuedTitle: 'Email sent', initial: forwardDraft(quotedEmail(source)) })
+
+  async function confirmDelete() {
+    const ids = isConversation ? conversation.map((e) => e.id) : [emailId]
+    try {
+      const result = await remove.mutateAsync(ids)
+      if (result.succeeded.length === 0) throw new Error('not deleted')
+      setConfirming(false)
+      toast(isConversation ? CONVERSATION_DELETED : EMAIL_DELETED)
+      navigate(backTo)
+    } catch {
+      setConfirming(false)
+      toast(isConversation ? CONVERSATION_DELETE_FAILED : EMAIL_DELETE_FAILED)
+    }
+  }
+
+  return (
+    <Card className="grid grid-cols-1 gap-4 p-3 sm:p-5" data-testid="email-detail">
+      <div className="flex flex-wrap items-center gap-1 border-b border-border pb-3 print:hidden">
+        <Button variant="ghost" size="sm" onClick={() => navigate(backTo)} aria-label="Back" title="Back">
+          <ArrowLeft aria-hidden="true" />
+          <span className="hidden sm:inline">Back</span>
+        </Button>
+        <div className="ml-auto flex flex-wrap gap-1">
+          <ActionButton label="Reply" icon={Reply} onClick={reply} disabled={!source} />
+          <ActionButton label="Forward" icon={Forward} onClick={forward} disabled={!source} />
+          <ActionButton label="Print" icon={Printer} onClick={() => window.print()} />
+          <ActionButton label="Delete" icon={Trash2} onClick={() => setConfirming(true)} />
+        </div>
+      </div>
+      <header className="grid gap-1">
+        <h1 className="break-words text-xl font-semibold sm:text-2xl">{subject}</h1>
+        {isConversation && <p className="text-sm text-muted-foreground">{conversation.length} messages</p>}
+      </header>
+      {isConversation ? (
+        <ol className="grid grid-cols-1 gap-2" aria-label="Conversation">
+          {conversation.map((e) => (
+            <ConversationMessage
+              key={e.id}
+              email={e}
+              expanded={expanded?.has(e.id) ?? false}
+              onStar={() => star(e)}
+              onToggle={() => setExpanded((prev) => {
+                const next = new Set(prev)
+                if (next.has(e.id)) next.delete(e.id)
+                else next.add(e.id)
+                return next
+              })}
+            />
+          ))}
+        </ol>
+      ) : (
+        <article className="grid grid-cols-1 gap-4">
+          <MessageHeader email={email.data} onStar={() => star(email.data)} />
+          <MessageBody email={email.data} />
+        </article>
+      )}
+      <div className="flex flex-wrap gap-2 border-t border-border pt-3 print:hidden">
+        <Button variant="outline" onClick={reply} disabled={!source}>
+          <Reply aria-hidden="true" />
+          Reply
+        </Button>
+        <Button variant="outline" onClick={forward} disabled={!source}>
+          <Forward aria-hidden="true" />
+          Forward
+        </Button>
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={isConversation ? 'Delete Conversation' : 'Delete Email'}
+        description={isConversation
+          ? `Are you sure you want to delete this entire conversation (${conversation.length} messages)? This action cannot be undone.`
+          : 'Are you sure you want to delete this email? This action cannot be undone.'}
+        confirmLabel="Delete"
+        pendingLabel="Deleting..."
+        pending={remove.isPending}
+        onConfirm={() => void confirmDelete()}
+      />
+    </Card>
+  )
+}

@@ -1,0 +1,181 @@
+import { useEffect, useMemo, useState, type ReactNode } from 'react'
+import { Link, useNavigate, useSearchParams } from 'react-router-dom'
+import { Inbox, MailPlus } from 'lucide-react'
+import { Button } from '../../../components/ui/button.tsx'
+import { Card } from '../../../components/ui/card.tsx'
+import { Spinner } from '../../../components/ui/spinner.tsx'
+import { toast } from '../../../components/ui/use-toast.ts'
+import { DESKTOP_QUERY, useMediaQuery } from '../../../hooks/use-media-query.ts'
+import { errorMessage } from '../../../lib/api-client.ts'
+import { useAuth } from '../../auth/components/auth-context.ts'
+import { useDeleteEmails } from '../api/delete-emails.ts'
+import { useEmailCounts } from '../api/get-email-counts.ts'
+import { useEmailProviders } from '../api/get-email-providers.ts'
+import { useEmails } from '../api/get-emails.ts'
+import { useSyncAccount } from '../api/sync-account.ts'
+import { useFlagEmails } from '../api/update-email-flags.ts'
+import { groupConversations, pageRange, type Conversation } from '../lib/conversations.ts'
+import { BULK_DELETE_ERROR, BULK_UPDATE_ERROR, bulkDeleteToast, bulkReadToast, READ_FAILED, REFRESHED, STAR_FAILED, unreadSummary } from '../lib/inbox-toasts.ts'
+import { inboxSearch, PAGE_SIZE, readInboxView } from '../lib/inbox-view.ts'
+import { EmailListToolbar } from './email-list-toolbar.tsx'
+import { EmailRow } from './email-row.tsx'
+
+// Spec §4: with no account the first visit goes to the settings; later visits show the empty state.
+let sentToSettings = false
+
+function EmptyState({ icon, text, action }: { icon?: ReactNode; text: string; action?: ReactNode }) {
+  return (
+    <div className="flex flex-col items-center gap-4 px-4 py-16 text-center text-sm text-muted-foreground" data-testid="list-empty">
+      {icon}
+      <p>{text}</p>
+      {action}
+    </div>
+  )
+}
+
+/** Spec §2 list view: the current category of the chosen account, one row per conversation. */
+export function EmailList() {
+  const userId = useAuth().user?.id
+  const navigate = useNavigate()
+  const [params] = useSearchParams()
+  const view = readInboxView(params)
+  const mobile = !useMediaQuery(DESKTOP_QUERY)
+  const providers = useEmailProviders(userId)
+  const emails = useEmails(userId, view)
+  const counts = useEmailCounts(userId, view.account).data
+  const flag = useFlagEmails()
+  const remove = useDeleteEmails()
+  const sync = useSyncAccount()
+  const conversations = useMemo(() => groupConversations(emails.data ?? []), [emails.data])
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
+  useEffect(() => setSelected(new Set()), [view.account, view.category, view.page])
+
+  useEffect(() => {
+    if (providers.data?.length === 0 && !sentToSettings) {
+      sentToSettings = true
+      navigate('/inbox/settings', { replace: true })
+    }
+  }, [providers.data, navigate])
+
+  const chosen = conversations.filter((c) => selected.has(c.threadId))
+  const idsOf = (list: Conversation[]) => list.flatMap((c) => c.emails.map((e) => e.id))
+  const go = (patch: Partial<typeof view>) => navigate(`/inbox${inboxSearch({ ...view, ...patch })}`)
+
+  function star(conversation: Conversation) {
+    const starred = conversation.emails.filter((e) => e.isStarred)
+    const ids = starred.length > 0 ? starred.map((e) => e.id) : [conversation.latestEmail.id]
+    flag.mutate({ ids, flags: { isStarred: starred.length === 0 } }, {
+      onSuccess: (result) => result.failed.length > 0 && toast(STAR_FAILED),
+      onError: () => toast(STAR_FAILED),
+    })
+  }
+
+  function markRead(list: Conversation[], bulk: boolean) {
+    const ids = list.flatMap((c) => c.emails.filter((e) => !e.isRead).map((e) => e.id))
+    if (ids.length === 0) {
+      if (bulk) setSelected(new Set())
+      return
+    }
+    flag.mutate({ ids, flags: { isRead: true } }, {
+      onSuccess: (result) => {
+        toast(bulkReadToast(result.succeeded.length, result.failed.length))
+        if (result.succeeded.length > 0 && bulk) setSelected(new Set())
+      },
+      onError: () => toast(bulk ? BULK_UPDATE_ERROR : READ_FAILED),
+    })
+  }
+
+  function deleteSelected() {
+    remove.mutate(idsOf(chosen), {
+      onSuccess: (result) => {
+        toast(bulkDeleteToast(result.succeeded.length, result.failed.length))
+        if (result.succeeded.length > 0) setSelected(new Set())
+      },
+      onError: () => toast(BULK_DELETE_ERROR),
+    })
+  }
+
+  function refresh() {
+    if (view.account === 'all') {
+      void emails.refetch().then(() => toast(REFRESHED))
+      return
+    }
+    sync.mutate(view.account, {
+      onSuccess: (job) => {
+        if (job.status === 'failed') toast({ title: 'Sync failed', description: job.error ?? 'The mailbox could not be synced.', variant: 'destructive' })
+        else toast({ title: 'Sync completed', description: job.syncResult.newEmailsCount > 0 ? `${job.syncResult.newEmailsCount} new emails synced successfully.` : 'Email data refreshed successfully.' })
+      },
+      onError: (error) => toast({ title: 'Sync failed', description: errorMessage(error, 'The mailbox could not be synced.'), variant: 'destructive' }),
+    })
+  }
+
+  const total = view.category === 'starred' ? (counts?.starred ?? 0) : (counts?.total ?? 0)
+  const shown = emails.data?.length ?? 0
+  const pager =
+    view.category === 'unread'
+      ? { text: unreadSummary(conversations.length) }
+      : {
+          text: pageRange(view.page, PAGE_SIZE, shown, Math.max(total, view.page * PAGE_SIZE + shown)),
+          hasPrevious: view.page > 0,
+          hasNext: (view.page + 1) * PAGE_SIZE < total,
+          onPrevious: () => go({ page: view.page - 1 }),
+          onNext: () => go({ page: view.page + 1 }),
+        }
+
+  let body: ReactNode
+  if (providers.isPending || emails.isPending) {
+    body = <EmptyState icon={<Spinner decorative />} text="Loading emails..." />
+  } else if (providers.data?.length === 0) {
+    body = (
+      <EmptyState
+        icon={<MailPlus className="size-8" aria-hidden="true" />}
+        text="Connect an email account to see your inbox"
+        action={<Button asChild><Link to="/inbox/settings">Add Email Account</Link></Button>}
+      />
+    )
+  } else if (emails.isError) {
+    body = <EmptyState text={errorMessage(emails.error, 'Failed to load emails')} action={<Button variant="outline" onClick={() => void emails.refetch()}>Try again</Button>} />
+  } else if (conversations.length === 0) {
+    body = <EmptyState icon={<Inbox className="size-8" aria-hidden="true" />} text={view.category === 'unread' ? 'No unread conversations' : 'No emails found. Try syncing your accounts.'} />
+  } else {
+    body = (
+      <ul aria-label="Emails">
+        {conversations.map((c) => (
+          <EmailRow
+            key={c.threadId}
+            conversation={c}
+            mobile={mobile}
+            selected={selected.has(c.threadId)}
+            onSelect={(on) => setSelected((prev) => {
+              const next = new Set(prev)
+              if (on) next.add(c.threadId)
+              else next.delete(c.threadId)
+              return next
+            })}
+            onStar={() => star(c)}
+            onOpen={() => navigate(`/inbox/${c.latestEmail.id}${inboxSearch(view)}`)}
+          />
+        ))}
+      </ul>
+    )
+  }
+
+  const heading = { inbox: 'Inbox', unread: 'Unread', starred: 'Starred' }[view.category]
+  return (
+    <Card className="overflow-hidden">
+      <h1 className="sr-only">{heading}</h1>
+      <EmailListToolbar
+        rows={conversations.length}
+        selected={chosen.length}
+        onSelectAll={(all) => setSelected(new Set(all ? conversations.map((c) => c.threadId) : []))}
+        refreshing={sync.isPending || emails.isFetching}
+        onRefresh={refresh}
+        onDelete={deleteSelected}
+        onMarkRead={() => markRead(chosen, true)}
+        onMarkAllRead={() => markRead(conversations, false)}
+        pager={pager}
+      />
+      {body}
+    </Card>
+  )
+}

@@ -1,0 +1,19 @@
+import { createContext, useContext } from 'react'
+import type { ComposeValues } from '../../compose/lib/compose-form.ts'
+
+export interface ComposeRequest {
+  /** "Compose Email" or "Reply to: {subject}" */
+  title: string
+  /** the queued toast: "Email sent" or "Reply sent" (spec §8) */
+  queuedTitle: string
+  initial?: Partial<ComposeValues>
+}
+
+/** Opens the inbox's compose dialog from the sidebar or a message. */
+export const InboxComposeContext = createContext<(request: ComposeRequest) => void>(() => {})
+
+export function useOpenCompose() {
+  return useContext(InboxComposeContext)
+}
+
+export const NEW_EMAIL: ComposeRequest = { title: 'Compose Email', queuedTitle: 'Email sent' }

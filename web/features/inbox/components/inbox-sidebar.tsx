@@ -1,0 +1,113 @@
+import { Link, useSearchParams } from 'react-router-dom'
+import { HardDrive, Inbox, Mail, MessageSquareHeart, PenLine, Plus, Settings, Star, type LucideIcon } from 'lucide-react'
+import { Button } from '../../../components/ui/button.tsx'
+import { cn } from '../../../lib/cn.ts'
+import { FEEDBACK_URL } from '../../../lib/site.ts'
+import { useAuth } from '../../auth/components/auth-context.ts'
+import { useEmailCounts } from '../api/get-email-counts.ts'
+import { useEmailProviders } from '../api/get-email-providers.ts'
+import { storageText } from '../lib/mail-dates.ts'
+import { inboxSearch, readInboxView, type InboxCategory, type InboxView } from '../lib/inbox-view.ts'
+import { NEW_EMAIL, useOpenCompose } from './inbox-compose-context.ts'
+
+const ITEM = 'flex w-full items-center gap-3 rounded-md px-3 py-2 text-sm transition-colors'
+
+function CategoryLink({ view, category, icon: Icon, label, count }: { view: InboxView; category: InboxCategory; icon: LucideIcon; label: string; count?: number }) {
+  const active = view.category === category
+  return (
+    <Link
+      to={`/inbox${inboxSearch({ ...view, category, page: 0 })}`}
+      aria-current={active ? 'page' : undefined}
+      className={cn(ITEM, active ? 'bg-accent font-medium text-accent-foreground' : 'text-muted-foreground hover:bg-muted hover:text-foreground')}
+    >
+      <Icon className="size-4 shrink-0" aria-hidden="true" />
+      <span className="flex-1">{label}</span>
+      {count !== undefined && count > 0 && <span className="font-mono text-xs tabular-nums" data-testid={`count-${category}`}>{count}</span>}
+    </Link>
+  )
+}
+
+/** Spec §2 inbox sidebar: Compose, the three categories with counts, storage, settings, accounts. */
+export function InboxSidebar() {
+  const userId = useAuth().user?.id
+  const [params] = useSearchParams()
+  const view = readInboxView(params)
+  const counts = useEmailCounts(userId, view.account).data
+  const providers = useEmailProviders(userId).data
+  const openCompose = useOpenCompose()
+
+  return (
+    <nav aria-label="Mailbox" className="grid gap-5">
+      <Button onClick={() => openCompose(NEW_EMAIL)} className="w-full">
+        <PenLine aria-hidden="true" />
+        Compose
+      </Button>
+      <div className="grid gap-0.5">
+        <CategoryLink view={view} category="inbox" icon={Inbox} label="Inbox" count={counts?.unread} />
+        <CategoryLink view={view} category="unread" icon={Mail} label="Unread" count={counts?.unread} />
+        <CategoryLink view={view} category="starred" icon={Star} label="Starred" count={counts?.starred} />
+      </div>
+      <section aria-label="Storage" className="grid gap-1 rounded-lg border border-border bg-card p-3 text-sm">
+        <p className="flex items-center gap-2 font-medium">
+          <HardDrive className="size-4 text-muted-foreground" aria-hidden="true" />
+          Storage
+        </p>
+        <p className="text-muted-foreground" data-testid="storage">
+          {counts ? `${counts.total.toLocaleString('en-US')} email${counts.total === 1 ? '' : 's'} · ${storageText(counts.bytes)}` : '…'}
+        </p>
+      </section>
+      <Link to="/inbox/settings" className={cn(ITEM, 'text-muted-foreground hover:bg-muted hover:text-foreground')}>
+        <Settings className="size-4" aria-hidden="true" />
+        Settings
+      </Link>
+      <section aria-labelledby="accounts-heading" className="grid gap-1">
+        <h2 id="accounts-heading" className="px-3 font-mono text-xs font-semibold tracking-wide text-muted-foreground">ACCOUNTS</h2>
+        {providers?.length === 0 ? (
+          <Button asChild variant="outline" size="sm">
+            <Link to="/inbox/settings">
+              <Plus aria-hidden="true" />
+              Add Email Account
+            </Link>
+          </Button>
+        ) : (
+          <ul className="grid gap-0.5">
+            {providers && providers.length > 1 && (
+              <li>
+                <AccountLink view={view} account="all" label="All accounts" />
+              </li>
+            )}
+            {providers?.map((p) => (
+              <li key={p.id}>
+                <AccountLink view={view} account={p.id} label={p.email} active={p.isActive && p.state !== 'error'} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <a href={FEEDBACK_URL} target="_blank" rel="noopener noreferrer" className={cn(ITEM, 'text-xs text-muted-foreground hover:text-foreground')}>
+        <MessageSquareHeart className="size-4" aria-hidden="true" />
+        Feedback
+      </a>
+    </nav>
+  )
+}
+
+function AccountLink({ view, account, label, active }: { view: InboxView; account: string; label: string; active?: boolean }) {
+  const selected = view.account === account
+  return (
+    <Link
+      to={`/inbox${inboxSearch({ ...view, account, page: 0 })}`}
+      aria-current={selected ? 'page' : undefined}
+      className={cn(ITEM, 'py-1.5', selected ? 'bg-accent text-accent-foreground' : 'text-muted-foreground hover:bg-muted hover:text-foreground')}
+    >
+      {active !== undefined && (
+        <span
+          className={cn('size-2 shrink-0 rounded-full', active ? 'bg-emerald-500' : 'bg-muted-foreground/40')}
+          role="img"
+          aria-label={active ? 'active' : 'inactive'}
+        />
+      )}
+      <span className="truncate">{label}</span>
+    </Link>
+  )
+}

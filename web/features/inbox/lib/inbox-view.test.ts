@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest'
+import { inboxSearch, readInboxView } from './inbox-view.ts'
+
+describe('the inbox view in the address', () => {
+  it('reads defaults, a category, an account and a page', () => {
+    expect(readInboxView(new URLSearchParams(''))).toEqual({ account: 'all', category: 'inbox', page: 0 })
+    expect(readInboxView(new URLSearchParams('account=a1&category=starred&page=2'))).toEqual({ account: 'a1', category: 'starred', page: 2 })
+  })
+
+  it('ignores what it cannot use, and never pages the unread category', () => {
+    expect(readInboxView(new URLSearchParams('category=spam&page=-1'))).toEqual({ account: 'all', category: 'inbox', page: 0 })
+    expect(readInboxView(new URLSearchParams('category=unread&page=3')).page).toBe(0)
+  })
+
+  it('writes back only what differs from the defaults', () => {
+    expect(inboxSearch({ account: 'all', category: 'inbox', page: 0 })).toBe('')
+    expect(inboxSearch({ account: 'a1', category: 'starred', page: 1 })).toBe('?account=a1&category=starred&page=1')
+  })
+})

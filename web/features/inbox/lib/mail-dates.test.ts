@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest'
+import { detailDate, listDate, storageText } from './mail-dates.ts'
+
+// Local times: the reader sees their own clock whatever TZ the test runs in.
+const at = (...args: [number, number, number, number, number]) => new Date(...args).toISOString()
+
+describe('mail dates (spec §2)', () => {
+  it('shows M/d on mobile and MMM d on desktop in the list', () => {
+    expect(listDate(at(2026, 2, 7, 9, 5), true)).toBe('3/7')
+    expect(listDate(at(2026, 2, 7, 9, 5), false)).toBe('Mar 7')
+    expect(listDate(at(2026, 11, 31, 23, 59), false)).toBe('Dec 31')
+  })
+
+  it('shows "MMM d, yyyy at h:mm a" in the detail', () => {
+    expect(detailDate(at(2026, 10, 23, 0, 4))).toBe('Nov 23, 2026 at 12:04 AM')
+    expect(detailDate(at(2026, 10, 23, 12, 30))).toBe('Nov 23, 2026 at 12:30 PM')
+    expect(detailDate(at(2026, 0, 2, 17, 9))).toBe('Jan 2, 2026 at 5:09 PM')
+  })
+
+  it('says nothing for a date it cannot read', () => {
+    expect(listDate('not a date', false)).toBe('')
+    expect(detailDate('')).toBe('')
+  })
+
+  it('writes storage in bytes, KB, MB and GB', () => {
+    expect(storageText(512)).toBe('512 B')
+    expect(storageText(5325)).toBe('5.2 KB')
+    expect(storageText(3 * 1024 ** 2 + 200_000)).toBe('3.2 MB')
+    expect(storageText(2.5 * 1024 ** 3)).toBe('2.50 GB')
+  })
+})

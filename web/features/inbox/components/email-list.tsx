@@ -10,7 +10,7 @@ import { errorMessage } from '../../../lib/api-client.ts'
 import { useAuth } from '../../auth/components/auth-context.ts'
 import { useDeleteEmails } from '../api/delete-emails.ts'
 import { useEmailCounts } from '../api/get-email-counts.ts'
-import { useEmailProviders } from '../api/get-email-providers.ts'
+import { useEmailProviders } from '../../../lib/email-providers.ts'
 import { useEmails } from '../api/get-emails.ts'
 import { useSyncAccount } from '../api/sync-account.ts'
 import { useFlagEmails } from '../api/update-email-flags.ts'
@@ -40,7 +40,7 @@ export function EmailList() {
   const [params] = useSearchParams()
   const view = readInboxView(params)
   const mobile = !useMediaQuery(DESKTOP_QUERY)
-  const providers = useEmailProviders(userId)
+  const providers = useEmailProviders()
   const emails = useEmails(userId, view)
   const counts = useEmailCounts(userId, view.account).data
   const flag = useFlagEmails()

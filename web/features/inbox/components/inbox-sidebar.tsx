@@ -5,7 +5,7 @@ import { cn } from '../../../lib/cn.ts'
 import { FEEDBACK_URL } from '../../../lib/site.ts'
 import { useAuth } from '../../auth/components/auth-context.ts'
 import { useEmailCounts } from '../api/get-email-counts.ts'
-import { useEmailProviders } from '../api/get-email-providers.ts'
+import { useEmailProviders } from '../../../lib/email-providers.ts'
 import { storageText } from '../lib/mail-dates.ts'
 import { inboxSearch, readInboxView, type InboxCategory, type InboxView } from '../lib/inbox-view.ts'
 import { NEW_EMAIL, useOpenCompose } from './inbox-compose-context.ts'
@@ -33,7 +33,7 @@ export function InboxSidebar() {
   const [params] = useSearchParams()
   const view = readInboxView(params)
   const counts = useEmailCounts(userId, view.account).data
-  const providers = useEmailProviders(userId).data
+  const providers = useEmailProviders().data
   const openCompose = useOpenCompose()
 
   return (

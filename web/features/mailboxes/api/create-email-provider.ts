@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { EmailProviderView } from '../../../../shared/email-provider-schemas.ts'
 import { apiRequest } from '../../../lib/api-client.ts'
 import type { CreateEmailProviderRequest } from '../lib/account-form.ts'
-import { emailProvidersQueryKey } from './get-email-providers.ts'
+import { emailProvidersKey } from '../../../lib/email-providers.ts'
 
 export interface CreatedEmailProvider {
   provider: EmailProviderView
@@ -19,6 +19,6 @@ export function useCreateEmailProvider() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: createEmailProvider,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: emailProvidersQueryKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: emailProvidersKey }),
   })
 }

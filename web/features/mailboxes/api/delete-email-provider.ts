@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '../../../lib/api-client.ts'
-import { emailProvidersQueryKey } from './get-email-providers.ts'
+import { emailProvidersKey } from '../../../lib/email-providers.ts'
 import { invalidateMailQueries } from './sync-email-provider.ts'
 
 /** The account, the mail synced from it and its waiting jobs go; nothing changes on the mail server. */
@@ -13,7 +13,7 @@ export function useDeleteEmailProvider() {
   return useMutation({
     mutationFn: deleteEmailProvider,
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: emailProvidersQueryKey })
+      await queryClient.invalidateQueries({ queryKey: emailProvidersKey })
       await invalidateMailQueries(queryClient)
     },
   })

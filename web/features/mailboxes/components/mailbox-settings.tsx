@@ -6,7 +6,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { toast } from '../../../components/ui/use-toast.ts'
 import { useAuthProviders } from '../../auth/api/get-auth-providers.ts'
 import type { CreatedEmailProvider } from '../api/create-email-provider.ts'
-import { emailProvidersQueryKey, useEmailProviders } from '../api/get-email-providers.ts'
+import { emailProvidersKey, useEmailProviders } from '../../../lib/email-providers.ts'
+import { providersPollInterval } from '../lib/account-status.ts'
 import { readOutlookReturn, withoutOutlookReturn } from '../lib/outlook-return.ts'
 import { AddAccountForm } from './add-account-form.tsx'
 import { ConnectedAccounts } from './connected-accounts.tsx'
@@ -17,7 +18,7 @@ export const MAILBOX_SETUP_GUIDE_URL = 'https://github.com/veilmail/veilmail#con
 /** Spec §2 "IMAP Account Settings": add an account, follow its syncs, remove it. */
 export function MailboxSettings() {
   const queryClient = useQueryClient()
-  const providers = useEmailProviders()
+  const providers = useEmailProviders(providersPollInterval)
   const outlookEnabled = useAuthProviders().data?.microsoft === true
   const [tracked, setTracked] = useState<TrackedSyncJob[]>([])
   const [searchParams, setSearchParams] = useSearchParams()
@@ -41,7 +42,7 @@ export function MailboxSettings() {
       return
     }
     toast({ title: 'Outlook Connected', description: 'Your Outlook account has been connected successfully.' })
-    void queryClient.invalidateQueries({ queryKey: emailProvidersQueryKey })
+    void queryClient.invalidateQueries({ queryKey: emailProvidersKey })
     if (outlookReturn.providerId && outlookReturn.jobId) track({ providerId: outlookReturn.providerId, jobId: outlookReturn.jobId, purpose: 'sync' })
   }, [searchParams, setSearchParams, queryClient, track])
 

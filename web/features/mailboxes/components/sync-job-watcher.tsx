@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import type { EmailProviderView } from '../../../../shared/email-provider-schemas.ts'
 import { toast } from '../../../components/ui/use-toast.ts'
-import { emailProvidersQueryKey } from '../api/get-email-providers.ts'
+import { emailProvidersKey } from '../../../lib/email-providers.ts'
 import { useSyncJob } from '../api/get-sync-job.ts'
 import { invalidateMailQueries } from '../api/sync-email-provider.ts'
 import { syncJobToast, type SyncJobPurpose } from '../lib/account-status.ts'
@@ -27,13 +27,13 @@ export function SyncJobWatcher({ job, onFinished }: { job: TrackedSyncJob; onFin
     if (!data) return
     const provider = data.provider
     if (provider) {
-      queryClient.setQueryData<EmailProviderView[]>(emailProvidersQueryKey, (list) => list?.map((p) => (p.id === provider.id ? provider : p)))
+      queryClient.setQueryData<EmailProviderView[]>(emailProvidersKey, (list) => list?.map((p) => (p.id === provider.id ? provider : p)))
     }
     const outcome = syncJobToast(job.purpose, data)
     if (!outcome || announced.current) return
     announced.current = true
     toast(outcome)
-    void queryClient.invalidateQueries({ queryKey: emailProvidersQueryKey })
+    void queryClient.invalidateQueries({ queryKey: emailProvidersKey })
     if (data.status === 'done') void invalidateMailQueries(queryClient)
     onFinished(job)
   }, [data, job, onFinished, queryClient])

@@ -33,7 +33,7 @@ interface ComposeFormProps {
   onSend: (request: CreateEmailJobInput, onUndone: () => void) => Promise<unknown>
 }
 
-/** Spec §2 "Compose page": From, To, Subject, Message, encryption; Reset and Send Email. */
+/** The compose page's form: From, To, Subject, Message, encryption; Reset and Send Email. */
 export function ComposeForm({ aliases, keys, onSend }: ComposeFormProps) {
   const formRef = useRef<HTMLFormElement>(null)
   const [values, setValues] = useState<ComposeValues>(() => takeUndoneDraft() ?? EMPTY_COMPOSE)

@@ -285,7 +285,9 @@ describe.skipIf(!run)('dashboard alias management', () => {
     await inbox.getByRole('heading', { name: 'Forwarding Confirmed' }).waitFor()
     await inbox.close()
     await page.reload()
-    await expect.poll(() => entry.getAttribute('data-confirmed')).toBe('true')
+    // the reloaded page fetches the session, the aliases and the targets again: on a busy machine
+    // that takes longer than expect.poll's default second, so wait as long as any other step
+    await expect.poll(() => entry.getAttribute('data-confirmed'), { timeout: 10_000 }).toBe('true')
     expect(await entry.getByTestId('target-pending').count()).toBe(0)
   })
 })

@@ -22,7 +22,7 @@ export async function getAliasForDelivery(db: Db, id: string): Promise<DeliveryA
   return row
 }
 
-/** A paused alias (spec §4) accepts mail and drops it unread. */
+/** A paused alias accepts mail and drops it unread (docs/mail-flow.md). */
 export function isPaused(alias: Pick<RoutedAlias, 'forwardTo' | 'active'>): boolean {
   return !alias.active || alias.forwardTo.trim() === 'null'
 }

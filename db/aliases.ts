@@ -1,17 +1,9 @@
 // aliases as their owner manages them. Every function takes the owner's id and filters by it.
+import type { AliasView } from '../shared/alias-schemas.ts'
 import type { Db } from './client.ts'
 
-export interface AliasRow {
-  id: string
-  userId: string
-  alias: string
-  domain: string
-  forwardTo: string
-  lastForwardTo: string | null
-  active: boolean
-  /** forwarded mail is age-encrypted to the owner's default key (when there is one) */
-  encryptForwarded: boolean
-  notes: string | null
+/** The alias as the API shows it, with dates as read and the summed counters as numeric strings. */
+export interface AliasRow extends Omit<AliasView, 'createdAt' | 'updatedAt' | 'counters'> {
   createdAt: Date
   updatedAt: Date
   forwarded: string

@@ -41,6 +41,9 @@ const Uuid = v.pipe(v.string(), v.uuid())
 export const LOST_JOB_HEARTBEAT = 10
 export const SUPERVISE_SECONDS = 5
 
+/** Mail to another server is retried for about two days, with backoff, as an MTA's queue does. */
+const MAIL_RETRIES = { retryLimit: 20, retryDelay: 30, retryBackoff: true, retryDelayMax: 4 * 3600, expireInSeconds: 10 * 60 }
+
 export const queues = {
   /** Erases what is left of a deleted account (its rows were cut off from sign-in at once). */
   accountCleanup: defineQueue({
@@ -60,11 +63,7 @@ export const queues = {
   forwardEmail: defineQueue({
     name: 'forward-email',
     schema: v.object({ deliveryId: Uuid }),
-    retryLimit: 20,
-    retryDelay: 30,
-    retryBackoff: true,
-    retryDelayMax: 4 * 3600,
-    expireInSeconds: 10 * 60,
+    ...MAIL_RETRIES,
     heartbeatSeconds: LOST_JOB_HEARTBEAT,
   }),
   /** Webhooks: the Standard Webhooks schedule (seconds, minutes, then hours, about a day in all). */
@@ -82,22 +81,14 @@ export const queues = {
   forwardReply: defineQueue({
     name: 'forward-reply',
     schema: v.object({ deliveryId: Uuid }),
-    retryLimit: 20,
-    retryDelay: 30,
-    retryBackoff: true,
-    retryDelayMax: 4 * 3600,
-    expireInSeconds: 10 * 60,
+    ...MAIL_RETRIES,
     heartbeatSeconds: LOST_JOB_HEARTBEAT,
   }),
   /** Mail to postmaster@ and abuse@ a mail domain, attached to a note for the operator (OPERATOR_EMAIL). */
   forwardOperator: defineQueue({
     name: 'forward-operator',
     schema: v.object({ deliveryId: Uuid }),
-    retryLimit: 20,
-    retryDelay: 30,
-    retryBackoff: true,
-    retryDelayMax: 4 * 3600,
-    expireInSeconds: 10 * 60,
+    ...MAIL_RETRIES,
     heartbeatSeconds: 30,
   }),
   /**

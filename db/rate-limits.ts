@@ -1,4 +1,4 @@
-// Rate limit records (spec §3). Each decision is one upsert that counts the attempt and tells
+// Rate limit records (`RATE_LIMITS`). Each decision is one upsert that counts the attempt and tells
 // whether it is allowed, so concurrent attempts cannot all pass a check made before any of them
 // was counted: callers reserve first, do the expensive or secret-checking work second, and give
 // the reservation back when the attempt turned out well.

@@ -1,24 +1,14 @@
 // received_emails: mail synced from connected mailboxes. Lists and counts read only here (never
 // IMAP on a page load); the partial indexes of migration 0030 keep a page of 50, the counts and
 // a conversation fast at 100,000 messages per user. Sealed columns are opened by the caller.
+import type { EmailListView } from '../shared/email-schemas.ts'
 import type { Db } from './client.ts'
 
 export type EmailCategory = 'inbox' | 'unread' | 'starred'
 
-export interface ReceivedEmailListRow {
-  id: string
-  providerId: string
-  messageId: string | null
-  threadId: string
-  subject: string
-  fromAddress: string
-  fromName: string
-  toAddress: string
+/** A list row as the API shows it, with the date as read and the preview still sealed. */
+export interface ReceivedEmailListRow extends Omit<EmailListView, 'receivedAt' | 'preview'> {
   receivedAt: Date
-  size: number
-  isRead: boolean
-  isStarred: boolean
-  hasAttachments: boolean
   preview: Buffer | null
 }
 
@@ -87,7 +77,7 @@ export async function findThreadByMessageIds(db: Db, userId: string, messageIds:
   return row?.threadId
 }
 
-/** The subject rule (spec §3 Conversation), used only when a message names no other. */
+/** The subject rule of docs/mail-flow.md, used only when a message names no other. */
 export async function findThreadBySubject(db: Db, userId: string, threadSubject: string): Promise<string | undefined> {
   const [row] = await db<{ threadId: string }[]>`
     select thread_id from received_emails where user_id = ${userId} and thread_subject = ${threadSubject}

@@ -1,17 +1,10 @@
 // users: one statement per function. E-mail is stored lower-cased and trimmed.
+import type { SessionUser } from '../shared/auth-schemas.ts'
 import type { Db } from './client.ts'
 
-export interface UserRow {
-  id: string
-  email: string | null
+/** The user as every auth call returns it, plus what stays on the server. */
+export interface UserRow extends Omit<SessionUser, 'emailVerified' | 'createdAt'> {
   passwordHash: string | null
-  walletAddress: string | null
-  googleId: string | null
-  authMethod: 'email' | 'wallet' | 'google'
-  firstName: string | null
-  lastName: string | null
-  profileImageUrl: string | null
-  balance: string
   /** when a link mailed to `email` was followed; null while the address is unproven */
   emailVerifiedAt: Date | null
   createdAt: Date

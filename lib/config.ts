@@ -1,4 +1,4 @@
-// Every environment variable of DESIGN.md §4, read and validated once. A bad value stops the
+// Every environment variable (README, Configuration), read and validated once. A bad value stops the
 // process with a message naming the variable.
 import { randomBytes } from 'node:crypto'
 import { isIP } from 'node:net'

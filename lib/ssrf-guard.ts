@@ -1,4 +1,4 @@
-// SSRF guard for outgoing connections chosen by users (webhooks, IMAP hosts): DESIGN §7. The
+// SSRF guard for outgoing connections chosen by users (webhooks, IMAP hosts; docs/webhooks.md). The
 // host is resolved first; every address it resolves to must be public, and the connection goes
 // to the address that was checked (no second lookup an attacker's DNS could answer differently).
 // Blocked: loopback, private (RFC 1918), link-local (incl. the 169.254.169.254 metadata service),

@@ -17,7 +17,7 @@ const IDENTITY_RE = /AGE-SECRET-KEY-(?:PQ-)?1[02-9AC-HJ-NP-Z]+/
 
 export type AgeFailureKind = 'malformed' | 'damaged' | 'wrong-key' | 'wrong-password' | 'invalid-private-key' | 'needs-recreation'
 
-/** What the user reads for each way a decryption can fail (spec §8 shows them as "Decryption failed" descriptions). */
+/** What the user reads for each way a decryption can fail (under a "Decryption failed" title). */
 export const AGE_FAILURE_MESSAGES: Record<AgeFailureKind, string> = {
   malformed: `This is not an age encrypted message. Paste the whole block, from ${ARMOR_BEGIN} to ${ARMOR_END}.`,
   damaged: 'The encrypted message is incomplete or damaged. Copy the whole block again and retry.',

@@ -1,4 +1,4 @@
-// Alias requests (spec §5), shared by the dashboard forms and the alias routes.
+// Alias requests, shared by the dashboard forms and the alias routes.
 // Keep this file free of Node-only imports: the browser bundles it.
 import * as v from 'valibot'
 import { text } from './auth-schemas.ts'
@@ -6,7 +6,7 @@ import { isEmailTarget, isWebhookUrl, splitTargets } from './alias-target-rules.
 
 export const NOTES_MAX = 128
 export const MAX_FORWARD_TARGETS = 10
-export const PAUSED = 'null' // spec §3: forwardTo's literal text null means paused
+export const PAUSED = 'null' // forwardTo's literal text null means paused
 
 const ALIAS_RE = /^[A-Za-z0-9](?:[A-Za-z0-9_-]|\.(?!\.))*$/ // letters, digits, - _ . ; no leading, trailing or double dot
 export const TARGETS_MESSAGE = 'Please enter valid email addresses and/or webhook URLs (https://example.com/hook) separated by commas'
@@ -50,7 +50,7 @@ export const UpdateAliasSchema = v.pipe(
   }),
   v.check(
     (u) => ['alias', 'forwardTo', 'notes', 'active', 'lastForwardTo', 'encryptForwarded'].some((k) => (u as Record<string, unknown>)[k] !== undefined),
-    // spec §5's text; encryptForwarded (issue #6) counts too
+    // the message names the original fields; encryptForwarded (issue #6) counts too
     'At least one field (alias, forwardTo, active, notes, or lastForwardTo) must be provided',
   ),
 )

@@ -1,4 +1,4 @@
-// The targets behind an alias (spec §3 forwardTo): comma-separated e-mail addresses and http(s)
+// The targets behind an alias (its forwardTo): comma-separated e-mail addresses and http(s)
 // webhook URLs. One parser for the dashboard, the alias API and the mail pipeline; free of
 // Node-only imports because the browser bundles it.
 

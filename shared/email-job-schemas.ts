@@ -1,4 +1,4 @@
-// Outgoing e-mail requests (spec §5 "Email job (data)"), shared with the compose forms.
+// Outgoing e-mail requests (POST /api/email-jobs), shared with the compose forms.
 // Keep this file free of Node-only imports: the browser bundles it.
 import * as v from 'valibot'
 import { text } from './auth-schemas.ts'

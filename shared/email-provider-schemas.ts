@@ -1,11 +1,11 @@
-// Connected mailboxes (spec §3 Email provider, §5, §7) as the API takes and returns them. Keep
+// Connected mailboxes as the API takes and returns them (README "Connecting a mailbox"). Keep
 // this file free of Node-only imports: the browser bundles it.
 import * as v from 'valibot'
 
 export const PROVIDERS = ['gmail', 'outlook', 'yahoo', 'other'] as const
 export type ProviderKind = (typeof PROVIDERS)[number]
 
-/** IMAP servers of the presets (spec §5): port 993 with TLS. */
+/** IMAP servers of the presets: port 993 with implicit TLS (RFC 8314). */
 export const PROVIDER_PRESETS: Partial<Record<ProviderKind, { host: string; port: number; secure: boolean }>> = {
   gmail: { host: 'imap.gmail.com', port: 993, secure: true },
   yahoo: { host: 'imap.mail.yahoo.com', port: 993, secure: true },
@@ -29,7 +29,7 @@ export const ImapCredentialsSchema = v.object({
   password: v.pipe(v.string(REQUIRED), v.nonEmpty(REQUIRED), v.maxLength(1024, 'Password is too long')),
   host: v.optional(v.pipe(v.string('Please enter the IMAP server address.'), v.trim(), v.toLowerCase(),
     v.check((h) => h === '' || HOST.test(h) || IPV6.test(h), 'Please enter a valid IMAP server address.')), ''),
-  // spec §5: "Port defaults to 993 if not numeric"
+  // a port that is not a number falls back to 993, the IMAPS port (RFC 8314)
   port: v.pipe(v.optional(v.unknown()), v.transform((p) => {
     const n = typeof p === 'number' ? p : typeof p === 'string' && /^\d+$/.test(p.trim()) ? Number(p) : NaN
     return Number.isInteger(n) && n > 0 && n < 65536 ? n : 993

@@ -1,10 +1,10 @@
-// Received mail (spec §3 Received email, §5, §7) as the API takes and returns it. Keep this file
+// Received mail as the API takes and returns it (GET/PATCH /api/emails). Keep this file
 // free of Node-only imports: the browser bundles it.
 import * as v from 'valibot'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** `providerId` is an account id or "all"; at most 200 a page (the unread category's fetch), 50 by default (spec §9). */
+/** `providerId` is an account id or "all"; at most 200 a page (the unread category's fetch), 50 by default. */
 export const ListEmailsQuerySchema = v.object({
   providerId: v.optional(v.pipe(v.string(), v.check((s) => s === 'all' || UUID.test(s), 'providerId must be an account id or all')), 'all'),
   limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'limit must be a whole number'), v.transform(Number), v.minValue(1, 'limit must be at least 1'), v.maxValue(200, 'limit must be 200 or less')), '50'),

@@ -1,4 +1,4 @@
-// Encryption keys and decryption (spec §3, §5, §7), shared by the Settings and Decrypt pages and
+// Encryption keys and decryption requests, shared by the Settings and Decrypt pages and
 // the encryption routes. Keep this file free of Node-only imports and of age-encryption: the
 // browser bundles it with the forms.
 import * as v from 'valibot'
@@ -20,7 +20,7 @@ export const KeyNameSchema = v.pipe(
   v.maxLength(KEY_NAME_MAX, 'Key name must be 100 characters or less'),
 )
 
-/** Non-empty after trimming (spec §5), used as typed: spaces can be part of a password. */
+/** Non-empty after trimming, used as typed: spaces can be part of a password. */
 const MasterPassword = v.pipe(
   text('Master password is required'),
   v.check((s) => s.trim().length > 0, 'Master password is required'),
@@ -90,7 +90,7 @@ export const DecryptManualSchema = v.object({
 })
 export type DecryptManualInput = v.InferOutput<typeof DecryptManualSchema>
 
-/** A key as the list returns it (spec §3; `name` is the tolerated alias of keyName). */
+/** A key as the list returns it (`name` repeats keyName for clients that read that field). */
 export interface EncryptionKeyView {
   id: string
   keyName: string
@@ -109,7 +109,7 @@ export interface KeyMaterial {
   isDefault: boolean
 }
 
-/** The downloaded `{keyName}-encryption-keys.json` (spec §3, §7). */
+/** The downloaded `{keyName}-encryption-keys.json`: the key pair opened with the master password. */
 export interface KeyFile {
   keyName: string
   publicKey: string

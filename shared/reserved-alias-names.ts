@@ -1,5 +1,5 @@
 // Alias names nobody may take: they would let an alias impersonate a role, an institution, a
-// brand or an urgent notice (spec §5). Compared case-insensitively and also with `.`, `-`, `_`
+// brand or an urgent notice. Compared case-insensitively and also with `.`, `-`, `_`
 // removed, so "pay-pal", "Pay.Pal" and "pay_pal" are all "paypal".
 // Shared by the dashboard (instant feedback) and the API (the rule that counts).
 

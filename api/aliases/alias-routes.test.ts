@@ -30,7 +30,7 @@ describe('creating aliases', () => {
     expect((await client.json(client.get('/api/account-stats'))).body.aliases).toBe(1)
   })
 
-  it('gives the spec messages for each field', async () => {
+  it('gives a message for each field', async () => {
     const { client, userId } = await signedInUser()
     const post = (body: object) => client.json(client.post(`/api/aliases/${userId}`, body))
     expect((await post({})).body.errors).toEqual({

@@ -1,4 +1,4 @@
-// Aliases (spec §7): list, create, update, delete, pause/resume, and the webhook signing secret.
+// Aliases: list, create, update, delete, pause/resume, and the webhook signing secret (docs/webhooks.md).
 import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
 import type { Context, MiddlewareHandler } from 'hono'
@@ -47,7 +47,7 @@ async function webhookProblem(config: Config, forwardTo: string): Promise<string
 }
 const badWebhook = (c: Context, field: 'forwardTo' | 'lastForwardTo', message: string) => c.json({ message, errors: { [field]: [message] } }, 400)
 
-/** Pause keeps the targets in lastForwardTo; resume brings them back (spec §3/§4). */
+/** Pause keeps the targets in lastForwardTo; resume brings them back. */
 function pauseChanges(alias: AliasRow, active: boolean): AliasChanges {
   if (active) return { active: true, forwardTo: alias.forwardTo === PAUSED ? (alias.lastForwardTo ?? PAUSED) : alias.forwardTo }
   return alias.forwardTo === PAUSED ? { active: false } : { active: false, forwardTo: PAUSED, lastForwardTo: alias.forwardTo }

@@ -40,7 +40,7 @@ describe('registration', () => {
     expect(row.passwordHash).toMatch(/^\$argon2id\$/)
   })
 
-  it('gives the spec messages for bad input', async () => {
+  it('gives a message per field for bad input', async () => {
     const client = new ApiClient(t.app)
     const bad = await client.json(client.post('/api/auth/register', { email: 'not-an-email', password: 'short' }))
     expect(bad.status).toBe(400)

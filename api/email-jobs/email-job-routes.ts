@@ -1,4 +1,4 @@
-// Outgoing e-mail from the web (spec §7): queue, status, cancel (undo).
+// Outgoing e-mail from the web: queue, status, cancel (undo).
 import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
 import { findAlias } from '../../db/aliases.ts'

@@ -1,5 +1,5 @@
 // How an age failure answers over HTTP: always 4xx with { success: false, message }, and
-// needsRecreation for a stored key that is not a passphrase-locked age key (spec §7 decrypt
+// needsRecreation for a stored key that is not a passphrase-locked age key (the decrypt
 // result). 403 for a wrong master password, 409 for a key to recreate, 422 for a message meant
 // for another key, 400 for text that is not (or no longer) an age message or key.
 import type { Context } from 'hono'

@@ -1,4 +1,4 @@
-// Decryption on the server (spec §7), for API clients: the web app decrypts in the browser and
+// Decryption on the server, for API clients (docs/decisions/0002): the web app decrypts in the browser and
 // never sends a private key or master password. Text is checked before any scrypt work, so a
 // bad paste costs nothing and does not count against the decrypt-user limit.
 import { Hono } from 'hono'

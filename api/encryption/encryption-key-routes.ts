@@ -1,4 +1,4 @@
-// Encryption keys (spec §7): list, create, download, make default, delete. The web app creates
+// Encryption keys (docs/decisions/0002): list, create, download, make default, delete. The web app creates
 // and opens keys in the browser (create with publicKey + encryptedPrivateKey, then
 // GET …/encrypted-private-key); API clients may let the server do it with the master password.
 import { Hono } from 'hono'

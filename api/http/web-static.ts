@@ -1,5 +1,5 @@
 // Serves the built web app: hashed assets cached for a year, everything else revalidated, and
-// the SPA's index.html for the app's routes (spec §2). Any other path gets index.html with 404
+// the SPA's index.html for the app's routes (web/app/router.tsx). Any other path gets index.html with 404
 // so the app shows its 404 page and crawlers see the status.
 import { readFile, stat } from 'node:fs/promises'
 import path from 'node:path'

@@ -1,4 +1,4 @@
-// SMTP credentials per alias (spec §7): create, list, reveal, regenerate, delete.
+// SMTP credentials per alias (README "Sending from an alias"): create, list, reveal, regenerate, delete.
 import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
 import * as v from 'valibot'

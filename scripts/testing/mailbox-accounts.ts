@@ -1,5 +1,5 @@
 // A connected mailbox as a test makes one: through the API the browser uses, with the
-// base64 JSON credentials of the spec, then waiting on its sync job's status as the UI polls it.
+// base64 JSON credentials the API takes, then waiting on its sync job's status as the UI polls it.
 import { expect } from 'vitest'
 import type { ApiClient } from './api-client.ts'
 

@@ -35,7 +35,7 @@ const NotFoundRoute = lazyRoute(() => import('./routes/not-found.tsx'), (m) => m
 
 const signedIn = (page: ReactNode) => <RequireAuth>{page}</RequireAuth>
 
-/** Spec §2 route table. */
+/** Every page of the app; the server answers index.html for these paths (api/http/web-static.ts). */
 export const router = createBrowserRouter([
   {
     element: <AppShell />,

@@ -4,34 +4,24 @@ import path from 'node:path'
 import bs58 from 'bs58'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
-import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
+import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { closeBrowserSuite, startBrowserSuite, type BrowserSuite } from '../../scripts/testing/browser-suite.ts'
+import type { TestDatabase } from '../../scripts/testing/test-database.ts'
 import { latestLink } from '../../scripts/testing/mailbox.ts'
 import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
-import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+import type { WebServer } from '../../scripts/testing/web-server.ts'
 
 const run = browserAvailable()
 let db: TestDatabase
 let server: WebServer
 let browser: Browser
+let open: BrowserSuite['open']
 
 beforeAll(async () => {
   if (!run) return
-  db = await createTestDatabase()
-  server = await startWebServer(db.url)
-  browser = await launchBrowser()
+  ;({ db, server, browser, open } = await startBrowserSuite())
 })
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await db?.drop()
-})
-
-async function open(route: string, width = 1280): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } })
-  await page.goto(server.url + route)
-  return page
-}
+afterAll(() => closeBrowserSuite({ db, server, browser }))
 
 const toast = (page: Page) => page.getByTestId('toast')
 

@@ -6,9 +6,10 @@ import { simpleParser, type ParsedMail } from 'mailparser'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
+import { screenshotOnFailure } from '../../scripts/testing/browser-suite.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
-import { latestLink } from '../../scripts/testing/mailbox.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
 
 const run = browserAvailable()
@@ -34,9 +35,7 @@ beforeAll(async () => {
   page = await context.newPage()
   page.setDefaultTimeout(10_000) // fail on the step that waits, inside the test's own timeout
 })
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await page?.screenshot({ path: path.join(SCREENSHOTS, 'compose-failure.png'), fullPage: true })
-})
+afterEach(screenshotOnFailure(() => page, 'compose-failure.png'))
 afterAll(async () => {
   await browser?.close()
   await server?.stop()
@@ -51,17 +50,7 @@ async function screenshot(p: Page, name: string) {
 }
 const form = (p: Page) => p.getByRole('form', { name: 'Compose Email' })
 
-async function register(p: Page, email: string) {
-  await p.goto(server.url + '/register')
-  await p.getByLabel('Email').fill(email)
-  await p.getByLabel('Password', { exact: true }).fill('correct horse')
-  await p.getByLabel('Confirm Password').fill('correct horse')
-  await p.getByRole('button', { name: 'Create Account' }).click()
-  await p.waitForURL('**/check-email')
-  // the link in the verification mail signs in
-  await p.goto(await latestLink({ sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay }, email, '/verify-email'))
-  await p.waitForURL('**/dashboard')
-}
+const register = (p: Page, email: string) => registerThroughForm(p, server.url, { sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay }, email)
 
 /** The alias comes from the API, as the dashboard would create it, in the page's own session. */
 async function createAliasInPage(p: Page, name: string) {

@@ -3,14 +3,16 @@ import path from 'node:path'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openWebhookSecret, type StoredWebhookSecret } from '../../lib/webhook-secret.ts'
-import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { closeBrowserSuite, screenshotOnFailure, startBrowserSuite } from '../../scripts/testing/browser-suite.ts'
 import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
-import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
+import type { TestDatabase } from '../../scripts/testing/test-database.ts'
+import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
 import { latestLink } from '../../scripts/testing/mailbox.ts'
-import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+import type { WebServer } from '../../scripts/testing/web-server.ts'
 
 const run = browserAvailable()
-// Two preferred domains first, then the others in alphabetical order (spec §2).
+// Two preferred domains first (MAIL_DOMAINS order), then the others in alphabetical order.
 const DOMAINS = 'veilmail.test,veil.test,zeta.example,alias.example'
 const suffix = crypto.randomUUID().slice(0, 6)
 const shop = `shop-${suffix}`
@@ -23,21 +25,13 @@ let page: Page
 
 beforeAll(async () => {
   if (!run) return
-  db = await createTestDatabase()
-  server = await startWebServer(db.url, { MAIL_DOMAINS: DOMAINS })
-  browser = await launchBrowser()
+  ;({ db, server, browser } = await startBrowserSuite({ env: { MAIL_DOMAINS: DOMAINS } }))
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] })
   page = await context.newPage()
   page.setDefaultTimeout(10_000) // fail on the step that waits, inside the test's own timeout
 })
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await page?.screenshot({ path: path.join(SCREENSHOTS, 'dashboard-failure.png'), fullPage: true })
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await db?.drop()
-})
+afterEach(screenshotOnFailure(() => page, 'dashboard-failure.png'))
+afterAll(() => closeBrowserSuite({ db, server, browser }))
 
 const toast = (title: string) => page.getByTestId('toast').getByText(title, { exact: true })
 const row = (address: string): Locator => page.locator(`[data-testid="alias-row"][data-alias="${address}"]`)
@@ -58,14 +52,7 @@ async function createAlias(alias: string, forwardTo: string, options: { domain?:
 
 describe.skipIf(!run)('dashboard alias management', () => {
   it('registers and shows the create form with the domains in order and an empty list', async () => {
-    await page.goto(server.url + '/register')
-    await page.getByLabel('Email').fill(`dash.${suffix}@example.com`)
-    await page.getByLabel('Password', { exact: true }).fill('correct horse')
-    await page.getByLabel('Confirm Password').fill('correct horse')
-    await page.getByRole('button', { name: 'Create Account' }).click()
-    await page.waitForURL('**/check-email')
-    await page.goto(await latestLink({ sql: db.sql, secretKey: TEST_SECRET_KEY }, `dash.${suffix}@example.com`, '/verify-email'))
-    await page.waitForURL('**/dashboard')
+    await registerThroughForm(page, server.url, { sql: db.sql, secretKey: TEST_SECRET_KEY }, `dash.${suffix}@example.com`)
     await page.getByRole('heading', { name: 'Email Forwarding' }).waitFor()
     await page.getByText('Manage privacy aliases and email forwarding settings').waitFor()
     await page.getByText('No aliases yet').waitFor()
@@ -298,7 +285,9 @@ describe.skipIf(!run)('dashboard alias management', () => {
     await inbox.getByRole('heading', { name: 'Forwarding Confirmed' }).waitFor()
     await inbox.close()
     await page.reload()
-    await expect.poll(() => entry.getAttribute('data-confirmed')).toBe('true')
+    // the reloaded page fetches the session, the aliases and the targets again: on a busy machine
+    // that takes longer than expect.poll's default second, so wait as long as any other step
+    await expect.poll(() => entry.getAttribute('data-confirmed'), { timeout: 10_000 }).toBe('true')
     expect(await entry.getByTestId('target-pending').count()).toBe(0)
   })
 })

@@ -9,9 +9,10 @@ import { generateX25519Identity, identityToRecipient } from 'age-encryption'
 import MailComposer from 'nodemailer/lib/mail-composer/index.js'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
-import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
-import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { closeBrowserSuite, screenshotOnFailure, startBrowserSuite } from '../../scripts/testing/browser-suite.ts'
+import type { TestDatabase } from '../../scripts/testing/test-database.ts'
+import type { WebServer } from '../../scripts/testing/web-server.ts'
 import { registerVerified } from '../../scripts/testing/browser-account.ts'
 import { encryptPayload } from '../../workers/delivery/encrypted-payload.ts'
 
@@ -55,21 +56,15 @@ beforeAll(async () => {
   identity = await generateX25519Identity()
   armored = await encryptPayload(original, original, await identityToRecipient(identity))
 
-  db = await createTestDatabase()
-  server = await startWebServer(db.url)
-  browser = await launchBrowser()
+  ;({ db, server, browser } = await startBrowserSuite())
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
   page = await context.newPage()
   page.setDefaultTimeout(15_000)
   await registerVerified(context.request, server.url, db.sql, `reader.${crypto.randomUUID().slice(0, 8)}@example.com`)
 }, 60_000)
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await page?.screenshot({ path: path.join(SCREENSHOTS, 'decrypt-mail-failure.png'), fullPage: true })
-})
+afterEach(screenshotOnFailure(() => page, 'decrypt-mail-failure.png'))
 afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await db?.drop()
+  await closeBrowserSuite({ db, server, browser })
   tracker?.close()
 })
 

@@ -8,11 +8,11 @@ import path from 'node:path'
 import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ageAvailable, ageDecrypt, ageDecryptWithPassphrase, ageEncrypt } from '../../scripts/testing/age-cli.ts'
-import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
-import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
-import { latestLink, tokenOf } from '../../scripts/testing/mailbox.ts'
-import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
-import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { closeBrowserSuite, screenshotOnFailure, startBrowserSuite } from '../../scripts/testing/browser-suite.ts'
+import type { TestDatabase } from '../../scripts/testing/test-database.ts'
+import { registerVerified } from '../../scripts/testing/browser-account.ts'
+import type { WebServer } from '../../scripts/testing/web-server.ts'
 import { AGE_FAILURE_MESSAGES } from '../../shared/age-core.ts'
 
 const run = browserAvailable() && ageAvailable()
@@ -39,30 +39,17 @@ let keyFile: { keyName: string; publicKey: string; privateKey: string; createdAt
 
 beforeAll(async () => {
   if (!run) return
-  db = await createTestDatabase()
-  server = await startWebServer(db.url)
-  browser = await launchBrowser()
+  ;({ db, server, browser } = await startBrowserSuite())
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'], acceptDownloads: true })
   context.on('request', (request) => requests.push({ method: request.method(), url: request.url(), body: request.postData() ?? '' }))
   page = await context.newPage()
   page.setDefaultTimeout(45_000) // a busy machine; scrypt waits use SCRYPT_WAIT
   page.on('worker', (worker) => workers.push(worker.url()))
   page.on('console', (message) => /content security policy/i.test(message.text()) && cspViolations.push(message.text()))
-  const email = `keys.${crypto.randomUUID().slice(0, 8)}@example.com`
-  const res = await context.request.post(`${server.url}/api/auth/register`, { data: { email, password: 'correct horse battery' } })
-  expect(res.status()).toBe(202)
-  // the link in the verification mail signs in
-  const link = await latestLink({ sql: db.sql, secretKey: TEST_SECRET_KEY }, email, '/verify-email')
-  expect((await context.request.post(`${server.url}/api/auth/verify-email`, { data: { token: tokenOf(link) } })).status()).toBe(200)
+  await registerVerified(context.request, server.url, db.sql, `keys.${crypto.randomUUID().slice(0, 8)}@example.com`)
 })
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await page?.screenshot({ path: path.join(SCREENSHOTS, 'encryption-failure.png'), fullPage: true })
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await db?.drop()
-})
+afterEach(screenshotOnFailure(() => page, 'encryption-failure.png'))
+afterAll(() => closeBrowserSuite({ db, server, browser }))
 
 const toast = (title: string) => page.getByTestId('toast').getByText(title, { exact: true })
 const toastText = (text: string) => page.getByTestId('toast').getByText(text)

@@ -3,35 +3,24 @@
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
-import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
-import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { closeBrowserSuite, startBrowserSuite, type BrowserSuite } from '../../scripts/testing/browser-suite.ts'
+import type { TestDatabase } from '../../scripts/testing/test-database.ts'
+import type { WebServer } from '../../scripts/testing/web-server.ts'
 import { registerVerified } from '../../scripts/testing/browser-account.ts'
 
 const run = browserAvailable()
 let db: TestDatabase
 let server: WebServer
 let browser: Browser
+let open: BrowserSuite['open']
 
 beforeAll(async () => {
   if (!run) return
-  db = await createTestDatabase()
   // A young instance: one user, no alias yet.
-  await db.sql`insert into users (email, auth_method) values ('first@example.com', 'email')`
-  server = await startWebServer(db.url)
-  browser = await launchBrowser()
+  ;({ db, server, browser, open } = await startBrowserSuite({ seed: (fresh) => fresh.sql`insert into users (email, auth_method) values ('first@example.com', 'email')` }))
 })
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await db?.drop()
-})
-
-async function open(route: string, width = 1280): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } })
-  await page.goto(server.url + route)
-  return page
-}
+afterAll(() => closeBrowserSuite({ db, server, browser }))
 
 describe.skipIf(!run)('a first visit', () => {
   it('shows "1 user", hides the zero alias count, and never says "0k+"', async () => {

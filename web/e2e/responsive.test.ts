@@ -6,9 +6,10 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
-import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
-import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { closeBrowserSuite, startBrowserSuite } from '../../scripts/testing/browser-suite.ts'
+import type { TestDatabase } from '../../scripts/testing/test-database.ts'
+import type { WebServer } from '../../scripts/testing/web-server.ts'
 import { confirmForwardTarget, registerVerified } from '../../scripts/testing/browser-account.ts'
 
 const run = browserAvailable()
@@ -25,15 +26,9 @@ beforeAll(async () => {
   if (!run) return
   mkdirSync(OUT, { recursive: true })
   mkdirSync(DOCS, { recursive: true })
-  db = await createTestDatabase()
-  server = await startWebServer(db.url, { MAIL_DOMAINS: 'veilmail.test,veil.test' })
-  browser = await launchBrowser()
+  ;({ db, server, browser } = await startBrowserSuite({ env: { MAIL_DOMAINS: 'veilmail.test,veil.test' } }))
 }, 60_000)
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await db?.drop()
-})
+afterAll(() => closeBrowserSuite({ db, server, browser }))
 
 async function signedInContext(width: number): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width, height: 900 } })

@@ -2,35 +2,28 @@
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
-import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
-import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { closeBrowserSuite, startBrowserSuite, type BrowserSuite } from '../../scripts/testing/browser-suite.ts'
+import type { TestDatabase } from '../../scripts/testing/test-database.ts'
+import type { WebServer } from '../../scripts/testing/web-server.ts'
 
 const run = browserAvailable()
 let db: TestDatabase
 let server: WebServer
 let browser: Browser
+let open: BrowserSuite['open']
 
 beforeAll(async () => {
   if (!run) return
-  db = await createTestDatabase()
-  // 1,234 users and 3 aliases, made the way real rows are
-  await db.sql`insert into users (email, auth_method) select 'u' || i || '@example.com', 'email' from generate_series(1, 1234) i`
-  await db.sql`insert into aliases (user_id, alias, domain, forward_to) select id, 'a' || left(id::text, 8), 'veilmail.test', 'x@example.com' from users limit 3`
-  server = await startWebServer(db.url)
-  browser = await launchBrowser()
+  ;({ db, server, browser, open } = await startBrowserSuite({
+    // 1,234 users and 3 aliases, made the way real rows are
+    async seed(fresh) {
+      await fresh.sql`insert into users (email, auth_method) select 'u' || i || '@example.com', 'email' from generate_series(1, 1234) i`
+      await fresh.sql`insert into aliases (user_id, alias, domain, forward_to) select id, 'a' || left(id::text, 8), 'veilmail.test', 'x@example.com' from users limit 3`
+    },
+  }))
 })
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await db?.drop()
-})
-
-async function open(path: string, width = 1280): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } })
-  await page.goto(server.url + path)
-  return page
-}
+afterAll(() => closeBrowserSuite({ db, server, browser }))
 
 describe.skipIf(!run)('web shell', () => {
   it('renders the landing page with figures from the API, at desktop and phone widths', async () => {

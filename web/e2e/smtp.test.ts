@@ -11,7 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createSubmissionServers, type SubmissionServers } from '../../workers/submission/submission-server.ts'
 import { createBoss } from '../../db/queues.ts'
 import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
-import { latestLink, tokenOf } from '../../scripts/testing/mailbox.ts'
+import { registerVerified } from '../../scripts/testing/browser-account.ts'
+import { screenshotOnFailure } from '../../scripts/testing/browser-suite.ts'
 import { testConfig } from '../../scripts/testing/test-app.ts'
 import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
@@ -57,20 +58,12 @@ beforeAll(async () => {
   page.setDefaultTimeout(10_000)
   // Before the first navigation, so the app's timers are the fake ones; time still runs on its own.
   await page.clock.install()
-  const registered = await context.request.post(`${server.url}/api/auth/register`, { data: { email: `smtp.${name}@example.com`, password: 'correct horse battery' } })
-  expect(registered.status()).toBe(202)
-  // the link in the verification mail signs in
-  const link = await latestLink({ sql: db.sql, secretKey: config.secretKey }, `smtp.${name}@example.com`, '/verify-email')
-  const verified = await context.request.post(`${server.url}/api/auth/verify-email`, { data: { token: tokenOf(link) } })
-  expect(verified.status()).toBe(200)
-  const { user } = await verified.json()
+  const user = await registerVerified(context.request, server.url, db.sql, `smtp.${name}@example.com`)
   const created = await context.request.post(`${server.url}/api/aliases/${user.id}`, { data: { alias: name, domain: 'veilmail.test', forwardTo: 'me@example.com' } })
   expect(created.status()).toBe(201)
   aliasId = (await created.json()).alias.id
 }, 60_000)
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await page?.screenshot({ path: path.join(SCREENSHOTS, 'smtp-failure.png'), fullPage: true })
-})
+afterEach(screenshotOnFailure(() => page, 'smtp-failure.png'))
 afterAll(async () => {
   await browser?.close()
   await submission?.close()
@@ -180,7 +173,7 @@ describe.skipIf(!run)('SMTP credentials panel', () => {
     expect(await revealed()).toBe(false)
   })
 
-  it('says why a reveal failed (spec §8)', async () => {
+  it('says why a reveal failed', async () => {
     const url = `**/api/smtp-credentials/alias/${aliasId}/password`
     const answers: [Parameters<Route['fulfill']>[0], string][] = [
       [{ status: 503, body: 'busy' }, 'Failed to fetch password: 503'],

@@ -4,11 +4,12 @@
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
-import { createTestDatabase, type TestDatabase } from '../../scripts/testing/test-database.ts'
-import { latestLink } from '../../scripts/testing/mailbox.ts'
+import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { closeBrowserSuite, screenshotOnFailure, startBrowserSuite } from '../../scripts/testing/browser-suite.ts'
+import type { TestDatabase } from '../../scripts/testing/test-database.ts'
+import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
 import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
-import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+import type { WebServer } from '../../scripts/testing/web-server.ts'
 import { createBoss, queues } from '../../db/queues.ts'
 
 const run = browserAvailable()
@@ -22,20 +23,12 @@ let page: Page
 
 beforeAll(async () => {
   if (!run) return
-  db = await createTestDatabase()
-  server = await startWebServer(db.url, { MAIL_DOMAINS: 'veilmail.test' })
-  browser = await launchBrowser()
+  ;({ db, server, browser } = await startBrowserSuite({ env: { MAIL_DOMAINS: 'veilmail.test' } }))
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
   page.setDefaultTimeout(10_000)
 })
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await page?.screenshot({ path: path.join(SCREENSHOTS, 'undelivered-failure.png'), fullPage: true })
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await db?.drop()
-})
+afterEach(screenshotOnFailure(() => page, 'undelivered-failure.png'))
+afterAll(() => closeBrowserSuite({ db, server, browser }))
 
 const toast = (title: string) => page.getByTestId('toast').getByText(title, { exact: true })
 const items = () => page.getByTestId('undelivered-item')
@@ -46,14 +39,7 @@ describe.skipIf(!run)('undelivered mail on the dashboard', () => {
   let report: string
 
   it('lists nothing until a forward fails, then each failure with its alias, target and reason', async () => {
-    await page.goto(server.url + '/register')
-    await page.getByLabel('Email').fill(`undelivered.${suffix}@example.com`)
-    await page.getByLabel('Password', { exact: true }).fill('correct horse')
-    await page.getByLabel('Confirm Password').fill('correct horse')
-    await page.getByRole('button', { name: 'Create Account' }).click()
-    await page.waitForURL('**/check-email')
-    await page.goto(await latestLink({ sql: db.sql, secretKey: TEST_SECRET_KEY }, `undelivered.${suffix}@example.com`, '/verify-email'))
-    await page.waitForURL('**/dashboard')
+    await registerThroughForm(page, server.url, { sql: db.sql, secretKey: TEST_SECRET_KEY }, `undelivered.${suffix}@example.com`)
     await page.getByText('No aliases yet').waitFor()
     expect(await page.getByTestId('undelivered-card').count()).toBe(0)
 

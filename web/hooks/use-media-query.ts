@@ -1,6 +1,6 @@
 import { useCallback, useSyncExternalStore } from 'react'
 
-/** Spec §9: below 1024px the app uses its mobile layouts (Tailwind's `lg`). */
+/** Below 1024px the app uses its mobile layouts (Tailwind's `lg`). */
 export const DESKTOP_QUERY = '(min-width: 1024px)'
 
 /** Whether a CSS media query matches now; re-renders when that changes. */

@@ -1,4 +1,4 @@
-// The one way the browser talks to the API (spec §7–§8): same-origin cookie, JSON in and out,
+// The one way the browser talks to the API: same-origin cookie, JSON in and out,
 // one error shape, and a redirect to /auth when the session has ended.
 
 export type FieldErrors = Record<string, string[]>

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query'
 
-// Spec §7 cache policy: results never go stale on their own, no refetch on focus,
+// Cache policy: results never go stale on their own, no refetch on focus,
 // no polling and no automatic retries.
 export const queryClient = new QueryClient({
   defaultOptions: {

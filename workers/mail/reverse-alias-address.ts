@@ -1,5 +1,5 @@
 // Reverse alias addresses: `re+<32 base32 characters>@<alias domain>`, 160 random bits. The
-// "+" can not appear in an alias name (spec §5), so the two never collide.
+// "+" can not appear in an alias name (shared/alias-schemas.ts), so the two never collide.
 import { randomBytes } from 'node:crypto'
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'

@@ -1,7 +1,7 @@
 // DATA → a Postgres transaction: the sealed message, one delivery row per (message, target)
 // and one job per delivery, and the dropped counters of paused aliases; concurrent messages
 // share a transaction (group commit). The MX answers 250 only after its message's transaction
-// commits (DESIGN §5); any failure leaves nothing of it behind and the client is told 451.
+// commits (docs/mail-flow.md); any failure leaves nothing of it behind and the client is told 451.
 import { randomUUID } from 'node:crypto'
 import type { PgBoss } from 'pg-boss'
 import type { Sql } from '../../db/client.ts'

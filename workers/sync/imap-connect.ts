@@ -1,4 +1,4 @@
-// Opens an IMAP session to a user's mailbox (DESIGN §7): the host is resolved and refused when
+// Opens an IMAP session to a user's mailbox: the host is resolved and refused when
 // it is private (unless ALLOW_PRIVATE_NETWORKS), the socket goes to the address that was checked,
 // and TLS verifies the certificate for the name the user gave (SNI = that name; system CAs plus
 // NODE_EXTRA_CA_CERTS, or the extra CA of a test). Every failure becomes an ImapConnectError
@@ -8,7 +8,7 @@ import tls from 'node:tls'
 import { ImapFlow } from 'imapflow'
 import { BlockedAddressError, resolvePublicAddress, type Lookup } from '../../lib/ssrf-guard.ts'
 
-/** The decoded credentials (spec §3): base64 JSON as the client sends them, sealed at rest. */
+/** The decoded credentials: base64 JSON as the client sends them, sealed at rest. */
 export interface ImapCredentials {
   email: string
   password: string

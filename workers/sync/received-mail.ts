@@ -49,7 +49,7 @@ export function previewOf(text: string | null): string {
   return (text ?? '').replace(/\s+/g, ' ').trim().slice(0, PREVIEW_CHARS)
 }
 
-/** Subject for the conversation rule (spec §3): leading Re:/Fw:/Fwd: removed, case-insensitive. */
+/** Subject for the conversation rule: leading Re:/Fw:/Fwd: removed, case-insensitive. */
 export function threadSubject(subject: string): string {
   let s = subject.trim()
   for (let previous = ''; previous !== s;) {

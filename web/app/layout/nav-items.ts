@@ -7,7 +7,7 @@ export interface NavItem {
   isActive: (pathname: string) => boolean
 }
 
-/** The signed-in destinations (spec §2 "Navigation bar"). */
+/** The signed-in destinations of the navigation bar. */
 export const NAV_ITEMS: NavItem[] = [
   { label: '_FORWARD', to: '/dashboard', icon: Forward, isActive: (p) => p === '/dashboard' || p === '/' },
   { label: '_COMPOSE', to: '/compose', icon: PenLine, isActive: (p) => p === '/compose' },

@@ -1,7 +1,7 @@
 import { useLayoutEffect } from 'react'
 import { useLocation } from 'react-router-dom'
 
-/** Spec §2: each route change starts at the top of the page. */
+/** Each route change starts at the top of the page, as a full page load would. */
 export function ScrollToTop() {
   const { pathname } = useLocation()
   useLayoutEffect(() => {

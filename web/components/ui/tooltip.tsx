@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Tooltip as TooltipPrimitive } from 'radix-ui'
 
-// Spec §9: tooltips open after 700 ms, and after 300 ms skip the delay for the next one.
+// Tooltips open after 700 ms, and after 300 ms skip the delay for the next one.
 // Each tooltip brings its own provider so pages that use none do not load the tooltip code.
 export const TOOLTIP_DELAY_MS = 700
 export const TOOLTIP_SKIP_DELAY_MS = 300

@@ -1,4 +1,4 @@
-// A tiny toast store shared by the whole app (spec §9: one toast at a time, removed
+// A tiny toast store shared by the whole app (one toast at a time, each removed
 // 1000 ms after it is dismissed). Components read it with useToasts(); anyone calls toast().
 import { useSyncExternalStore } from 'react'
 

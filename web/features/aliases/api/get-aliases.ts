@@ -11,7 +11,7 @@ export async function getAliases(userId: string): Promise<AliasView[]> {
   return body.aliases
 }
 
-/** Spec §6: the list loads only once a user id exists. */
+/** The list loads only once a user id exists (the route is per user). */
 export function useAliases(userId: string | undefined) {
   return useQuery({
     queryKey: aliasesQueryKey(userId ?? ''),

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { apiGet } from '../../../lib/api-client.ts'
 
 /**
- * Spec §2: the two preferred product domains first, then the rest alphabetically. The server
+ * The two preferred product domains first, then the rest alphabetically. The server
  * lists its preferred domains first (MAIL_DOMAINS order), so those are the first two it returns.
  */
 export function sortDomains(domains: string[]): string[] {

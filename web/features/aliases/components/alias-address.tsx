@@ -1,6 +1,6 @@
 import { Copy } from 'lucide-react'
 import { Button } from '../../../components/ui/button.tsx'
-import { copyText } from '../lib/copy-text.ts'
+import { copyText } from '../../../lib/copy-text.ts'
 
 /** alias@domain, breaking before the @ when it must; clicking it or the copy button copies it. */
 export function AliasAddress({ name, domain }: { name: string; domain: string }) {

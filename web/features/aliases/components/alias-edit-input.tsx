@@ -32,7 +32,7 @@ export function AliasEditInput({ row, field, className, ...props }: AliasEditInp
   )
 }
 
-/** Why a save was refused (spec §5): inline edit needs an alias and an e-mail target. */
+/** Why a save was refused: inline edit needs an alias and an e-mail target. */
 export function AliasEditHint({ row }: { row: AliasRowState }) {
   if (!row.invalid) return null
   return (

@@ -10,7 +10,7 @@ interface AliasPaginationProps {
   onPage: (page: number) => void
 }
 
-/** "Showing a–b of n", previous/next and at most five page numbers (spec §9). */
+/** "Showing a–b of n", previous/next and at most five page numbers. */
 export function AliasPagination({ page, pages, total, pageSize, onPage }: AliasPaginationProps) {
   const first = (page - 1) * pageSize + 1
   const last = Math.min(total, page * pageSize)

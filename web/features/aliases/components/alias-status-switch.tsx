@@ -1,7 +1,7 @@
 import { Switch } from '../../../components/ui/switch.tsx'
 import type { AliasRowState } from './use-alias-row.ts'
 
-/** On only when active and not paused (spec §4); flipping it pauses or resumes forwarding. */
+/** On only when active and not paused; flipping it pauses or resumes forwarding. */
 export function AliasStatusSwitch({ row, address }: { row: AliasRowState; address: string }) {
   return (
     <div className="flex items-center gap-2">

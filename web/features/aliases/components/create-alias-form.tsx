@@ -10,7 +10,8 @@ import { Spinner } from '../../../components/ui/spinner.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { useCreateAlias } from '../api/create-alias.ts'
 import { useDomains } from '../api/get-domains.ts'
-import { describeCreateError, RESERVED_TOAST, schemaFieldErrors, VALIDATION_TOAST, type FieldErrorMap } from '../lib/alias-errors.ts'
+import { issuesToFieldErrors, type FieldErrorMap } from '../../../lib/form-errors.ts'
+import { describeCreateError, RESERVED_TOAST, VALIDATION_TOAST } from '../lib/alias-errors.ts'
 import { DomainSelect } from './domain-select.tsx'
 
 const EMPTY = { alias: '', domain: '', forwardTo: '', notes: '' }
@@ -21,7 +22,7 @@ export function CreateAliasForm({ userId }: { userId: string }) {
   const creation = useCreateAlias(userId)
   const [values, setValues] = useState(EMPTY)
   const [errors, setErrors] = useState<FieldErrorMap>({})
-  // Until the user picks one, the first domain of the sorted list is the selection (spec §2).
+  // Until the user picks one, the first domain of the sorted list (the preferred one) is the selection.
   const domain = values.domain || domains.data?.[0] || ''
 
   const set = (field: keyof typeof EMPTY) => (value: string) => setValues((prev) => ({ ...prev, [field]: value }))
@@ -30,7 +31,7 @@ export function CreateAliasForm({ userId }: { userId: string }) {
     event.preventDefault()
     const parsed = v.safeParse(CreateAliasSchema, { ...values, domain }, { abortPipeEarly: true })
     if (!parsed.success) {
-      setErrors(schemaFieldErrors(parsed.issues))
+      setErrors(issuesToFieldErrors(parsed.issues))
       toast({ ...VALIDATION_TOAST, variant: 'destructive' })
       return
     }

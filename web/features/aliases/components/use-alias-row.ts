@@ -11,7 +11,7 @@ import { canSaveDraft, draftChanges, draftFromAlias, type AliasDraft } from '../
 import { describeUpdateError, RESERVED_TOAST } from '../lib/alias-errors.ts'
 import { isAliasOn } from '../lib/alias-state.ts'
 
-/** One alias row's state, shared by the desktop table row and the mobile card (spec §4 "Alias row"). */
+/** One alias row's state, shared by the desktop table row and the mobile card. */
 export function useAliasRow(alias: AliasView, userId: string) {
   const [editing, setEditing] = useState(false)
   const [draft, setDraft] = useState<AliasDraft>(() => draftFromAlias(alias))
@@ -62,7 +62,7 @@ export function useAliasRow(alias: AliasView, userId: string) {
     )
   }
 
-  /** Enter saves, Escape cancels (spec §2). */
+  /** Enter saves, Escape cancels. */
   function handleEditKey(event: KeyboardEvent<HTMLInputElement>) {
     if (event.key === 'Enter') {
       event.preventDefault()
@@ -73,7 +73,7 @@ export function useAliasRow(alias: AliasView, userId: string) {
     }
   }
 
-  /** Sends the opposite of what the switch shows (spec §4). */
+  /** Sends the opposite of what the switch shows (on only when active and not paused). */
   function toggleActive() {
     toggle.mutate(
       { aliasId: alias.id, active: !isAliasOn(alias) },

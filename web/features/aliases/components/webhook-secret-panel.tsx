@@ -8,7 +8,7 @@ import { toast } from '../../../components/ui/use-toast.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
 import { useWebhookSecret } from '../api/get-webhook-secret.ts'
 import { useRotateWebhookSecret } from '../api/rotate-webhook-secret.ts'
-import { copyText } from '../lib/copy-text.ts'
+import { copyText } from '../../../lib/copy-text.ts'
 import { hasWebhookTarget } from '../lib/alias-state.ts'
 
 const MASK = 'whsec_' + '•'.repeat(24)

@@ -12,7 +12,7 @@ export function draftFromAlias(alias: AliasView): AliasDraft {
 }
 
 /**
- * Spec §5: inline edit saves only when alias and forwardTo are non-empty after trimming and
+ * Inline edit saves only when alias and forwardTo are non-empty after trimming and
  * forwardTo contains an "@". A webhook-only alias is therefore re-pointed with the create form.
  */
 export function canSaveDraft(draft: AliasDraft): boolean {
@@ -20,7 +20,7 @@ export function canSaveDraft(draft: AliasDraft): boolean {
 }
 
 /**
- * The fields that differ from the alias; empty notes are left out (spec §5). A paused alias
+ * The fields that differ from the alias; empty notes are left out. A paused alias
  * compares against the targets it resumes with; the server keeps new ones for the resume.
  */
 export function draftChanges(alias: AliasView, draft: AliasDraft): Partial<UpdateAliasInput> {

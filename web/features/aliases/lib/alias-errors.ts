@@ -1,8 +1,6 @@
-import * as v from 'valibot'
 import { ApiError, errorMessage } from '../../../lib/api-client.ts'
+import { apiFieldErrors, type FieldErrorMap } from '../../../lib/form-errors.ts'
 import { RESERVED_ALIAS_MESSAGE } from '../../../../shared/reserved-alias-names.ts'
-
-export type FieldErrorMap = Partial<Record<string, string>>
 
 export interface ErrorToast {
   title: string
@@ -15,23 +13,6 @@ export const VALIDATION_TOAST: ErrorToast = {
 }
 export const RESERVED_TOAST: ErrorToast = { title: 'Alias Not Allowed', description: RESERVED_ALIAS_MESSAGE }
 
-/** First message per field of a failed valibot parse. */
-export function schemaFieldErrors(issues: v.BaseIssue<unknown>[]): FieldErrorMap {
-  const nested = v.flatten(issues as [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]).nested ?? {}
-  const fields: FieldErrorMap = {}
-  for (const [field, messages] of Object.entries(nested)) if (messages?.[0]) fields[field] = messages[0]
-  return fields
-}
-
-/** First message per field of a server answer `{ errors: { field: [message] } }`. */
-export function serverFieldErrors(error: unknown): FieldErrorMap {
-  const fields: FieldErrorMap = {}
-  if (error instanceof ApiError && error.errors) {
-    for (const [field, messages] of Object.entries(error.errors)) if (messages?.[0]) fields[field] = messages[0]
-  }
-  return fields
-}
-
 const isReservedAnswer = (error: unknown) =>
   error instanceof ApiError && typeof error.body === 'object' && error.body !== null && 'reserved' in error.body
 
@@ -42,9 +23,9 @@ function rateLimitDescription(error: ApiError): string {
   return `${error.message} Try again after ${reset.toLocaleTimeString()}`
 }
 
-/** Spec §8 alias errors for a failed create: the toast, and the messages to show under fields. */
+/** A failed create: the toast, and the messages to show under fields. */
 export function describeCreateError(error: unknown): { toast: ErrorToast; fields: FieldErrorMap } {
-  const fields = serverFieldErrors(error)
+  const fields = apiFieldErrors(error)
   if (error instanceof ApiError && error.status === 429 && error.rateLimited) {
     return { toast: { title: 'Rate Limit Exceeded', description: rateLimitDescription(error) }, fields: {} }
   }
@@ -55,7 +36,7 @@ export function describeCreateError(error: unknown): { toast: ErrorToast; fields
   return { toast: { title: 'Creation Failed', description: errorMessage(error, 'Failed to create alias') }, fields }
 }
 
-/** Spec §8 for a failed inline edit; a reserved new name reads as on the create form. */
+/** A failed inline edit; a reserved new name reads as on the create form. */
 export function describeUpdateError(error: unknown): ErrorToast {
   if (isReservedAnswer(error)) return RESERVED_TOAST
   return { title: 'Update Failed', description: errorMessage(error, 'Failed to update alias') }

@@ -6,7 +6,7 @@ export const DEFAULT_PAGE_SIZE = 10
 export const MAX_PAGE_BUTTONS = 5
 
 /**
- * Spec §2: case-insensitive substring over alias@domain, forwardTo and notes. A paused alias's
+ * Case-insensitive substring over alias@domain, forwardTo and notes. A paused alias's
  * forwardTo is the literal null, so the targets it resumes with are searched too.
  */
 export function filterAliases(aliases: AliasView[], search: string): AliasView[] {

@@ -5,7 +5,7 @@ export const PAUSED_MESSAGE = 'Paused - emails silently dropped'
 
 export const aliasAddress = (alias: Pick<AliasView, 'alias' | 'domain'>) => `${alias.alias}@${alias.domain}`
 
-/** Spec §4: the switch is on only when active and forwardTo is not the literal null. */
+/** The switch is on only when active and forwardTo is not the literal null (paused). */
 export const isAliasOn = (alias: AliasView) => alias.active && alias.forwardTo !== PAUSED
 
 /** The targets mail goes to, or would go to once a paused alias resumes. */

@@ -15,7 +15,7 @@ import { AuthContext, type AuthState } from './auth-context.ts'
 
 export const GOOGLE_SIGN_IN_URL = '/api/auth/google'
 
-/** Holds who is signed in (spec §3/§4 "Auth"); the session is checked once on load. */
+/** Holds who is signed in; the session is checked once on load. */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient()
   const navigate = useNavigate()

@@ -1,39 +1,26 @@
 import { useState, type FormEvent } from 'react'
 import { Link } from 'react-router-dom'
-import * as v from 'valibot'
 import { EmailOnlySchema } from '../../../../shared/auth-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
-import { FormField } from '../../../components/ui/form-field.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { forgotPassword } from '../api/account-links.ts'
 import { accountMailErrorToast } from '../lib/rate-limit-toast.ts'
-import { issuesToFieldErrors, type FieldErrorMap } from '../lib/form-errors.ts'
 import { AccountCard } from './account-card.tsx'
+import { EmailField } from './email-field.tsx'
 
 /** /forgot-password: asks for a reset link. The answer is the same whether or not the address has an account. */
 export function ForgotPasswordPage() {
   useDocumentTitle('Forgot Password')
   const [email, setEmail] = useState('')
-  const [errors, setErrors] = useState<FieldErrorMap>({})
-  const [pending, setPending] = useState(false)
   const [sent, setSent] = useState<string>()
-
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const parsed = v.safeParse(EmailOnlySchema, { email })
-    if (!parsed.success) return setErrors(issuesToFieldErrors(parsed.issues))
-    setErrors({})
-    setPending(true)
-    try {
-      setSent((await forgotPassword(parsed.output.email)).message)
-    } catch (error) {
-      toast(accountMailErrorToast(error, 'Request Failed'))
-    } finally {
-      setPending(false)
-    }
-  }
+  const { errors, pending, submit } = useSchemaForm(EmailOnlySchema, {
+    onSubmit: async (input) => setSent((await forgotPassword(input.email)).message),
+    onError: (error) => toast(accountMailErrorToast(error, 'Request Failed')),
+  })
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => submit(event, { email })
 
   return (
     <AccountCard eyebrow="_RESET" title="Forgot Password" subtitle="We mail you a link to choose a new password.">
@@ -44,7 +31,7 @@ export function ForgotPasswordPage() {
           </p>
         ) : (
           <form onSubmit={handleSubmit} noValidate className="grid gap-4" aria-label="Forgot password">
-            <FormField label="Email" name="email" type="email" autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} />
+            <EmailField value={email} onChange={setEmail} error={errors.email} />
             <Button type="submit" size="lg" className="w-full" disabled={pending}>
               {pending && <Spinner decorative />}
               {pending ? 'Sending...' : 'Send Reset Link'}

@@ -1,56 +1,33 @@
 import { useState, type FormEvent } from 'react'
 import { Link, useNavigate } from 'react-router-dom'
-import * as v from 'valibot'
 import { LoginSchema } from '../../../../shared/auth-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { FormField } from '../../../components/ui/form-field.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
-import { apiFieldErrors, issuesToFieldErrors, type FieldErrorMap } from '../lib/form-errors.ts'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { useAuth } from './auth-context.ts'
+import { EmailField } from './email-field.tsx'
 
 export function LoginForm() {
   const { login } = useAuth()
   const navigate = useNavigate()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
-  const [errors, setErrors] = useState<FieldErrorMap>({})
-  const [pending, setPending] = useState(false)
-
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const parsed = v.safeParse(LoginSchema, { email, password })
-    if (!parsed.success) {
-      setErrors(issuesToFieldErrors(parsed.issues))
-      return
-    }
-    setErrors({})
-    setPending(true)
-    try {
-      await login(parsed.output)
+  const { errors, pending, submit } = useSchemaForm(LoginSchema, {
+    async onSubmit(input) {
+      await login(input)
       toast({ title: 'Login Successful', description: 'Welcome back to Veilmail.' })
       navigate('/dashboard')
-    } catch (error) {
-      setErrors(apiFieldErrors(error))
-      toast({ title: 'Login Failed', description: errorMessage(error, 'Invalid email or password'), variant: 'destructive' })
-    } finally {
-      setPending(false)
-    }
-  }
+    },
+    onError: (error) => toast({ title: 'Login Failed', description: errorMessage(error, 'Invalid email or password'), variant: 'destructive' }),
+  })
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => submit(event, { email, password })
 
   return (
     <form onSubmit={handleSubmit} noValidate className="grid gap-4" aria-label="Sign in">
-      <FormField
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        placeholder="you@example.com"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        error={errors.email}
-      />
+      <EmailField value={email} onChange={setEmail} error={errors.email} />
       <FormField
         label="Password"
         name="password"

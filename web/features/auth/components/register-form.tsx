@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
-import * as v from 'valibot'
 import { RegisterFormSchema } from '../../../../shared/auth-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
-import { FormField } from '../../../components/ui/form-field.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
-import { apiFieldErrors, issuesToFieldErrors, type FieldErrorMap } from '../lib/form-errors.ts'
+import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { useAuth } from './auth-context.ts'
+import { EmailField } from './email-field.tsx'
+import { NewPasswordFields } from './new-password-fields.tsx'
 
 const MISMATCH = 'Passwords do not match'
 const TOO_SHORT = 'Password must be at least 8 characters'
@@ -19,67 +19,27 @@ export function RegisterForm() {
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [confirmPassword, setConfirmPassword] = useState('')
-  const [errors, setErrors] = useState<FieldErrorMap>({})
-  const [pending, setPending] = useState(false)
-
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const parsed = v.safeParse(RegisterFormSchema, { email, password, confirmPassword })
-    if (!parsed.success) {
-      const fieldErrors = issuesToFieldErrors(parsed.issues)
-      setErrors(fieldErrors)
+  const { errors, pending, submit } = useSchemaForm(RegisterFormSchema, {
+    onInvalid(fieldErrors) {
       if (fieldErrors.confirmPassword === MISMATCH) {
         toast({ title: 'Password Mismatch', description: MISMATCH, variant: 'destructive' })
       } else if (fieldErrors.password === TOO_SHORT) {
         toast({ title: 'Password Too Short', description: TOO_SHORT, variant: 'destructive' })
       }
-      return
-    }
-    setErrors({})
-    setPending(true)
-    try {
-      const { email: registered } = await register({ email: parsed.output.email, password: parsed.output.password })
+    },
+    async onSubmit(input) {
+      const { email: registered } = await register({ email: input.email, password: input.password })
       toast({ title: 'Check Your Email', description: 'We sent a link to confirm your address.' })
       navigate('/check-email', { state: { email: registered } })
-    } catch (error) {
-      setErrors(apiFieldErrors(error))
-      toast({ title: 'Registration Failed', description: errorMessage(error, 'Failed to create account'), variant: 'destructive' })
-    } finally {
-      setPending(false)
-    }
-  }
+    },
+    onError: (error) => toast({ title: 'Registration Failed', description: errorMessage(error, 'Failed to create account'), variant: 'destructive' }),
+  })
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => submit(event, { email, password, confirmPassword })
 
   return (
     <form onSubmit={handleSubmit} noValidate className="grid gap-4" aria-label="Create account">
-      <FormField
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        placeholder="you@example.com"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        error={errors.email}
-      />
-      <FormField
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={errors.password}
-        hint="At least 8 characters."
-      />
-      <FormField
-        label="Confirm Password"
-        name="confirmPassword"
-        type="password"
-        autoComplete="new-password"
-        value={confirmPassword}
-        onChange={(e) => setConfirmPassword(e.target.value)}
-        error={errors.confirmPassword}
-      />
+      <EmailField value={email} onChange={setEmail} error={errors.email} />
+      <NewPasswordFields label="Password" password={password} confirmPassword={confirmPassword} onPassword={setPassword} onConfirmPassword={setConfirmPassword} errors={errors} />
       <Button type="submit" size="lg" className="w-full" disabled={pending}>
         {pending && <Spinner decorative />}
         {pending ? 'Creating Account...' : 'Create Account'}

@@ -2,7 +2,7 @@ import type { SessionUser } from '../../../../shared/auth-schemas.ts'
 
 export type AuthMethod = 'email' | 'wallet' | 'google' | 'none'
 
-/** Spec §4: the server's authMethod first; else email if there is one, else wallet, else google. */
+/** The server's authMethod first; else email if there is one, else wallet, else google. */
 export function resolveAuthMethod(user: SessionUser | null): AuthMethod {
   if (!user) return 'none'
   if (user.authMethod === 'email' || user.authMethod === 'wallet' || user.authMethod === 'google') return user.authMethod
@@ -11,7 +11,7 @@ export function resolveAuthMethod(user: SessionUser | null): AuthMethod {
   return 'google'
 }
 
-/** First 6 and last 6 characters joined by "..." (spec §9). */
+/** First 6 and last 6 characters joined by "...", enough to recognise one's own wallet. */
 export function shortenWalletAddress(address: string): string {
   return address.length <= 15 ? address : `${address.slice(0, 6)}...${address.slice(-6)}`
 }

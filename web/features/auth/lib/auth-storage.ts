@@ -1,4 +1,4 @@
-// Keys this app keeps in localStorage about the signed-in user (spec §3 "Local browser storage").
+// Keys this app keeps in localStorage about the signed-in user, removed at sign-out.
 export const WALLET_ADDRESS_KEY = 'walletAddress'
 const AUTH_STORAGE_KEYS = [WALLET_ADDRESS_KEY, 'user', 'authMethod'] as const
 

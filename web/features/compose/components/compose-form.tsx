@@ -42,7 +42,7 @@ interface ComposeFormProps {
   }
 }
 
-/** Spec §2 "Compose page" and the inbox's compose dialog: From, To, Subject, Message, encryption; Send. */
+/** The compose page's form and the inbox's compose dialog: From, To, Subject, Message, encryption; Send. */
 export function ComposeForm({ aliases, keys, onSend, dialog }: ComposeFormProps) {
   const formRef = useRef<HTMLFormElement>(null)
   const [values, setValues] = useState<ComposeValues>(() => takeUndoneDraft() ?? { ...EMPTY_COMPOSE, fromAlias: dialog && aliases.length === 1 ? aliases[0].id : '', ...dialog?.initial })

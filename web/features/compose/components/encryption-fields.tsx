@@ -17,7 +17,7 @@ interface EncryptionFieldsProps {
 
 const ICON = 'mt-0.5 size-4 shrink-0 text-muted-foreground'
 
-/** Spec §2: the encryption switch and, once on, the recipient's key, sharing and the notice. */
+/** The encryption switch and, once on, the recipient's key, sharing and the notice. */
 export function EncryptionFields({ values, errors, keys, disabled, onChange, onShareChange }: EncryptionFieldsProps) {
   return (
     <fieldset className="grid gap-5 rounded-lg border border-border bg-muted/30 p-4 sm:p-5">

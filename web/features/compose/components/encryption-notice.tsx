@@ -1,7 +1,7 @@
 import { ShieldCheck } from 'lucide-react'
 import { Link } from 'react-router-dom'
 
-/** Spec §2: what encryption covers, and where the user's own keys live. */
+/** What encryption covers, and where the user's own keys live. */
 export function EncryptionNotice() {
   return (
     <div role="note" aria-label="Encryption Notice" className="flex gap-3 rounded-lg border border-primary/30 bg-primary/5 p-4 text-sm">

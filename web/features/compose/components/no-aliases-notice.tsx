@@ -2,7 +2,7 @@ import { AtSign } from 'lucide-react'
 import { Link } from 'react-router-dom'
 import { Button } from '../../../components/ui/button.tsx'
 
-/** Spec §2: compose needs an alias to send from. */
+/** Compose needs an alias to send from. */
 export function NoAliasesNotice() {
   return (
     <section

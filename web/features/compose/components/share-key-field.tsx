@@ -15,7 +15,7 @@ interface ShareKeyFieldProps {
   onManualKeyChange: (key: string) => void
 }
 
-/** Spec §2: one of the user's saved keys, or "Enter manually" with a textarea for the key. */
+/** One of the user's saved keys, or "Enter manually" with a textarea for the key. */
 export function ShareKeyField({ keys, choice, manualKey, errors, disabled, onChoiceChange, onManualKeyChange }: ShareKeyFieldProps) {
   const hint =
     keys && keys.length === 0 ? (

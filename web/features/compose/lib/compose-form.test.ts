@@ -7,7 +7,7 @@ const KEY = 'age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p'
 const OTHER_KEY = 'age1lggyhqrw2nlhcxprm67z43rta597azn8gknawjehu9d9dl0jq3yqqvfafg'
 const filled: ComposeValues = { ...EMPTY_COMPOSE, fromAlias: ALIAS_ID, to: ' friend@example.com ', subject: ' Hello ', body: 'Hi there\n' }
 
-describe('validateCompose (spec §5 "Compose")', () => {
+describe('validateCompose', () => {
   it('shows the form messages for every missing field at once', () => {
     expect(validateCompose({ ...EMPTY_COMPOSE, useEncryption: true, shareMyPublicKey: true })).toEqual({
       success: false,

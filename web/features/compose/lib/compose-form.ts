@@ -1,4 +1,4 @@
-// The compose form (spec §3 "Forms", §5 "Compose"): its values, the shared email-job schema
+// The compose form: its values, the shared email-job schema
 // applied to them, and the schema's data messages replaced by the form's own.
 import * as v from 'valibot'
 import { PAUSED, type AliasView } from '../../../../shared/alias-schemas.ts'
@@ -50,7 +50,7 @@ function sharedKey(values: ComposeValues): string {
   return values.myPublicKeyToShare === MANUAL_KEY ? values.manualPublicKey : values.myPublicKeyToShare
 }
 
-// Schema paths → form fields, and the spec's form wording where the data wording differs.
+// Schema paths → form fields, and the form's own wording where the data wording differs.
 const FIELD_OF: Record<string, ComposeField> = { fromAliasId: 'fromAlias' }
 const FORM_MESSAGE: Partial<Record<ComposeField, Record<string, string>>> = {
   body: { 'Email body is required': 'Message body is required' },

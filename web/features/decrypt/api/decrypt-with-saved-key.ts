@@ -3,7 +3,7 @@ import type { DecryptAutoInput } from '../../../../shared/encryption-schemas.ts'
 import { checkEncryptedText, decryptWithKeyMaterial } from '../lib/decrypt-message.ts'
 import { getKeyMaterial } from './get-key-material.ts'
 
-/** Auto decrypt (spec §7 decrypt-auto), done locally: the master password is not sent. */
+/** Auto decrypt, done locally: the master password is not sent (docs/decisions/0002). */
 export async function decryptWithSavedKey({ encryptedText, keyId, masterPassword }: DecryptAutoInput): Promise<string> {
   await checkEncryptedText(encryptedText)
   return decryptWithKeyMaterial(encryptedText, await getKeyMaterial(keyId), masterPassword)

@@ -4,7 +4,7 @@ import { DecryptAutoSchema, type DecryptAutoInput, type EncryptionKeyView } from
 import { Field } from '../../../components/ui/field.tsx'
 import { NativeSelect } from '../../../components/ui/native-select.tsx'
 import { PasswordInput } from '../../../components/ui/password-input.tsx'
-import { firstErrors, type FieldErrors } from '../lib/field-errors.ts'
+import { issuesToFieldErrors, type FieldErrorMap } from '../../../lib/form-errors.ts'
 import { CiphertextField, DecryptButton } from './ciphertext-field.tsx'
 
 const DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' })
@@ -17,20 +17,20 @@ interface AutoDecryptFormProps {
   onDecrypt: (input: DecryptAutoInput) => void
 }
 
-/** Spec §2 Auto Decrypt: a saved key, its master password and the encrypted text. */
+/** Auto Decrypt: a saved key, its master password and the encrypted text. */
 export function AutoDecryptForm({ keys, pending, onDecrypt, encryptedText: givenText }: AutoDecryptFormProps) {
   const [keyId, setKeyId] = useState(() => (keys.find((k) => k.isDefault) ?? keys[0])?.id ?? '')
   const [masterPassword, setMasterPassword] = useState('')
   const [typedText, setEncryptedText] = useState('')
   const encryptedText = givenText ?? typedText
-  const [errors, setErrors] = useState<FieldErrors>({})
+  const [errors, setErrors] = useState<FieldErrorMap>({})
   const selected = keys.some((k) => k.id === keyId) ? keyId : ''
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (pending) return
     const parsed = v.safeParse(DecryptAutoSchema, { encryptedText, keyId: selected, masterPassword })
-    setErrors(parsed.success ? {} : firstErrors(parsed.issues))
+    setErrors(parsed.success ? {} : issuesToFieldErrors(parsed.issues))
     if (parsed.success) onDecrypt(parsed.output)
   }
 

@@ -21,7 +21,7 @@ interface DecryptPanelProps {
   keysError?: string
 }
 
-/** Spec §2 Decrypt page body: Auto and Manual tabs beside the result panel. Everything runs locally. */
+/** The Decrypt page body: Auto and Manual tabs beside the result panel. Everything runs locally. */
 export function DecryptPanel({ keys, keysError }: DecryptPanelProps) {
   const [result, setResult] = useState<string>()
   const auto = useDecryptWithSavedKey()

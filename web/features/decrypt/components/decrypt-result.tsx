@@ -3,18 +3,11 @@ import { CircleCheck, Code, Copy, LockOpen, X } from 'lucide-react'
 import { Button } from '../../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.tsx'
 import { Textarea } from '../../../components/ui/textarea.tsx'
-import { toast } from '../../../components/ui/use-toast.ts'
+import { copyToClipboard } from '../../../lib/copy-text.ts'
 import { parseDecryptedMail, type DecryptedMail } from '../lib/decrypted-mail.ts'
 import { DecryptedMailView } from './decrypted-mail-view.tsx'
 
-async function copyResult(text: string) {
-  try {
-    await navigator.clipboard.writeText(text)
-    toast({ title: 'Copied to clipboard', description: 'The decrypted message was copied.' })
-  } catch {
-    toast({ title: 'Copy failed', description: 'Failed to copy text to clipboard.', variant: 'destructive' })
-  }
-}
+const copyResult = (text: string) => copyToClipboard(text, { title: 'Copied to clipboard', description: 'The decrypted message was copied.' })
 
 /** The decrypted text parsed as mail when it is a MIME message; null while parsing or when it is not. */
 export function useDecryptedMail(text: string | undefined): DecryptedMail | null {
@@ -31,7 +24,7 @@ export function useDecryptedMail(text: string | undefined): DecryptedMail | null
 }
 
 /**
- * Spec §2 result panel: the decrypted message, copy, "Successfully decrypted" and Clear Results.
+ * The result panel: the decrypted message, copy, "Successfully decrypted" and Clear Results.
  * A decrypted forward (MIME) shows as a readable message, its source one click away.
  */
 export function DecryptResult({ text, onClear }: { text: string | undefined; onClear: () => void }) {

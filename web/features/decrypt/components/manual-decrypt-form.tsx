@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import { DecryptManualSchema, type DecryptManualInput } from '../../../../shared/encryption-schemas.ts'
 import { Field } from '../../../components/ui/field.tsx'
 import { Textarea } from '../../../components/ui/textarea.tsx'
-import { firstErrors, type FieldErrors } from '../lib/field-errors.ts'
+import { issuesToFieldErrors, type FieldErrorMap } from '../../../lib/form-errors.ts'
 import { CiphertextField, DecryptButton } from './ciphertext-field.tsx'
 
 interface ManualDecryptFormProps {
@@ -13,18 +13,18 @@ interface ManualDecryptFormProps {
   onDecrypt: (input: DecryptManualInput) => void
 }
 
-/** Spec §2 Manual Decrypt: a pasted private key (or downloaded key file) and the encrypted text. */
+/** Manual Decrypt: a pasted private key (or downloaded key file) and the encrypted text. */
 export function ManualDecryptForm({ pending, onDecrypt, encryptedText: givenText }: ManualDecryptFormProps) {
   const [privateKey, setPrivateKey] = useState('')
   const [typedText, setEncryptedText] = useState('')
   const encryptedText = givenText ?? typedText
-  const [errors, setErrors] = useState<FieldErrors>({})
+  const [errors, setErrors] = useState<FieldErrorMap>({})
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (pending) return
     const parsed = v.safeParse(DecryptManualSchema, { encryptedText, privateKey })
-    setErrors(parsed.success ? {} : firstErrors(parsed.issues))
+    setErrors(parsed.success ? {} : issuesToFieldErrors(parsed.issues))
     if (parsed.success) onDecrypt(parsed.output)
   }
 

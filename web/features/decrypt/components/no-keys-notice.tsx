@@ -2,7 +2,7 @@ import { KeyRound } from 'lucide-react'
 import { Link } from 'react-router-dom'
 import { Button } from '../../../components/ui/button.tsx'
 
-/** Spec §2: Auto Decrypt without any saved key. */
+/** Auto Decrypt without any saved key: how to make one. */
 export function NoKeysNotice() {
   return (
     <div className="flex flex-col items-center gap-4 rounded-lg border border-dashed border-border px-4 py-10 text-center">

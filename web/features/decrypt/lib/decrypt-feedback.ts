@@ -1,4 +1,4 @@
-// Spec §8 "Decrypt (page)": what a failed attempt says.
+// What a failed attempt on the Decrypt page says.
 import type { ToastInput } from '../../../components/ui/use-toast.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
 import { AgeError } from '../../encryption/lib/age-client.ts'

@@ -13,7 +13,7 @@ export interface QueuedEmailJob {
   canUndo: boolean
 }
 
-/** POST /api/email-jobs with the spec §7 payload; the body must already be what should be sent. */
+/** POST /api/email-jobs (shared/email-job-schemas.ts); the body must already be what should be sent. */
 export function createEmailJob(request: EmailJobRequest): Promise<QueuedEmailJob> {
   return apiRequest<QueuedEmailJob>('POST', '/api/email-jobs', {
     to: request.to,
@@ -24,6 +24,6 @@ export function createEmailJob(request: EmailJobRequest): Promise<QueuedEmailJob
     recipientPublicKey: request.useEncryption ? (request.recipientPublicKey ?? '') : '',
     shareMyPublicKey: request.shareMyPublicKey,
     myPublicKeyToShare: request.shareMyPublicKey ? (request.myPublicKeyToShare ?? '') : '',
-    priority: 0, // spec §9: the UI always sends 0
+    priority: 0, // the web app never jumps the queue; priority is for API clients
   })
 }

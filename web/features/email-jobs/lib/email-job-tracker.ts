@@ -1,4 +1,4 @@
-// Tracks queued e-mail jobs by polling their status every 10 s (spec §4, §9: the only polling in
+// Tracks queued e-mail jobs by polling their status every 10 s (the only polling in
 // the app) and announces each outcome once. Plain TypeScript with its dependencies passed in, so
 // a test can drive it with fake timers; the app's one instance lives in email-jobs.ts.
 import type { ToastInput } from '../../../components/ui/use-toast.ts'
@@ -67,7 +67,7 @@ export function createEmailJobTracker({ getStatus, notify, intervalMs = JOB_STAT
     try {
       status = await getStatus(entry.job.jobId)
     } catch {
-      if (current(entry)) stop(entry.job.jobId) // spec §4: a failed status call stops tracking the job
+      if (current(entry)) stop(entry.job.jobId) // a failed status call stops tracking the job
       return
     }
     if (!current(entry)) return

@@ -6,7 +6,7 @@ const status = (over: Partial<EmailJobStatus>): EmailJobStatus => ({
   success: true, status: 'pending', currentRetries: 0, maxRetries: 5, lastError: null, messageId: null, canUndo: false, ...over,
 })
 
-describe('jobStatusOutcome (spec §4 "Email job")', () => {
+describe('jobStatusOutcome', () => {
   it('stops with the success toast once sent', () => {
     expect(jobStatusOutcome(status({ status: 'sent', messageId: '<a@b>' }), 0)).toEqual({ done: true, toast: SENT_TOAST, retriesSeen: 0 })
     expect(SENT_TOAST).toEqual({ title: 'Email sent successfully', description: 'Your email was delivered successfully.' })

@@ -1,4 +1,4 @@
-// What one status answer means for a tracked job (spec §4 "Email job", texts of spec §8).
+// What one status answer means for a tracked job: keep polling, or stop with the toast it deserves.
 import type { ToastInput } from '../../../components/ui/use-toast.ts'
 import type { EmailJobStatus } from '../api/get-email-job-status.ts'
 
@@ -14,7 +14,7 @@ export interface JobStatusOutcome {
 
 /**
  * The failure text: the server's last error (its relay's reply) when there is one, else the
- * spec's attempts sentence, else "Unknown error" when the job failed before any attempt.
+ * sentence counting the attempts, else "Unknown error" when the job failed before any attempt.
  */
 export function failedToast(status: Pick<EmailJobStatus, 'lastError' | 'currentRetries'>): ToastInput {
   const description = status.lastError

@@ -11,7 +11,7 @@ export const QUEUED_DESCRIPTION = 'Your email is being delivered.'
 
 /**
  * Throws whatever failed (encryption or the request); the caller shows its own failure toast.
- * `queuedTitle` is "Email sent" (spec §8); `onUndone` runs once Undo has cancelled the job, so
+ * `queuedTitle` is "Email sent"; `onUndone` runs once Undo has cancelled the job, so
  * the caller can give the draft back.
  */
 export async function queueEmail(request: EmailJobRequest, queuedTitle = 'Email sent', onUndone?: () => void): Promise<QueuedEmailJob> {
@@ -31,7 +31,7 @@ export async function undoEmailJob(jobId: string): Promise<boolean> {
   try {
     const result = await cancelEmailJob(jobId)
     if (!result.success) throw new Error(result.message)
-    emailJobs.untrack(jobId) // spec §4: cancelled stops silently
+    emailJobs.untrack(jobId) // the Undo toast below is all the user hears of a cancelled job
     toast({ title: 'Email sending cancelled', description: 'Your email will not be delivered.' })
     return true
   } catch (error) {

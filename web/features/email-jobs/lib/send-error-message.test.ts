@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { sendErrorMessage, sendErrorToast } from './send-error-message.ts'
 
-describe('sendErrorMessage (spec §8, inbox "Unable to send email")', () => {
+describe('sendErrorMessage ("Unable to send email")', () => {
   it.each([
     ['554 5.7.1 Service unavailable; client host listed on a blocklist', 'Email delivery temporarily delayed due to server restrictions. Please try again in a few minutes.'],
     ['Message blocked by policy', 'Email delivery temporarily delayed due to server restrictions. Please try again in a few minutes.'],
@@ -15,7 +15,7 @@ describe('sendErrorMessage (spec §8, inbox "Unable to send email")', () => {
     expect(sendErrorMessage(message)).toBe(advice)
   })
 
-  it('falls back for a missing message and follows the spec order when several match', () => {
+  it('falls back for a missing message and follows the order of the rules when several match', () => {
     expect(sendErrorMessage(undefined)).toBe('Unable to process your email right now. Please try again in a moment.')
     expect(sendErrorMessage('Authentication blocked')).toMatch(/server restrictions/)
   })

@@ -1,4 +1,4 @@
-// Spec §8 "Keys and compose": the inbox dialog's queue failures under one title, with the
+// A failed send from the compose dialog: every queue failure under one title, with the
 // server's message turned into advice the reader can act on.
 import type { ToastInput } from '../../../components/ui/use-toast.ts'
 
@@ -11,7 +11,7 @@ const ADVICE: [RegExp, string][] = [
 ]
 const DEFAULT_ADVICE = 'Unable to process your email right now. Please try again in a moment.'
 
-/** The advice for a send failure's message; the first matching rule wins, in the spec's order. */
+/** The advice for a send failure's message; the first matching rule above wins. */
 export function sendErrorMessage(message: string | undefined | null): string {
   const text = message ?? ''
   return ADVICE.find(([pattern]) => pattern.test(text))?.[1] ?? DEFAULT_ADVICE

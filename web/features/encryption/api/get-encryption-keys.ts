@@ -10,7 +10,7 @@ export async function getEncryptionKeys(): Promise<EncryptionKeyView[]> {
   return (await apiGet<{ keys: EncryptionKeyView[] }>('/api/encryption-keys')).keys
 }
 
-/** Spec §6: the list loads only once a user id exists. */
+/** The list loads only once a user id exists (the route is per user). */
 export function useEncryptionKeys(userId: string | undefined) {
   return useQuery({ queryKey: encryptionKeysQueryKey(userId ?? ''), queryFn: getEncryptionKeys, enabled: Boolean(userId) })
 }

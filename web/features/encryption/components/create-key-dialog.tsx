@@ -18,7 +18,7 @@ interface CreateKeyDialogProps {
   onOpenChange: (open: boolean) => void
 }
 
-/** Spec §2/§5 "Create New Encryption Key": the key pair is made and locked in this browser. */
+/** "Create New Encryption Key": the key pair is made and locked in this browser (docs/decisions/0002). */
 export function CreateKeyDialog({ userId, open, onOpenChange }: CreateKeyDialogProps) {
   const [keyName, setKeyName] = useState('')
   const [masterPassword, setMasterPassword] = useState('')

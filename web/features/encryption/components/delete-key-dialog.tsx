@@ -10,7 +10,7 @@ interface DeleteKeyDialogProps {
   onOpenChange: (open: boolean) => void
 }
 
-/** Spec §2 "Delete Encryption Key": permanent, with a warning to download the keys first. */
+/** "Delete Encryption Key": permanent, with a warning to download the keys first. */
 export function DeleteKeyDialog({ userId, encryptionKey, onOpenChange }: DeleteKeyDialogProps) {
   const deletion = useDeleteEncryptionKey(userId)
   return (

@@ -14,7 +14,7 @@ interface DownloadKeyDialogProps {
   onOpenChange: (open: boolean) => void
 }
 
-/** Spec §2/§5 "Download Encryption Keys": the private key is opened here and saved as a file. */
+/** "Download Encryption Keys": the private key is opened here and saved as a file. */
 export function DownloadKeyDialog({ encryptionKey, onOpenChange }: DownloadKeyDialogProps) {
   const [masterPassword, setMasterPassword] = useState('')
   const download = useDownloadEncryptionKey()

@@ -13,7 +13,7 @@ import { DeleteKeyDialog } from './delete-key-dialog.tsx'
 import { DownloadKeyDialog } from './download-key-dialog.tsx'
 import { KeyItem } from './key-item.tsx'
 
-/** Spec §2 Settings: the Encryption Keys card with its list and dialogs. */
+/** Settings: the Encryption Keys card with its list and dialogs. */
 export function EncryptionKeysCard({ userId }: { userId: string }) {
   const keys = useEncryptionKeys(userId)
   const makeDefault = useSetDefaultEncryptionKey(userId)

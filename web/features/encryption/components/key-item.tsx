@@ -12,7 +12,7 @@ interface KeyItemProps {
   makingDefault: boolean
 }
 
-/** One key: name, date, Default badge, the public key (click to copy) and its actions (spec §2). */
+/** One key: name, date, Default badge, the public key (click to copy) and its actions. */
 export function KeyItem({ encryptionKey: key, onDownload, onDelete, onMakeDefault, makingDefault }: KeyItemProps) {
   return (
     <li className="grid gap-4 rounded-lg border border-border bg-card p-4 sm:p-5" data-testid="encryption-key" data-key-name={key.keyName}>

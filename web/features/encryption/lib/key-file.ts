@@ -1,6 +1,6 @@
 import { keyFileJson, keyFileName, type KeyFile } from '../../../../shared/encryption-schemas.ts'
 
-/** Saves `{keyName}-encryption-keys.json` (spec §7) through the browser's download. */
+/** Saves `{keyName}-encryption-keys.json` through the browser's download. */
 export function saveKeyFile(file: KeyFile): string {
   const name = keyFileName(file.keyName)
   const url = URL.createObjectURL(new Blob([keyFileJson(file)], { type: 'application/json' }))

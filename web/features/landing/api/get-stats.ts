@@ -30,7 +30,7 @@ export function formatCount(value: number | undefined, noun: { one: string; many
 const USERS = { one: 'user', many: 'users' }
 const ALIASES = { one: 'alias created', many: 'aliases created' }
 
-/** The final call to action's "{n}k+ users" (spec §2), honest below 1,000. */
+/** The final call to action's "{n}k+ users", honest below 1,000. */
 export const formatUserCount = (stats: PublicStats | undefined) => formatCount(stats?.totalUsers, USERS, true)
 /** The hero's social-proof figures, exact. */
 export const formatExactUserCount = (stats: PublicStats | undefined) => formatCount(stats?.totalUsers, USERS)

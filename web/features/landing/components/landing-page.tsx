@@ -9,7 +9,7 @@ import { ProviderSection } from './provider-section.tsx'
 import { QuickStart } from './quick-start.tsx'
 import { WhySection } from './why-section.tsx'
 
-/** The public home page, sections in the order of spec §2 "Landing page". */
+/** The public home page: what it is, how it works, why, and a call to action. */
 export function LandingPage(props: LandingAuthProps) {
   return (
     <>

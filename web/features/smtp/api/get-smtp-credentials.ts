@@ -11,7 +11,7 @@ export interface SmtpCredential {
 }
 
 export interface SmtpCredentials {
-  /** Spec §7: the list's first credential is the one shown; none means "absent". */
+  /** The list's first credential is the one shown; none means "absent". */
   credential: SmtpCredential | undefined
   host: string
   ports: SmtpPublicPorts

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 
 /**
- * Spec §7–§8: the reveal call has its own error texts, so it reads the response itself instead of
+ * The reveal call has its own error texts, so it reads the response itself instead of
  * going through apiRequest. A plain fetch, never a cached query: the password must not outlive
  * the 30 seconds it is on screen.
  */

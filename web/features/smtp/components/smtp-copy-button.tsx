@@ -1,6 +1,6 @@
 import { Copy } from 'lucide-react'
 import { Button } from '../../../components/ui/button.tsx'
-import { copyText } from '../lib/copy-text.ts'
+import { copyText } from '../../../lib/copy-text.ts'
 
 /** An icon button that copies one setting; its name says which ("Copy Server"). */
 export function SmtpCopyButton({ value, what, disabled }: { value: string; what: string; disabled?: boolean }) {

@@ -13,7 +13,7 @@ interface SmtpCredentialsPanelProps {
   paused: boolean
 }
 
-/** Spec §2 "SMTP Credentials panel": send as the alias from a mail app. Mounted only when expanded. */
+/** The SMTP Credentials panel: send as the alias from a mail app. Mounted only when expanded. */
 export function SmtpCredentialsPanel({ aliasId, address, paused }: SmtpCredentialsPanelProps) {
   const smtp = useSmtpCredential(aliasId, address)
   const headingId = `smtp-credentials-${aliasId}`

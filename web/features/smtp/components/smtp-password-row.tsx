@@ -7,7 +7,7 @@ import type { SmtpCredentialState } from './use-smtp-credential.ts'
 
 const MASK = '•'.repeat(16)
 
-/** The password: masked, or on screen with the seconds until it hides again (spec §4). */
+/** The password: masked, or on screen with the seconds until it hides again. */
 export function SmtpPasswordRow({ smtp }: { smtp: SmtpCredentialState }) {
   const { password } = smtp
   return (

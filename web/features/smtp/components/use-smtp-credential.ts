@@ -13,7 +13,7 @@ const failed = (title: string, error: unknown) =>
   toast({ title, description: errorMessage(error, 'Please try again.'), variant: 'destructive' })
 
 /**
- * One alias's SMTP credential (spec §4): absent → present with the password masked. Create,
+ * One alias's SMTP credential: absent → present with the password masked. Create,
  * Reveal and Regenerate each put a password on screen for 30 seconds, replacing whatever was
  * shown; Delete goes back to absent. Mutations are reset once used so no password stays in them.
  */

@@ -6,7 +6,7 @@ interface Shown {
 }
 
 /**
- * A password on screen for a fixed time, then gone (spec §4, §9), with the seconds left for a
+ * A password on screen for a fixed time (30 s), then gone, with the seconds left for a
  * countdown. Timed from a deadline, not by counting ticks, so a throttled background tab still
  * hides it on time; both timers are cleared on unmount.
  */

@@ -1,11 +1,11 @@
-// What a mail app needs besides the username and password (spec §9). The host and the ports come
+// What a mail app needs besides the username and password. The host and the ports come
 // from the server, which knows its public name and the ports mail clients reach it on.
 export const SMTP_PASSWORD_DISPLAY_MS = 30_000
 
 export interface SmtpPort {
   id: keyof SmtpPublicPorts
   port: number
-  /** The label spec §2 and §9 give the port. */
+  /** The label next to the port: TLS (STARTTLS) or SSL (implicit TLS). */
   security: 'TLS' | 'SSL'
   /** How mail apps name the setting (Thunderbird, Apple Mail). */
   hint: string

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '../../../lib/api-client.ts'
-import { undeliveredQueryKey } from './get-undelivered.ts'
-import { webhookFailuresQueryKey } from './get-webhook-failures.ts'
+import { refetchFailureLists } from './get-webhook-failures.ts'
 
 export function dropWebhookDelivery(deliveryId: string): Promise<{ message: string }> {
   return apiRequest('DELETE', `/api/undelivered/webhooks/${encodeURIComponent(deliveryId)}`)
@@ -12,10 +11,6 @@ export function useDropWebhookDelivery() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: dropWebhookDelivery,
-    // not awaited: the row's own success toast must run before the refetch removes the row
-    onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: webhookFailuresQueryKey })
-      void queryClient.invalidateQueries({ queryKey: undeliveredQueryKey })
-    },
+    onSettled: () => refetchFailureLists(queryClient),
   })
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { ArrowRight, RotateCw, Trash2 } from 'lucide-react'
+import { RotateCw, Trash2 } from 'lucide-react'
 import type { UndeliveredView } from '../../../../shared/undelivered-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx'
@@ -8,6 +8,7 @@ import { toast } from '../../../components/ui/use-toast.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
 import { useDeleteUndelivered } from '../api/delete-undelivered.ts'
 import { useRetryUndelivered } from '../api/retry-undelivered.ts'
+import { AliasRoute } from './alias-route.tsx'
 
 const formatDate = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
@@ -39,11 +40,7 @@ export function UndeliveredItem({ item }: { item: UndeliveredView }) {
   return (
     <li className="grid gap-2 rounded-lg border border-border p-4 sm:grid-cols-[1fr_auto] sm:items-start" data-testid="undelivered-item" data-id={item.id}>
       <div className="grid min-w-0 gap-1">
-        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
-          <span className="font-mono font-medium break-all">{item.alias}</span>
-          <ArrowRight aria-label="to" className="size-3.5 shrink-0 text-muted-foreground" />
-          <span className="break-all">{item.target}</span>
-        </p>
+        <AliasRoute alias={item.alias} target={item.target} />
         <p className="text-xs break-words text-muted-foreground" data-testid="undelivered-reason">
           {item.reason}
         </p>

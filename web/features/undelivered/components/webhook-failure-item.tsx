@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { ArrowRight, RotateCw, Trash2 } from 'lucide-react'
+import { RotateCw, Trash2 } from 'lucide-react'
 import type { WebhookFailureView } from '../../../../shared/undelivered-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx'
@@ -9,6 +9,7 @@ import { errorMessage } from '../../../lib/api-client.ts'
 import { useDropWebhookDelivery } from '../api/drop-webhook-delivery.ts'
 import { useRetryWebhookDelivery } from '../api/retry-webhook-delivery.ts'
 import { webhookErrorText } from '../lib/webhook-error.ts'
+import { AliasRoute } from './alias-route.tsx'
 
 const formatDate = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' })
@@ -39,11 +40,7 @@ export function WebhookFailureItem({ failure }: { failure: WebhookFailureView })
   return (
     <li className="grid gap-2 rounded-lg border border-border p-4 sm:grid-cols-[1fr_auto] sm:items-start" data-testid="webhook-failure" data-id={failure.id}>
       <div className="grid min-w-0 gap-1">
-        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
-          <span className="font-mono font-medium break-all">{failure.alias}</span>
-          <ArrowRight aria-label="to" className="size-3.5 shrink-0 text-muted-foreground" />
-          <span className="break-all">{failure.target}</span>
-        </p>
+        <AliasRoute alias={failure.alias} target={failure.target} />
         <p className="text-xs text-destructive" data-testid="webhook-failure-reason">
           {webhookErrorText(failure.lastError)}
         </p>

@@ -1,5 +1,7 @@
+// The first message per field of a failed form, from the browser's own valibot parse or from the
+// API's `{ errors: { field: [message] } }` answer, to show under each field.
 import * as v from 'valibot'
-import { ApiError } from '../../../lib/api-client.ts'
+import { ApiError } from './api-client.ts'
 
 export type FieldErrorMap = Partial<Record<string, string>>
 

@@ -20,6 +20,8 @@ export interface MicrosoftStandIn {
   authorize(authorizationUrl: string, account: Account): { code: string; state: string; redirectUri: string }
   /** lifetime (expires_in) of the access tokens issued from now on */
   accessTokenSeconds: number
+  /** true: the token endpoint answers 503, as during an outage */
+  tokenEndpointDown: boolean
   /** Every access token issued so far stops working (as when one outlives its hour). */
   expireAccessTokens(): void
   /** Every refresh token issued so far is revoked (password change, consent withdrawn). */
@@ -72,6 +74,7 @@ export async function startMicrosoftStandIn(): Promise<MicrosoftStandIn> {
       res.end(JSON.stringify(body))
     }
     if (req.method === 'POST' && path === '/common/oauth2/v2.0/token') {
+      if (standIn.tokenEndpointDown) return send(503, { error: 'temporarily_unavailable' })
       const basic = `Basic ${Buffer.from(`${STAND_IN_CLIENT.id}:${STAND_IN_CLIENT.secret}`).toString('base64')}`
       if (req.headers.authorization !== basic) return send(401, { error: 'invalid_client' })
       const form = await readForm(req)
@@ -122,6 +125,7 @@ export async function startMicrosoftStandIn(): Promise<MicrosoftStandIn> {
     },
     introspectionUrl: `${url}/introspect`,
     accessTokenSeconds: 3600,
+    tokenEndpointDown: false,
     authorize(authorizationUrl, account) {
       const target = new URL(authorizationUrl)
       const params = target.searchParams

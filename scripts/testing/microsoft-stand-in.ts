@@ -70,7 +70,9 @@ export async function startMicrosoftStandIn(): Promise<MicrosoftStandIn> {
   const server: Server = createServer(async (req, res) => {
     const path = new URL(req.url!, 'http://x').pathname
     const send = (status: number, body: object) => {
-      res.writeHead(status, { 'content-type': 'application/json' })
+      // no keep-alive: Dovecot's HTTP client would reuse a connection just as Node's 5 s idle
+      // timeout closes it, and answer the login "temporarily unavailable"
+      res.writeHead(status, { 'content-type': 'application/json', connection: 'close' })
       res.end(JSON.stringify(body))
     }
     if (req.method === 'POST' && path === '/common/oauth2/v2.0/token') {

@@ -21,7 +21,7 @@ export interface LoginDeps {
   imapCa?: string
 }
 
-export const credentialsBox = (config: Config) => new SecretBox(config.secretKey, 'imap-credentials')
+const credentialsBox = (config: Config) => new SecretBox(config.secretKey, 'imap-credentials')
 
 export function sealCredentials(config: Config, providerId: string, creds: ImapCredentials): Buffer {
   return credentialsBox(config).seal(JSON.stringify(creds), providerId)

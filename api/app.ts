@@ -24,6 +24,7 @@ import { emailRoutes } from './emails/email-routes.ts'
 import { authRoutes } from './auth/auth-routes.ts'
 import { accountMailRoutes } from './auth/account-mail-routes.ts'
 import { googleRoutes } from './auth/google-routes.ts'
+import { microsoftRoutes } from './auth/microsoft-routes.ts'
 import { walletRoutes } from './auth/wallet-routes.ts'
 import { csrfGuard } from './http/csrf.ts'
 import { openApiDocument } from './openapi/openapi-document.ts'
@@ -37,6 +38,7 @@ export function createApi() {
     .route('/auth', accountMailRoutes)
     .route('/auth/wallet', walletRoutes)
     .route('/auth/google', googleRoutes)
+    .route('/auth/microsoft', microsoftRoutes)
     .route('/', accountRoutes)
     .route('/aliases', aliasRoutes)
     .route('/forward-targets', forwardTargetRoutes)

@@ -61,6 +61,28 @@ export async function getProviderForSync(db: Db, id: string): Promise<ProviderFo
   return row
 }
 
+export async function findEmailProviderByEmail(db: Db, userId: string, email: string): Promise<EmailProviderRow | undefined> {
+  const [row] = await db<EmailProviderRow[]>`select ${columns(db)} from email_providers where user_id = ${userId} and lower(email) = lower(${email})`
+  return row
+}
+
+/** New sealed credentials for the account (an Outlook account's renewed tokens). */
+export async function updateProviderCredentials(db: Db, id: string, credentials: Buffer): Promise<void> {
+  await db`update email_providers set credentials = ${credentials}, updated_at = now() where id = ${id}`
+}
+
+/**
+ * An Outlook account signed in again: its new tokens, its error cleared and its schedule back on,
+ * its next sync the first login. False when the user has no Outlook account of this id.
+ */
+export async function reconnectOutlookProvider(db: Db, userId: string, id: string, credentials: Buffer): Promise<boolean> {
+  const rows = await db`
+    update email_providers set credentials = ${credentials}, state = 'connecting', last_error = null, auth_failed = false, is_active = true, updated_at = now()
+    where id = ${id} and user_id = ${userId} and provider = 'outlook'
+    returning id`
+  return rows.length > 0
+}
+
 /** Removes the account; its folders, mail and attachments go with it (foreign keys cascade). */
 export async function deleteEmailProvider(db: Db, userId: string, id: string): Promise<boolean> {
   const rows = await db`delete from email_providers where id = ${id} and user_id = ${userId} returning id`

@@ -32,6 +32,19 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, SUBMISSION_TLS_PUBLIC_PORT: 'smtps' })).toThrow(/SUBMISSION_TLS_PUBLIC_PORT: must be a port number/)
   })
 
+  it('turns Outlook on only with a client id and secret, with the common-tenant endpoints and Outlook IMAP server by default', () => {
+    expect(loadConfig(base).microsoft).toBeUndefined()
+    expect(loadConfig({ ...base, MICROSOFT_CLIENT_ID: 'id' }).microsoft).toBeUndefined()
+    expect(loadConfig({ ...base, MICROSOFT_CLIENT_ID: 'id', MICROSOFT_CLIENT_SECRET: 'secret' }).microsoft).toEqual({
+      clientId: 'id', clientSecret: 'secret',
+      authUrl: 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize', tokenUrl: 'https://login.microsoftonline.com/common/oauth2/v2.0/token',
+      imap: { host: 'outlook.office365.com', port: 993 },
+    })
+    expect(() => loadConfig({ ...base, MICROSOFT_TOKEN_URL: 'login.example/token' })).toThrow(/MICROSOFT_TOKEN_URL: must be a URL/)
+    expect(() => loadConfig({ ...base, MICROSOFT_IMAP_PORT: 'imaps' })).toThrow(/MICROSOFT_IMAP_PORT: must be a port number/)
+    expect(() => loadConfig({ ...base, MICROSOFT_IMAP_HOST: 'outlook.office365.com:993' })).toThrow(/MICROSOFT_IMAP_HOST/)
+  })
+
   it('reads a concurrency per queue', () => {
     expect(loadConfig({ ...base, QUEUE_CONCURRENCY: 'send-email=64,forward-email=16' }).delivery.queueConcurrency).toEqual({ 'send-email': 64, 'forward-email': 16 })
   })

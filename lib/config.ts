@@ -82,6 +82,11 @@ const EnvSchema = v.object({
   GOOGLE_USERINFO_URL: v.optional(Url, 'https://openidconnect.googleapis.com/v1/userinfo'),
   MICROSOFT_CLIENT_ID: v.optional(v.string()),
   MICROSOFT_CLIENT_SECRET: v.optional(v.string()),
+  // Outlook (OAuth2, tenant `common`): Microsoft's endpoints and Outlook's IMAP server; tests point them at local stand-ins.
+  MICROSOFT_AUTH_URL: v.optional(Url, 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize'),
+  MICROSOFT_TOKEN_URL: v.optional(Url, 'https://login.microsoftonline.com/common/oauth2/v2.0/token'),
+  MICROSOFT_IMAP_HOST: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9.-]+$/i, 'must be a host name or address')), 'outlook.office365.com'),
+  MICROSOFT_IMAP_PORT: v.optional(Port, '993'),
   // Outgoing mail: how long a queued e-mail can still be cancelled, and the first retry delay
   // (doubled at each attempt) after a temporary failure.
   UNDO_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number)), '10'),
@@ -158,7 +163,12 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
       ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, authUrl: e.GOOGLE_AUTH_URL, tokenUrl: e.GOOGLE_TOKEN_URL, userInfoUrl: e.GOOGLE_USERINFO_URL }
       : undefined,
-    microsoft: e.MICROSOFT_CLIENT_ID && e.MICROSOFT_CLIENT_SECRET ? { clientId: e.MICROSOFT_CLIENT_ID, clientSecret: e.MICROSOFT_CLIENT_SECRET } : undefined,
+    microsoft: e.MICROSOFT_CLIENT_ID && e.MICROSOFT_CLIENT_SECRET
+      ? {
+        clientId: e.MICROSOFT_CLIENT_ID, clientSecret: e.MICROSOFT_CLIENT_SECRET, authUrl: e.MICROSOFT_AUTH_URL, tokenUrl: e.MICROSOFT_TOKEN_URL,
+        imap: { host: e.MICROSOFT_IMAP_HOST, port: e.MICROSOFT_IMAP_PORT },
+      }
+      : undefined,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },

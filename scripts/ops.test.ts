@@ -9,7 +9,7 @@ import { getProviderForSync, insertEmailProvider } from '../db/email-providers.t
 import { insertUndeliveredMessage } from '../db/undelivered-messages.ts'
 import { startHeartbeat } from '../db/heartbeat.ts'
 import { enqueue, queues } from '../db/queues.ts'
-import { sealCredentials } from '../workers/sync/sync-mailbox.ts'
+import { sealCredentials } from '../workers/sync/mailbox-login.ts'
 import { requestSync } from '../workers/sync/sync-requests.ts'
 import { startSyncWorker } from '../workers/sync/sync-worker.ts'
 import { dovecotAvailable, startDovecot } from './testing/dovecot.ts'

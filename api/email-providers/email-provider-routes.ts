@@ -10,7 +10,7 @@ import { deleteWaitingMailboxJobs } from '../../db/mailbox-jobs.ts'
 import { findSyncJob } from '../../db/mailbox-sync-jobs.ts'
 import type { Config } from '../../lib/config.ts'
 import { queues } from '../../db/queues.ts'
-import { openCredentials, sealCredentials } from '../../workers/sync/sync-mailbox.ts'
+import { openCredentials, sealCredentials } from '../../workers/sync/mailbox-login.ts'
 import { requestSync } from '../../workers/sync/sync-requests.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
@@ -57,7 +57,10 @@ export const emailProviderRoutes = new Hono<AppEnv>()
     const input = c.req.valid('json')
     const { sql, boss, config } = c.var.deps
     if (input.provider === 'outlook') {
-      return c.json({ message: 'Outlook accounts are connected with Microsoft sign-in, which this server does not offer yet.', errors: { provider: ['Outlook sign-in is not available'] } }, 400)
+      // the tokens come from Microsoft to the server (GET /api/auth/microsoft), never through the browser
+      return config.microsoft
+        ? c.json({ message: 'Outlook accounts are connected with Microsoft sign-in: open /api/auth/microsoft.', errors: { provider: ['Connect Outlook with Microsoft sign-in'] } }, 400)
+        : c.json({ message: 'Outlook accounts are connected with Microsoft sign-in, which this server does not offer (MICROSOFT_CLIENT_ID is not set).', errors: { provider: ['Outlook sign-in is not available'] } }, 400)
     }
     const decoded = decodeCredentials(input.encryptedCredentials)
     if (decoded === undefined || typeof decoded !== 'object' || decoded === null) {

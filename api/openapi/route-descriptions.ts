@@ -28,6 +28,8 @@ export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'POST /api/auth/wallet': { tag: 'auth', summary: 'Sign in with a Solana wallet signature over the nonce message' },
   'GET /api/auth/google': { tag: 'auth', summary: 'Start Google sign-in (redirects to Google)' },
   'GET /api/auth/google/callback': { tag: 'auth', summary: 'Google sign-in callback: signs in, links a verified e-mail, or creates the account' },
+  'GET /api/auth/microsoft': { tag: 'mailboxes', summary: 'Start connecting an Outlook mailbox: redirects to Microsoft sign-in (OAuth2 with PKCE); 404 when MICROSOFT_CLIENT_ID/SECRET are unset', signedIn: true },
+  'GET /api/auth/microsoft/callback': { tag: 'mailboxes', summary: 'Microsoft sign-in callback: stores the Outlook mailbox with its tokens sealed, queues its first sync, and redirects to /inbox/settings?status=success&providerId&jobId (or status=error&reason)', signedIn: true },
 
   'GET /api/account-stats': { tag: 'account', summary: "The signed-in user's figures: aliases, mail forwarded", signedIn: true },
   'DELETE /api/account': { tag: 'account', summary: 'Delete the account and everything it owns', signedIn: true },

@@ -27,6 +27,11 @@ export function dovecotAvailable(): boolean {
 export interface DovecotOptions {
   /** false: CONDSTORE and QRESYNC are left out of the capabilities, as on servers without them */
   condstore?: boolean
+  /**
+   * Also accept SASL XOAUTH2 (as Outlook's IMAP does), each access token checked at this RFC 7662
+   * introspection endpoint (Dovecot's oauth2 passdb): live, and for the user logging in.
+   */
+  oauth2IntrospectionUrl?: string
 }
 
 export interface SeedMessage {
@@ -119,13 +124,14 @@ ssl = required
 ssl_cert = <${dir}/cert.pem
 ssl_key = <${dir}/key.pem
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login${options.oauth2IntrospectionUrl ? ' xoauth2' : ''}
 default_internal_user = ${root ? 'dovecot' : me.username}
 default_internal_group = ${root ? 'dovecot' : os.userInfo().username}
 default_login_user = ${loginUser}
 first_valid_uid = ${mailUser.uid}
 mail_location = maildir:${dir}/mail/%u
 mailbox_list_index = yes
+${options.oauth2IntrospectionUrl ? `passdb {\n  driver = oauth2\n  mechanisms = xoauth2\n  args = ${dir}/oauth2.conf.ext\n}` : ''}
 passdb {
   driver = passwd-file
   args = scheme=PLAIN ${users}/%u
@@ -166,6 +172,11 @@ service stats {
 }
 ${options.condstore === false ? `protocol imap {\n  imap_capability = ${WITHOUT_CONDSTORE}\n}\n` : ''}
 `)
+  if (options.oauth2IntrospectionUrl) {
+    // the token is POSTed as `token=…`; the answer's `username` must be the user logging in
+    writeFileSync(path.join(dir, 'oauth2.conf.ext'), `introspection_mode = post\nintrospection_url = ${options.oauth2IntrospectionUrl}\n` +
+      'username_attribute = username\nactive_attribute = active\nactive_value = true\n')
+  }
   const child = spawn(DOVECOT, ['-F', '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr?.on('data', (chunk) => { stderr += chunk })

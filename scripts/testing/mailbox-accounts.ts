@@ -2,6 +2,7 @@
 // base64 JSON credentials the API takes, then waiting on its sync job's status as the UI polls it.
 import { expect } from 'vitest'
 import type { ApiClient } from './api-client.ts'
+import type { Account, MicrosoftStandIn } from './microsoft-stand-in.ts'
 
 export const imapCredentials = (c: { email: string; password: string; host: string; port: number; secure?: boolean }) =>
   Buffer.from(JSON.stringify({ secure: true, ...c })).toString('base64')
@@ -30,4 +31,20 @@ export async function syncNow(user: ApiClient, providerId: string) {
   const res = await user.json(user.post(`/api/email-providers/${providerId}/sync`))
   expect(res.status).toBe(202)
   return syncJobFinished(user, providerId, res.body.jobId)
+}
+
+/**
+ * The browser's side of connecting Outlook: /api/auth/microsoft, consent at the stand-in, back to
+ * the callback (`tamper` changes what comes back). Answers where the callback sent the browser.
+ */
+export async function connectOutlook(user: ApiClient, microsoft: MicrosoftStandIn, account: Account, tamper?: (back: URLSearchParams) => void) {
+  const start = await user.get('/api/auth/microsoft')
+  expect(start.status).toBe(302)
+  const grant = microsoft.authorize(start.headers.get('location')!, account)
+  const back = new URLSearchParams({ code: grant.code, state: grant.state })
+  tamper?.(back)
+  const callback = new URL(grant.redirectUri)
+  const res = await user.get(`${callback.pathname}?${back}`)
+  expect(res.status).toBe(302)
+  return new URL(res.headers.get('location')!, 'http://localhost:3000')
 }

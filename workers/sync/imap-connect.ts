@@ -8,17 +8,34 @@ import tls from 'node:tls'
 import { ImapFlow } from 'imapflow'
 import { BlockedAddressError, resolvePublicAddress, type Lookup } from '../../lib/ssrf-guard.ts'
 
-/** The decoded credentials: base64 JSON as the client sends them, sealed at rest. */
-export interface ImapCredentials {
+interface ImapServer {
   email: string
-  password: string
   host: string
   port: number
   /** true: TLS from the start (993); false: STARTTLS, required (143) */
   secure: boolean
 }
 
-export type ImapFailure = 'auth' | 'host-not-found' | 'blocked' | 'tls' | 'timeout' | 'refused' | 'connection' | 'internal'
+/** The decoded credentials (spec §3): base64 JSON as the client sends them, sealed at rest. */
+export interface PasswordCredentials extends ImapServer {
+  password: string
+}
+
+/** An Outlook account's (spec §3: tokenType "oauth2"), from Microsoft sign-in; sealed at rest. */
+export interface OAuthCredentials extends ImapServer {
+  tokenType: 'oauth2'
+  accessToken: string
+  refreshToken: string
+  /** when the access token stops working (ms since the epoch) */
+  expiresAt: number
+}
+
+export type ImapCredentials = PasswordCredentials | OAuthCredentials
+
+export const isOAuth = (creds: ImapCredentials): creds is OAuthCredentials => 'tokenType' in creds && creds.tokenType === 'oauth2'
+
+/** `oauth-expired`: Microsoft no longer renews an Outlook account's sign-in; the user must sign in again. */
+export type ImapFailure = 'auth' | 'oauth-expired' | 'host-not-found' | 'blocked' | 'tls' | 'timeout' | 'refused' | 'connection' | 'internal'
 
 export class ImapConnectError extends Error {
   override name = 'ImapConnectError'
@@ -30,7 +47,12 @@ export class ImapConnectError extends Error {
 
   /** A refused password or a forbidden host will not fix itself: no retry, the schedule stops. */
   get permanent(): boolean {
-    return this.kind === 'auth' || this.kind === 'blocked' || this.kind === 'tls' || this.kind === 'host-not-found'
+    return this.kind === 'auth' || this.kind === 'oauth-expired' || this.kind === 'blocked' || this.kind === 'tls' || this.kind === 'host-not-found'
+  }
+
+  /** The server or Microsoft refused who we are: the user must fix the account. */
+  get credentialsRefused(): boolean {
+    return this.kind === 'auth' || this.kind === 'oauth-expired'
   }
 }
 
@@ -87,7 +109,8 @@ export async function connectImap(creds: ImapCredentials, options: ImapConnectOp
     doSTARTTLS: creds.secure ? undefined : true,
     // the certificate is checked for the name the user gave, not the address we connect to
     servername: net.isIP(name) ? undefined : name,
-    auth: { user: creds.email, pass: creds.password },
+    // an Outlook account logs in with its access token (SASL XOAUTH2, as Outlook's IMAP offers it)
+    auth: isOAuth(creds) ? { user: creds.email, accessToken: creds.accessToken } : { user: creds.email, pass: creds.password },
     tls: {
       rejectUnauthorized: true,
       minVersion: 'TLSv1.2',

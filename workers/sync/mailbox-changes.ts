@@ -8,9 +8,10 @@ import { getProviderForSync, markProviderError } from '../../db/email-providers.
 import { listFolders } from '../../db/mailbox-folders.ts'
 import { clearFlagsPending, deleteReceivedEmail, listPendingChanges, type PendingChange } from '../../db/received-emails.ts'
 import { log } from '../../lib/log.ts'
-import { classifyImapError, closeImap, connectImap } from './imap-connect.ts'
+import { classifyImapError, closeImap } from './imap-connect.ts'
+import { loginMailbox, openCredentials } from './mailbox-login.ts'
 import { queues, type Payload, type WorkContext } from '../../db/queues.ts'
-import { openCredentials, type SyncDeps } from './sync-mailbox.ts'
+import type { SyncDeps } from './sync-mailbox.ts'
 import { requestSync } from './sync-requests.ts'
 
 export function mailboxChangesHandler(deps: SyncDeps) {
@@ -23,7 +24,7 @@ export function mailboxChangesHandler(deps: SyncDeps) {
     const creds = openCredentials(config, provider)
     let client: ImapFlow | undefined
     try {
-      client = await connectImap(creds, { allowPrivate: config.allowPrivateNetworks, timeoutMs: config.sync.imapTimeoutMs, ca: deps.imapCa })
+      client = await loginMailbox(deps, provider)
       const trash = (await listFolders(sql, providerId)).find((f) => f.specialUse === '\\Trash')?.path
       const byFolder = new Map<string, PendingChange[]>()
       for (const c of changes) byFolder.set(c.folderPath, [...(byFolder.get(c.folderPath) ?? []), c])
@@ -34,7 +35,7 @@ export function mailboxChangesHandler(deps: SyncDeps) {
     } catch (error) {
       const failure = classifyImapError(error, creds)
       log.warn('mailbox_changes.failed', { job: ctx.jobId, provider: providerId, kind: failure.kind, attempt: ctx.retryCount })
-      if (failure.kind === 'auth') {
+      if (failure.credentialsRefused) {
         await markProviderError(sql, providerId, failure.message, true)
         return // kept pending: written when the user fixes the account and it syncs again
       }

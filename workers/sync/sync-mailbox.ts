@@ -22,7 +22,8 @@ import {
 import type { Config } from '../../lib/config.ts'
 import { log } from '../../lib/log.ts'
 import { SecretBox } from '../../lib/secret-box.ts'
-import { classifyImapError, closeImap, connectImap, ImapConnectError, type ImapCredentials } from './imap-connect.ts'
+import { classifyImapError, closeImap, ImapConnectError } from './imap-connect.ts'
+import { loginMailbox, openCredentials } from './mailbox-login.ts'
 import { queues, type Payload, type WorkContext } from '../../db/queues.ts'
 import { parseMessage, threadSubject, type ParsedMessage } from './received-mail.ts'
 
@@ -42,16 +43,7 @@ const FLAG_CHUNK = 2000
 /** pg_try_advisory_lock namespace of "a sync of this account is running". */
 const SYNC_LOCK = 7_461_013
 
-export const credentialsBox = (config: Config) => new SecretBox(config.secretKey, 'imap-credentials')
 export const receivedMailBox = (config: Config) => new SecretBox(config.secretKey, 'received-mail')
-
-export function sealCredentials(config: Config, providerId: string, creds: ImapCredentials): Buffer {
-  return credentialsBox(config).seal(JSON.stringify(creds), providerId)
-}
-
-export function openCredentials(config: Config, provider: Pick<ProviderForSync, 'id' | 'credentials'>): ImapCredentials {
-  return JSON.parse(credentialsBox(config).openText(provider.credentials, provider.id)) as ImapCredentials
-}
 
 /** Another sync of this account holds its lock (a job that outlived its lease): retried later. */
 class SyncBusyError extends Error {
@@ -103,7 +95,7 @@ export async function syncProvider(deps: SyncDeps, provider: ProviderForSync): P
   const creds = openCredentials(config, provider)
   let client: ImapFlow
   try {
-    client = await connectImap(creds, { allowPrivate: config.allowPrivateNetworks, timeoutMs: config.sync.imapTimeoutMs, ca: deps.imapCa })
+    client = await loginMailbox(deps, provider)
   } catch (error) {
     throw classifyImapError(error, creds)
   }

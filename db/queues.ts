@@ -291,7 +291,7 @@ export async function work<Q extends QueueDefinition>(
     const started = performance.now()
     try {
       await handler(parsed.output, { jobId: job.id, retryCount: job.retryCount, signal: job.signal })
-      log.info('job.done', { queue: queue.name, job: job.id, ms: Math.round(performance.now() - started) })
+      log.debug('job.done', { queue: queue.name, job: job.id, ms: Math.round(performance.now() - started) })
       return { id: job.id, status: 'completed' as const }
     } catch (error) {
       log.warn('job.failed', { queue: queue.name, job: job.id, attempt: job.retryCount, ms: Math.round(performance.now() - started), ...errorFields(error) })

@@ -113,7 +113,8 @@ export function createMxServer(deps: MxDeps): MxServer {
         }))
         .then(
           (reply) => {
-            log.info('mx.accepted', { session: session.id, recipients: session.envelope.rcptTo.length, ms: Math.round(performance.now() - started) })
+            // debug: a line per message is a write on the busiest path (metrics count it at any level)
+            log.debug('mx.accepted', { session: session.id, recipients: session.envelope.rcptTo.length, ms: Math.round(performance.now() - started) })
             callback(null, reply)
           },
           (error) => {

@@ -1,12 +1,16 @@
-// The `mx` process: inbound SMTP for the alias domains on MX_HOST:MX_PORT.
+// The `mx` process: inbound SMTP for the alias domains on MX_HOST:MX_PORT. With MX_PROCESSES > 1
+// it is the primary of that many MX processes sharing the port (workers/mx/mx-cluster.ts).
+import cluster from 'node:cluster'
 import { createSql } from '../../db/client.ts'
 import { requireDatabaseUrl } from '../../db/database-url.ts'
 import { config } from '../../lib/config.ts'
 import { errorFields, log, setLogProcess } from '../../lib/log.ts'
 import { onShutdown } from '../../lib/process-lifecycle.ts'
 import { startHeartbeat } from '../../db/heartbeat.ts'
-import { serveMetrics } from '../../db/metrics.ts'
+import { serveMetrics, shareMetricsWithPrimary } from '../../db/metrics.ts'
 import { loadTlsCredentials, TlsConfigError, type TlsCredentials } from '../../lib/tls.ts'
+import { clusterAdmission } from './mx-admission.ts'
+import { superviseMxProcesses } from './mx-cluster.ts'
 import { createMxServer } from './mx-server.ts'
 import { createBoss, createQueues } from '../../db/queues.ts'
 
@@ -14,6 +18,7 @@ setLogProcess('mx')
 const cfg = config()
 let tls: TlsCredentials
 try {
+  // made here once (a self-signed certificate in development), before any MX process is forked
   tls = loadTlsCredentials(cfg)
 } catch (error) {
   if (!(error instanceof TlsConfigError)) throw error
@@ -21,23 +26,31 @@ try {
   process.exit(78) // EX_CONFIG
 }
 const databaseUrl = requireDatabaseUrl(cfg)
-const sql = createSql(databaseUrl, { max: 20, name: 'veilmail-mx' })
-// The MX only enqueues; maintenance runs in the worker processes.
-const boss = createBoss(databaseUrl, { maintenance: false })
-await boss.start()
-await createQueues(boss)
 
-const mx = createMxServer({ sql, boss, config: cfg, tls })
-const port = await mx.listen()
-log.info('mx.listening', { port })
+if (cluster.isPrimary && cfg.mxProcesses > 1) await superviseMxProcesses(cfg)
+else await serve(cluster.isWorker)
 
-const metrics = await serveMetrics(cfg, 'mx')
-const stopHeartbeat = startHeartbeat(sql, 'mx')
+async function serve(underPrimary: boolean) {
+  const sql = createSql(databaseUrl, { max: 20, name: 'veilmail-mx' })
+  // The MX only enqueues; maintenance runs in the worker processes.
+  const boss = createBoss(databaseUrl, { maintenance: false })
+  await boss.start()
+  await createQueues(boss)
 
-onShutdown(async () => {
-  metrics?.close()
-  await stopHeartbeat()
-  await mx.close()
-  await boss.stop({ graceful: true, timeout: 5000 }).catch((e) => log.warn('queue.stop_failed', errorFields(e)))
-  await sql.end({ timeout: 5 })
-})
+  const mx = createMxServer({ sql, boss, config: cfg, tls, ...(underPrimary ? { admission: clusterAdmission() } : {}) })
+  const port = await mx.listen()
+  // under a primary, it says mx.listening once every MX process listens
+  log.info(underPrimary ? 'mx.process_listening' : 'mx.listening', { port })
+
+  if (underPrimary) shareMetricsWithPrimary()
+  const metrics = underPrimary ? undefined : await serveMetrics(cfg, 'mx')
+  const stopHeartbeat = startHeartbeat(sql, 'mx')
+
+  onShutdown(async () => {
+    metrics?.close()
+    await stopHeartbeat()
+    await mx.close()
+    await boss.stop({ graceful: true, timeout: 5000 }).catch((e) => log.warn('queue.stop_failed', errorFields(e)))
+    await sql.end({ timeout: 5 })
+  })
+}

@@ -244,6 +244,16 @@ export async function enqueue<Q extends QueueDefinition>(db: Db, boss: PgBoss, q
   return id
 }
 
+/**
+ * Many due jobs of one queue in one statement (pg-boss `insert`), inside the caller's transaction:
+ * the MX's group commit enqueues a batch's deliveries this way. Each payload is validated first.
+ */
+export async function enqueueMany<Q extends QueueDefinition>(db: Db, boss: PgBoss, queue: Q, payloads: Payload<Q>[]): Promise<void> {
+  if (payloads.length === 0) return
+  const jobs = payloads.map((payload) => ({ data: v.parse(queue.schema, payload) as object }))
+  await boss.insert(queue.name, jobs, { db: executorFor(db) })
+}
+
 export interface WorkContext {
   jobId: string
   retryCount: number

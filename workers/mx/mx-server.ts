@@ -12,6 +12,8 @@ import { createDnsResolver, type DnsResolver } from '../../lib/dns-resolver.ts'
 import { errorFields, log } from '../../lib/log.ts'
 import { Srs } from '../../lib/srs.ts'
 import { loadTlsCredentials, type TlsCredentials } from '../../lib/tls.ts'
+import { findAliasesByAddress } from '../../db/alias-routing.ts'
+import { coalesce } from '../../lib/coalesce.ts'
 import { acceptMessage, type AcceptDeps } from './mx-accept.ts'
 import { leaveOnClose, localAdmission, type Admission } from './mx-admission.ts'
 import { GREET_PAUSE_OPTION } from './mx-greeting.ts'
@@ -49,6 +51,9 @@ export function createMxServer(deps: MxDeps): MxServer {
     spool: createSpooler({ sql: deps.sql, boss: deps.boss, codec: new SpoolCodec(cfg.secretKey) }), loopTokens: new LoopTokens(cfg.secretKey),
     resolver: deps.resolver ?? createDnsResolver({ timeoutMs: cfg.dnsTimeoutMs, servers: cfg.dnsServers }), mxHostname: cfg.mxHostname, dnsTimeoutMs: cfg.dnsTimeoutMs,
   }
+  // RCPTs of concurrent sessions share one alias lookup (lib/coalesce.ts)
+  const findAlias = coalesce((addresses: { localPart: string; domain: string }[]) => findAliasesByAddress(deps.sql, addresses))
+  const recipientDeps = { sql: deps.sql, mailDomains: cfg.mailDomains, srs, operatorEmail: cfg.operatorEmail, findAlias }
   const transactions = new WeakMap<SMTPServerSession, Recipient[]>()
   const answer = (error: unknown, context: string, session: SMTPServerSession): Error => {
     if (error instanceof SmtpReply) return error
@@ -91,7 +96,7 @@ export function createMxServer(deps: MxDeps): MxServer {
 
     onRcptTo(address, session, callback) {
       const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : ''
-      resolveRecipient({ sql: deps.sql, mailDomains: cfg.mailDomains, srs, operatorEmail: cfg.operatorEmail }, address.address, mailFrom).then(
+      resolveRecipient(recipientDeps, address.address, mailFrom).then(
         (recipient) => {
           transactions.get(session)?.push(recipient)
           callback()

@@ -1,18 +1,12 @@
 // The `mx` process: inbound SMTP for the alias domains on MX_HOST:MX_PORT. With MX_PROCESSES > 1
 // it is the primary of that many MX processes sharing the port (workers/mx/mx-cluster.ts).
 import cluster from 'node:cluster'
-import { createSql } from '../../db/client.ts'
 import { requireDatabaseUrl } from '../../db/database-url.ts'
 import { config } from '../../lib/config.ts'
 import { errorFields, log, setLogProcess } from '../../lib/log.ts'
 import { onShutdown } from '../../lib/process-lifecycle.ts'
-import { startHeartbeat } from '../../db/heartbeat.ts'
-import { serveMetrics, shareMetricsWithPrimary } from '../../db/metrics.ts'
 import { loadTlsCredentials, TlsConfigError, type TlsCredentials } from '../../lib/tls.ts'
-import { clusterAdmission } from './mx-admission.ts'
 import { superviseMxProcesses } from './mx-cluster.ts'
-import { createMxServer } from './mx-server.ts'
-import { createBoss, createQueues } from '../../db/queues.ts'
 
 setLogProcess('mx')
 const cfg = config()
@@ -31,6 +25,11 @@ if (cluster.isPrimary && cfg.mxProcesses > 1) await superviseMxProcesses(cfg)
 else await serve(cluster.isWorker)
 
 async function serve(underPrimary: boolean) {
+  // Loaded here, not above: a primary (MX_PROCESSES > 1) never serves, and loading the SMTP,
+  // queue and mail-authentication stack cost it seconds of CPU and a hundred MB for nothing.
+  const [{ createSql }, { startHeartbeat }, { serveMetrics, shareMetricsWithPrimary }, { createBoss, createQueues }, { clusterAdmission }, { createMxServer }] = await Promise.all([
+    import('../../db/client.ts'), import('../../db/heartbeat.ts'), import('../../db/metrics.ts'), import('../../db/queues.ts'), import('./mx-admission.ts'), import('./mx-server.ts'),
+  ])
   const sql = createSql(databaseUrl, { max: 20, name: 'veilmail-mx' })
   // The MX only enqueues; maintenance runs in the worker processes.
   const boss = createBoss(databaseUrl, { maintenance: false })

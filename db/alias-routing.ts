@@ -15,6 +15,20 @@ export async function findAliasByAddress(db: Db, localPart: string, domain: stri
   return row
 }
 
+/**
+ * The aliases at several addresses in one statement, in the order asked (undefined where there is
+ * none): the MX gathers the RCPTs of concurrent sessions into one lookup.
+ */
+export async function findAliasesByAddress(db: Db, addresses: { localPart: string; domain: string }[]): Promise<(RoutedAlias | undefined)[]> {
+  if (addresses.length === 0) return []
+  const rows = await db<(RoutedAlias & { ord: number })[]>`
+    select q.ord::int as ord, a.id, a.user_id, a.alias, a.domain, a.forward_to, a.last_forward_to, a.active
+    from unnest(${addresses.map((a) => a.localPart)}::text[], ${addresses.map((a) => a.domain)}::text[]) with ordinality as q(local_part, domain, ord)
+    join aliases a on lower(a.alias) = lower(q.local_part) and a.domain = q.domain`
+  const found = new Map(rows.map(({ ord, ...alias }) => [ord, alias]))
+  return addresses.map((_, i) => found.get(i + 1))
+}
+
 export async function getAliasForDelivery(db: Db, id: string): Promise<DeliveryAlias | undefined> {
   const [row] = await db<DeliveryAlias[]>`
     select id, user_id, alias, domain, forward_to, last_forward_to, active, webhook_secret, webhook_secret_sealed, encrypt_forwarded

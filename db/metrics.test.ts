@@ -33,9 +33,9 @@ describe('metrics', () => {
     await enqueue(db.sql, boss, queues.accountCleanup, { userId: randomUUID() })
     await enqueue(db.sql, boss, queues.accountCleanup, { userId: randomUUID() })
     setLogLevel('silent') // counted whatever LOG_LEVEL says
-    log.info('job.done', { queue: 'forward-email', job: 'x', ms: 120 })
+    log.debug('job.done', { queue: 'forward-email', job: 'x', ms: 120 })
     log.warn('job.failed', { queue: 'forward-email', job: 'y', attempt: 0, ms: 3000 })
-    log.info('mx.accepted', { session: 's', recipients: 1, ms: 4 })
+    log.debug('mx.accepted', { session: 's', recipients: 1, ms: 4 })
     log.info('mx.refused', { session: 's', code: 550 })
     log.info('submission.queued', { session: 's', jobs: 2 })
     log.info('sync.done', { job: 'j', provider: 'p', added: 3 })

@@ -112,15 +112,17 @@ export function metricsPort(cfg: Pick<Config, 'metrics'>, processName: string): 
  * Serves GET /metrics on the process's metrics port, bound to METRICS_HOST (loopback unless set):
  * a listener of its own, never the public app. A port already taken is logged, not fatal.
  */
-export async function serveMetrics(cfg: Pick<Config, 'metrics'>, processName: string): Promise<Server | undefined> {
+export async function serveMetrics(cfg: Pick<Config, 'metrics'>, processName: string, options: { cluster?: boolean } = {}): Promise<Server | undefined> {
   const port = metricsPort(cfg, processName)
   if (port === undefined) return undefined
+  // the primary of several MX processes (MX_PROCESSES) serves the sum of its workers' registries
+  const source = options.cluster ? new client.AggregatorRegistry() : undefined
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: GET /metrics\n')
       return
     }
-    registry.metrics().then(
+    ;(source ? source.clusterMetrics() : registry.metrics()).then(
       (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
       (error) => {
         log.warn('metrics.failed', errorFields(error))
@@ -138,4 +140,10 @@ export async function serveMetrics(cfg: Pick<Config, 'metrics'>, processName: st
       resolve(server)
     })
   })
+}
+
+/** A worker of a cluster (MX_PROCESSES): answers the primary's requests with this process's registry. */
+export function shareMetricsWithPrimary(): void {
+  client.AggregatorRegistry.setRegistries([registry])
+  void new client.AggregatorRegistry() // its constructor installs the worker's listener
 }

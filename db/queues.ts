@@ -235,6 +235,16 @@ export async function enqueue<Q extends QueueDefinition>(db: Db, boss: PgBoss, q
   return id
 }
 
+/**
+ * Many due jobs of one queue in one statement (pg-boss `insert`), inside the caller's transaction:
+ * the MX's group commit enqueues a batch's deliveries this way. Each payload is validated first.
+ */
+export async function enqueueMany<Q extends QueueDefinition>(db: Db, boss: PgBoss, queue: Q, payloads: Payload<Q>[]): Promise<void> {
+  if (payloads.length === 0) return
+  const jobs = payloads.map((payload) => ({ data: v.parse(queue.schema, payload) as object }))
+  await boss.insert(queue.name, jobs, { db: executorFor(db) })
+}
+
 export interface WorkContext {
   jobId: string
   retryCount: number
@@ -282,7 +292,7 @@ export async function work<Q extends QueueDefinition>(
     const started = performance.now()
     try {
       await handler(parsed.output, { jobId: job.id, retryCount: job.retryCount, signal: job.signal })
-      log.info('job.done', { queue: queue.name, job: job.id, ms: Math.round(performance.now() - started) })
+      log.debug('job.done', { queue: queue.name, job: job.id, ms: Math.round(performance.now() - started) })
       return { id: job.id, status: 'completed' as const }
     } catch (error) {
       log.warn('job.failed', { queue: queue.name, job: job.id, attempt: job.retryCount, ms: Math.round(performance.now() - started), ...errorFields(error) })

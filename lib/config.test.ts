@@ -21,6 +21,7 @@ describe('configuration', () => {
     expect(cfg.delivery).toEqual({ concurrency: 8, pollSeconds: 10, queueConcurrency: {} })
     expect(cfg.mxMaxConnectionsPerIp).toBe(20)
     expect(cfg.mxGreetPauseMs).toBe(0)
+    expect(cfg.mxProcesses).toBe(1)
     expect(cfg.dnsServers).toBeUndefined()
     expect(cfg.outboundSmtpConnections).toBe(32)
   })
@@ -57,6 +58,8 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, DNS_SERVERS: 'dns.example.com' })).toThrow(/DNS_SERVERS/)
     expect(() => loadConfig({ ...base, DNS_SERVERS: '127.0.0.1:99999' })).toThrow(/DNS_SERVERS/)
     expect(() => loadConfig({ ...base, MX_MAX_CONNECTIONS_PER_IP: '0' })).toThrow(/MX_MAX_CONNECTIONS_PER_IP/)
+    expect(loadConfig({ ...base, MX_PROCESSES: '4' }).mxProcesses).toBe(4)
+    for (const bad of ['0', '65', 'two']) expect(() => loadConfig({ ...base, MX_PROCESSES: bad })).toThrow(/MX_PROCESSES/)
   })
 
   it('names the variable that is wrong', () => {

@@ -57,6 +57,8 @@ const EnvSchema = v.object({
   // separated; unset = the system's), connections kept open to the relay.
   MX_MAX_CONNECTIONS_PER_IP: v.optional(PositiveInt, '20'),
   MX_GREET_PAUSE_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.maxValue(30_000)), '0'),
+  // MX processes sharing MX_PORT (one Node process works on one core; Postfix runs many smtpd)
+  MX_PROCESSES: v.optional(v.pipe(PositiveInt, v.maxValue(64)), '1'),
   DNS_SERVERS: v.optional(v.pipe(
     v.string(),
     v.transform((s) => s.split(',').map((d) => d.trim()).filter(Boolean)),
@@ -155,6 +157,7 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     dnsServers: e.DNS_SERVERS,
     mxMaxConnectionsPerIp: e.MX_MAX_CONNECTIONS_PER_IP,
     mxGreetPauseMs: e.MX_GREET_PAUSE_MS,
+    mxProcesses: e.MX_PROCESSES,
     outboundSmtpConnections: e.OUTBOUND_SMTP_CONNECTIONS ?? 4 * e.DELIVERY_CONCURRENCY,
     dkim: { keysDir: e.DKIM_KEYS_DIR ? path.resolve(e.DKIM_KEYS_DIR) : undefined, selector: e.DKIM_SELECTOR },
     webhookAttachmentMaxBytes: e.WEBHOOK_ATTACHMENT_MAX_BYTES,

@@ -15,6 +15,7 @@ beforeEach(() => {
   dns.silent.clear()
   dns.truncate.clear()
   dns.negativeTtl = 60
+  dns.withoutSoa = false
   dns.queries.clear()
 })
 
@@ -48,12 +49,33 @@ describe('DNS resolver', () => {
     expect(dns.queries.get('exists.test TXT')).toBe(1)
   })
 
-  it('does not cache a negative answer without an SOA TTL', async () => {
+  it('does not cache a negative answer whose SOA TTL is 0', async () => {
     dns.negativeTtl = 0
     const r = resolver()
     await expect(r('nowhere.test', 'TXT')).rejects.toMatchObject({ code: 'ENOTFOUND' })
     await expect(r('nowhere.test', 'TXT')).rejects.toMatchObject({ code: 'ENOTFOUND' })
     expect(dns.queries.get('nowhere.test TXT')).toBe(2)
+  })
+
+  it('caches a negative answer that carries no SOA for a short fixed time, then asks again', async () => {
+    dns.withoutSoa = true
+    dns.records['exists.test A'] = { ttl: 300, data: [{ type: 'A', value: '192.0.2.7' }] }
+    const r = resolver()
+    for (let i = 0; i < 50; i++) {
+      await expect(r('nowhere.test', 'TXT')).rejects.toMatchObject({ code: 'ENOTFOUND' })
+      await expect(r('exists.test', 'TXT')).rejects.toMatchObject({ code: 'ENODATA' })
+    }
+    expect(dns.queries.get('nowhere.test TXT')).toBe(1)
+    expect(dns.queries.get('exists.test TXT')).toBe(1)
+
+    // the time is bounded: a record published meanwhile is seen once it passed
+    const short = createDnsResolver({ timeoutMs: 2000, servers: [dns.server], negativeTtlWithoutSoa: 1 })
+    await expect(short('later.test', 'TXT')).rejects.toMatchObject({ code: 'ENOTFOUND' })
+    dns.records['later.test TXT'] = { ttl: 300, data: [{ type: 'TXT', value: ['v=spf1 -all'] }] }
+    await expect(short('later.test', 'TXT')).rejects.toMatchObject({ code: 'ENOTFOUND' })
+    expect(dns.queries.get('later.test TXT')).toBe(1)
+    await expect.poll(() => short('later.test', 'TXT').catch((e: Error) => e), { timeout: 10_000, interval: 200 }).toEqual([['v=spf1 -all']])
+    expect(dns.queries.get('later.test TXT')).toBe(2)
   })
 
   it('keeps an answer for its TTL and asks again once it expired', async () => {

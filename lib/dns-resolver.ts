@@ -1,7 +1,8 @@
 // The DNS every mail lookup goes through (SPF, DKIM, DMARC and ARC at the MX through mailauth,
 // webhook hosts at delivery): a stub resolver asking DNS_SERVERS (or the system's servers) over
 // UDP, TCP when an answer is truncated (RFC 7766), with an in-process cache that keeps answers
-// for their TTL and "no such name"/"no such record" for the SOA's negative TTL (RFC 2308 §5).
+// for their TTL and "no such name"/"no such record" for the SOA's negative TTL (RFC 2308 §5), or
+// for a short fixed time when the answer carries no SOA (below).
 // Node's resolver gives no TTLs for TXT or MX and can wait more than a minute on a silent server;
 // here a query gives up after DNS_TIMEOUT_MS as ETIMEOUT (a temperror, RFC 7208 §2.6.6), and
 // concurrent questions for one name share one query. Errors carry Node's codes (ENOTFOUND,
@@ -32,10 +33,17 @@ export interface DnsResolverOptions {
   servers?: string[]
   /** answers kept at most; the oldest go first */
   maxEntries?: number
+  /** seconds a negative answer without an SOA is kept (tests shorten it) */
+  negativeTtlWithoutSoa?: number
 }
 
 const MAX_TTL = 24 * 3600
 const MAX_NEGATIVE_TTL = 3 * 3600 // RFC 2308 §5 suggests one to three hours at most
+// RFC 2308 §5 says a negative answer without an SOA should not be cached, but some recursive
+// resolvers (this machine's among them) strip the SOA from every NXDOMAIN: then each message asked
+// its SPF and DMARC questions anew (35 msg/s at the MX). A minute is short enough that a record
+// published meanwhile is seen soon, and long enough that a burst asks once.
+const NEGATIVE_TTL_WITHOUT_SOA = 60
 
 interface Server { address: string; port: number }
 interface Entry { expires: number; value?: unknown[]; error?: { code: string; message: string } }
@@ -80,6 +88,7 @@ export function reverseName(ip: string): string {
 export function createDnsResolver(options: DnsResolverOptions): CachingResolver {
   const servers = (options.servers?.length ? options.servers : getServers()).map(parseServer)
   const maxEntries = options.maxEntries ?? 10_000
+  const withoutSoaTtl = Math.min(options.negativeTtlWithoutSoa ?? NEGATIVE_TTL_WITHOUT_SOA, MAX_NEGATIVE_TTL)
   const cache = new Map<string, Entry>()
   const inFlight = new Map<string, Promise<string[][] | string[]>>()
   let sent = 0
@@ -160,7 +169,7 @@ export function createDnsResolver(options: DnsResolverOptions): CachingResolver 
       if (!answer) continue
       if (answer.rcode === RCODE.NOERROR || answer.rcode === RCODE.NXDOMAIN) {
         const soa = answer.authority.find((r) => r.type === 'SOA')
-        const negativeTtl = soa && soa.type === 'SOA' ? Math.min(soa.ttl, soa.minimum, MAX_NEGATIVE_TTL) : 0
+        const negativeTtl = soa && soa.type === 'SOA' ? Math.min(soa.ttl, soa.minimum, MAX_NEGATIVE_TTL) : withoutSoaTtl
         const records = shape(type, answer.answers)
         if (answer.rcode === RCODE.NOERROR && records.length) {
           const ttl = Math.min(MAX_TTL, ...answer.answers.map((r) => r.ttl))

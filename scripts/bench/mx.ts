@@ -8,6 +8,7 @@
 // which then starts. Everything started here is stopped on the way out, failure or not.
 // Knobs: BENCH_MX_MESSAGES, BENCH_DRAIN_MESSAGES; BENCH_CPU_PROF_DIR=dir runs the Veilmail
 // processes with `node --cpu-prof` into dir (open the .cpuprofile files in Chrome's DevTools);
+// MX_PROCESSES (default: the number of cores) is passed to the MX;
 // BENCH_MX_QUICK=1 measures only reused sessions with the local DNS; BENCH_MX_PARTS picks parts
 // (compare,drain,memory; default all). memory: 40 concurrent 24 MB messages, peak RSS of each
 // process (issue #12 §3; the per-address cap is raised to 40 for it).
@@ -54,12 +55,25 @@ async function startService(script: string, env: Record<string, string>, readyEv
   const child = spawn(process.execPath, [...profile, script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env, VEILMAIL_PROCESS: name }, stdio: ['ignore', 'pipe', 'pipe'] })
   running.add(child)
   let peakKb = 0
-  // VmHWM is the process's peak resident set; read it while the process is alive.
-  const sample = () => {
+  // VmHWM is the process's peak resident set; read it while the process is alive, with that of
+  // the processes it forked (MX_PROCESSES): their sum is what the service holds.
+  const hwm = (pid: number) => {
     try {
-      const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0)
-      peakKb = Math.max(peakKb, kb)
-    } catch {}
+      return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
+    } catch {
+      return 0
+    }
+  }
+  const forked = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number)
+    } catch {
+      return []
+    }
+  }
+  const sample = () => {
+    if (!child.pid) return
+    peakKb = Math.max(peakKb, hwm(child.pid) + forked(child.pid).reduce((sum, pid) => sum + hwm(pid), 0))
   }
   const sampler = setInterval(sample, 500)
   const exited = new Promise<void>((resolve) => child.once('exit', () => {
@@ -134,6 +148,8 @@ export async function run() {
     const env: Record<string, string> = {
       SECRET_KEY: 'bench-secret-key-that-is-long-enough-0123456789', DATA_DIR: dataDir, DATABASE_URL: db.url,
       MAIL_DOMAINS: 'veilmail.test', MX_HOST: '127.0.0.1', MX_PORT: String(mxPort), OUTBOUND_SMTP_URL: `smtp://127.0.0.1:${relayPort}`, LOG_LEVEL: 'info',
+      // as many MX processes as cores, as Postfix runs many smtpd (MX_PROCESSES=1 measures one)
+      MX_PROCESSES: process.env.MX_PROCESSES ?? String(os.availableParallelism()),
     }
     // TLS certificate and DKIM keys made once here, not by two processes at once.
     const config = loadConfig(env)
@@ -190,7 +206,7 @@ export async function run() {
       }
     }
     if (rows.length) {
-      console.log(`\nMX vs Postfix (npm run bench -- mx): ${MESSAGES} × ${BYTES / 1024} KB, ${SESSIONS} sessions, smtp-source → MX → smtp-sink`)
+      console.log(`\nMX vs Postfix (npm run bench -- mx): ${MESSAGES} × ${BYTES / 1024} KB, ${SESSIONS} sessions, smtp-source → MX → smtp-sink, MX_PROCESSES=${env.MX_PROCESSES}`)
       printTable(rows)
     }
     if (PARTS.has('drain')) await drainPart()

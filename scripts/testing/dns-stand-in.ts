@@ -1,6 +1,6 @@
 // A tiny authoritative-looking DNS server on loopback (UDP and TCP on one port) for the resolver
 // tests and the MX benchmark: answers from a table, NXDOMAIN with an SOA (negative TTL, RFC 2308)
-// for anything else, and can stay silent or truncate a UDP answer for chosen names. It counts
+// for anything else (or without one, as some recursive resolvers answer), and can stay silent or truncate a UDP answer for chosen names. It counts
 // the queries it got, so a test can see what a cache saved.
 import dgram from 'node:dgram'
 import { EventEmitter } from 'node:events'
@@ -19,6 +19,8 @@ export interface DnsStandIn extends EventEmitter {
   truncate: Set<string>
   /** TTL of the SOA in negative answers (RFC 2308 §5) */
   negativeTtl: number
+  /** negative answers carry no SOA at all (what this machine's resolver does) */
+  withoutSoa: boolean
   /** queries received, `name TYPE` → count (UDP and TCP) */
   queries: Map<string, number>
   close(): Promise<void>
@@ -26,7 +28,7 @@ export interface DnsStandIn extends EventEmitter {
 
 export async function startDnsStandIn(): Promise<DnsStandIn> {
   const dns = new EventEmitter() as DnsStandIn
-  Object.assign(dns, { records: {}, silent: new Set(), truncate: new Set(), negativeTtl: 60, queries: new Map() })
+  Object.assign(dns, { records: {}, silent: new Set(), truncate: new Set(), negativeTtl: 60, withoutSoa: false, queries: new Map() })
 
   const answer = (query: DnsMessage, overUdp: boolean): Buffer | undefined => {
     const q = query.question
@@ -41,7 +43,7 @@ export async function startDnsStandIn(): Promise<DnsStandIn> {
     if (set) return encodeResponse(query, { rcode: RCODE.NOERROR, answers: set.data.map((d) => ({ ...d, name: q.name, ttl: set.ttl })) })
     const exists = Object.keys(dns.records).some((k) => k.startsWith(name + ' '))
     const soa = { name: name.split('.').slice(-1)[0] || '.', ttl: dns.negativeTtl, type: 'SOA' as const, mname: 'ns.stand-in.test', rname: 'hostmaster.stand-in.test', serial: 1, refresh: 3600, retry: 600, expire: 86400, minimum: dns.negativeTtl }
-    return encodeResponse(query, { rcode: exists ? RCODE.NOERROR : RCODE.NXDOMAIN, authority: [soa] })
+    return encodeResponse(query, { rcode: exists ? RCODE.NOERROR : RCODE.NXDOMAIN, authority: dns.withoutSoa ? [] : [soa] })
   }
 
   // RFC 7766: over TCP each message is preceded by its length in two octets.

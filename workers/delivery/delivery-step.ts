@@ -38,10 +38,14 @@ const successCounter: Record<Delivery['kind'], AliasCounter> = { email: 'forward
 
 async function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<void> {
   if (outcome.status === 'held') return holdDelivery(tx, delivery.id)
-  await lockSpoolMessage(tx, delivery.spoolId)
-  await finishDelivery(tx, delivery.id, outcome.status, outcome.status === 'failed' ? outcome.reason : null)
-  if (delivery.aliasId) await incrementAliasCounter(tx, delivery.aliasId, outcome.status === 'sent' ? successCounter[delivery.kind] : 'failed')
-  await deleteSpoolMessageIfDone(tx, delivery.spoolId)
+  // One round trip: the statements leave together on the transaction's connection and run in this
+  // order (the message lock first), so the last delivery to finish still sees every other done.
+  await Promise.all([
+    lockSpoolMessage(tx, delivery.spoolId),
+    finishDelivery(tx, delivery.id, outcome.status, outcome.status === 'failed' ? outcome.reason : null),
+    ...(delivery.aliasId ? [incrementAliasCounter(tx, delivery.aliasId, outcome.status === 'sent' ? successCounter[delivery.kind] : 'failed')] : []),
+    deleteSpoolMessageIfDone(tx, delivery.spoolId),
+  ])
 }
 
 /** The delivery's opened message; undefined when it is gone. */
@@ -53,9 +57,10 @@ async function openSpool(deps: StepDeps, tx: Tx, delivery: Delivery): Promise<Sp
 
 /** The delivery's alias and opened message; undefined when either is gone. */
 async function openDelivery(deps: StepDeps, tx: Tx, delivery: Delivery): Promise<DeliveryContext | undefined> {
-  const alias = delivery.aliasId ? await getAliasForDelivery(tx, delivery.aliasId) : undefined
-  const spool = alias && (await openSpool(deps, tx, delivery))
-  return spool ? { ...spool, alias: alias! } : undefined
+  if (!delivery.aliasId) return undefined
+  // both reads in one round trip
+  const [alias, spool] = await Promise.all([getAliasForDelivery(tx, delivery.aliasId), openSpool(deps, tx, delivery)])
+  return alias && spool ? { ...spool, alias } : undefined
 }
 
 /** What an attempt ran into, for the owner's report: a code (smtp-451, http-503, ECONNREFUSED), never a server's text. */

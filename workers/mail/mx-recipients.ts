@@ -24,6 +24,8 @@ export interface RecipientDeps {
   srs: Srs
   /** where postmaster@ and abuse@ go; unset = they are refused, naming the missing setting */
   operatorEmail?: string
+  /** the alias lookup (the MX gathers concurrent ones into one statement); default: one query */
+  findAlias?: (address: { localPart: string; domain: string }) => Promise<RoutedAlias | undefined>
 }
 
 /** Role mailboxes every mail domain must have (RFC 5321 §4.5.1, RFC 2142); no user can take them (reserved-alias-names.ts). */
@@ -57,7 +59,7 @@ export async function resolveRecipient(deps: RecipientDeps, address: string, mai
     if (!deps.srs.verify(parsed.localPart)) throw replies.unknownMailbox()
     return { kind: 'bounce' }
   }
-  const alias = await findAliasByAddress(deps.sql, parsed.localPart, parsed.domain)
+  const alias = deps.findAlias ? await deps.findAlias(parsed) : await findAliasByAddress(deps.sql, parsed.localPart, parsed.domain)
   if (!alias) throw replies.unknownMailbox() // unknown and deleted alike
   return isPaused(alias) ? { kind: 'paused', alias } : { kind: 'alias', alias }
 }

@@ -24,5 +24,7 @@ export const replies = {
   tryLater: () => new SmtpReply(451, '4.3.0 Temporary failure, please try again later'),
   /** at the greeting, so it names the host (RFC 5321 §4.2: "421 <domain> Service not available") */
   tooManyFromYou: (host: string) => new SmtpReply(421, `${host} 4.7.0 Too many connections from your address, try again later`),
+  /** the MX's total cap, in smtp-server's words for the same cap */
+  tooManyClients: (host: string) => new SmtpReply(421, `${host} Too many connected clients, try again in a moment`),
   authTempFail: () => new SmtpReply(451, '4.7.0 Temporary authentication failure, please try again later'),
 }

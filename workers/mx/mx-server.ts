@@ -1,6 +1,6 @@
 // Inbound SMTP for the alias domains (RFC 5321): STARTTLS (RFC 3207), SIZE (RFC 1870), no AUTH,
 // PIPELINING and 8BITMIME from smtp-server. Caps: clients in total and per client address (421,
-// RFC 5321 §4.2.3 "service not available"), 100 recipients (RFC 5321 §4.5.3.1.8), command line
+// RFC 5321 §4.2.3 "service not available"; counted for the whole port, workers/mx/mx-admission.ts), 100 recipients (RFC 5321 §4.5.3.1.8), command line
 // length, data line length, idle time. The greeting comes at once (workers/mx/mx-greeting.ts). `createMxServer` is what tests and the `mx`
 // process both start.
 import type { AddressInfo } from 'node:net'
@@ -12,7 +12,10 @@ import { createDnsResolver, type DnsResolver } from '../../lib/dns-resolver.ts'
 import { errorFields, log } from '../../lib/log.ts'
 import { Srs } from '../mail/srs.ts'
 import { loadTlsCredentials, type TlsCredentials } from '../../lib/tls.ts'
+import { findAliasesByAddress } from '../../db/alias-routing.ts'
+import { coalesce } from '../../lib/coalesce.ts'
 import { acceptMessage, type AcceptDeps } from './mx-accept.ts'
+import { leaveOnClose, localAdmission, type Admission } from './mx-admission.ts'
 import { GREET_PAUSE_OPTION } from './mx-greeting.ts'
 import { readMessage } from '../mail/mx-message.ts'
 import { createSpooler } from './mx-spool.ts'
@@ -32,6 +35,8 @@ export interface MxDeps {
   /** DNS for SPF/DKIM/DMARC; tests pass an offline stand-in */
   resolver?: DnsResolver
   tls?: TlsCredentials
+  /** the connection caps' count; one of MX_PROCESSES asks the primary's (mx-cluster.ts) */
+  admission?: Admission
 }
 
 export interface MxServer {
@@ -46,6 +51,9 @@ export function createMxServer(deps: MxDeps): MxServer {
     spool: createSpooler({ sql: deps.sql, boss: deps.boss, codec: new SpoolCodec(cfg.secretKey) }), loopTokens: new LoopTokens(cfg.secretKey),
     resolver: deps.resolver ?? createDnsResolver({ timeoutMs: cfg.dnsTimeoutMs, servers: cfg.dnsServers }), mxHostname: cfg.mxHostname, dnsTimeoutMs: cfg.dnsTimeoutMs,
   }
+  // RCPTs of concurrent sessions share one alias lookup (lib/coalesce.ts)
+  const findAlias = coalesce((addresses: { localPart: string; domain: string }[]) => findAliasesByAddress(deps.sql, addresses))
+  const recipientDeps = { sql: deps.sql, mailDomains: cfg.mailDomains, srs, operatorEmail: cfg.operatorEmail, findAlias }
   const transactions = new WeakMap<SMTPServerSession, Recipient[]>()
   const answer = (error: unknown, context: string, session: SMTPServerSession): Error => {
     if (error instanceof SmtpReply) return error
@@ -72,15 +80,11 @@ export function createMxServer(deps: MxDeps): MxServer {
     ...({ [GREET_PAUSE_OPTION]: cfg.mxGreetPauseMs } as object),
 
     onConnect(session, callback) {
-      // smtp-server's own set (what MX_MAX_CLIENTS counts): a connection leaves it as soon as it
-      // starts closing, so a client reconnecting right after QUIT is not refused.
-      let open = 0
-      for (const c of server.connections) if (c.remoteAddress === session.remoteAddress) open++
-      if (open > cfg.mxMaxConnectionsPerIp) {
-        log.info('mx.refused_connection', { session: session.id, reason: 'per_ip_cap' })
-        return callback(replies.tooManyFromYou(cfg.mxHostname))
-      }
-      callback()
+      admission.admit(session.id, session.remoteAddress).then((refusal) => {
+        if (!refusal) return callback()
+        log.info('mx.refused_connection', { session: session.id, reason: refusal })
+        callback(refusal === 'per_ip_cap' ? replies.tooManyFromYou(cfg.mxHostname) : replies.tooManyClients(cfg.mxHostname))
+      }, (error) => callback(answer(error, 'connect', session)))
     },
 
     onMailFrom(address, session, callback) {
@@ -92,7 +96,7 @@ export function createMxServer(deps: MxDeps): MxServer {
 
     onRcptTo(address, session, callback) {
       const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : ''
-      resolveRecipient({ sql: deps.sql, mailDomains: cfg.mailDomains, srs, operatorEmail: cfg.operatorEmail }, address.address, mailFrom).then(
+      resolveRecipient(recipientDeps, address.address, mailFrom).then(
         (recipient) => {
           transactions.get(session)?.push(recipient)
           callback()
@@ -113,7 +117,8 @@ export function createMxServer(deps: MxDeps): MxServer {
         }))
         .then(
           (reply) => {
-            log.info('mx.accepted', { session: session.id, recipients: session.envelope.rcptTo.length, ms: Math.round(performance.now() - started) })
+            // debug: a line per message is a write on the busiest path (metrics count it at any level)
+            log.debug('mx.accepted', { session: session.id, recipients: session.envelope.rcptTo.length, ms: Math.round(performance.now() - started) })
             callback(null, reply)
           },
           (error) => {
@@ -124,6 +129,8 @@ export function createMxServer(deps: MxDeps): MxServer {
         )
     },
   })
+  const admission = deps.admission ?? localAdmission({ total: cfg.mxMaxClients, perIp: cfg.mxMaxConnectionsPerIp })
+  leaveOnClose(server, admission)
   server.on('error', (error) => log.warn('mx.connection_error', errorFields(error)))
 
   return {

@@ -10,7 +10,7 @@ import { insertDeliveries, insertSpoolMessages, type DeliveryKind, type NewDeliv
 import { partitionTargets } from '../../shared/alias-target-rules.ts'
 import { coalesce } from '../../lib/coalesce.ts'
 import type { Recipient } from '../mail/mx-recipients.ts'
-import { enqueue, queues } from '../../db/queues.ts'
+import { enqueueMany, queues } from '../../db/queues.ts'
 import type { SpoolCodec, SpoolMeta } from '../mail/spool-codec.ts'
 
 export interface SpoolDeps {
@@ -75,7 +75,10 @@ async function writeBatch(deps: SpoolDeps, writes: SpoolWrite[]): Promise<void> 
     statements.push(insertSpoolMessages(tx, writes.flatMap((w) => (w.message ? [w.message] : []))))
     const deliveries = writes.flatMap((w) => w.deliveries)
     statements.push(insertDeliveries(tx, deliveries))
-    for (const d of deliveries) statements.push(enqueue(tx, deps.boss, queueFor[d.kind], { deliveryId: d.id }))
+    // one insert per queue for the whole batch
+    for (const kind of new Set(deliveries.map((d) => d.kind))) {
+      statements.push(enqueueMany(tx, deps.boss, queueFor[kind], deliveries.filter((d) => d.kind === kind).map((d) => ({ deliveryId: d.id }))))
+    }
     // in one order everywhere, so two MX processes' batches can not deadlock on the counters
     for (const aliasId of writes.flatMap((w) => w.droppedAliasIds).sort()) statements.push(incrementAliasCounter(tx, aliasId, 'dropped'))
     const settled = await Promise.allSettled(statements)

@@ -14,7 +14,6 @@ import { Srs } from '../../lib/srs.ts'
 import { loadTlsCredentials, type TlsCredentials } from '../../lib/tls.ts'
 import { acceptMessage, type AcceptDeps } from './mx-accept.ts'
 import { GREET_PAUSE_OPTION } from './mx-greeting.ts'
-import { readMessage } from '../mail/mx-message.ts'
 import { createSpooler } from './mx-spool.ts'
 import { resolveRecipient, type Recipient } from '../mail/mx-recipients.ts'
 import { LoopTokens } from '../mail/loop-token.ts'
@@ -24,6 +23,8 @@ import { parseEnvelopeAddress } from '../../lib/mail-address.ts'
 
 export const MAX_RECIPIENTS = 100
 export const MAX_LINE_BYTES = 64 * 1024
+/** The header part is held while the body streams to the spool; mailparser reads no more either (1 MiB). */
+export const MAX_HEADER_BYTES = 1024 * 1024
 
 export interface MxDeps {
   sql: Sql
@@ -103,14 +104,13 @@ export function createMxServer(deps: MxDeps): MxServer {
 
     onData(stream, session, callback) {
       const started = performance.now()
-      readMessage(stream, { maxBytes: cfg.maxMessageBytes, maxLineBytes: MAX_LINE_BYTES })
-        .then((raw) => acceptMessage(accept, raw, {
-          mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          remoteAddress: session.remoteAddress,
-          helo: session.hostNameAppearsAs || '',
-          secure: session.secure,
-          recipients: transactions.get(session) ?? [],
-        }))
+      acceptMessage(accept, stream, {
+        mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+        remoteAddress: session.remoteAddress,
+        helo: session.hostNameAppearsAs || '',
+        secure: session.secure,
+        recipients: transactions.get(session) ?? [],
+      }, { maxBytes: cfg.maxMessageBytes, maxLineBytes: MAX_LINE_BYTES, maxHeaderBytes: MAX_HEADER_BYTES })
         .then(
           (reply) => {
             log.info('mx.accepted', { session: session.id, recipients: session.envelope.rcptTo.length, ms: Math.round(performance.now() - started) })

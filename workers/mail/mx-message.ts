@@ -19,7 +19,7 @@ export interface MessageLimits {
 export interface MessageSink {
   /** the header part is complete; false stops passing on the rest (the message is refused anyway) */
   headers?(fields: HeaderField[]): boolean
-  /** the message's bytes in order, while within the limits; awaited, so a slow sink slows the client */
+  /** the message's bytes in order, while within the limits; awaited, so a slow sink slows the client. A throw ends the passing on, and is thrown once the message is read */
   write?(data: Buffer): Promise<void> | void
 }
 
@@ -37,6 +37,7 @@ export async function receiveMessage(stream: Readable & { sizeExceeded?: boolean
   let passing = true
   let head: Buffer | undefined = limits.maxHeaderBytes === undefined ? undefined : Buffer.alloc(0) // until the empty line ending the header part
   let headers: HeaderField[] | undefined
+  let sinkError: unknown
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     size += chunk.length
     if (size > limits.maxBytes) passing = false
@@ -62,8 +63,17 @@ export async function receiveMessage(stream: Readable & { sizeExceeded?: boolean
         if (sink.headers && !sink.headers(headers)) passing = false
       } else if (head.length > maxHeaderBytes) passing = false
     }
-    if (passing) await sink.write?.(chunk)
+    if (passing && sink.write) {
+      try {
+        await sink.write(chunk)
+      } catch (error) {
+        // the rest is still read, so the client hears the answer when it has finished sending
+        sinkError ??= error
+        passing = false
+      }
+    }
   }
+  if (sinkError !== undefined) throw sinkError
   if (size > limits.maxBytes || stream.sizeExceeded) throw replies.tooBig(limits.maxBytes)
   if (lineTooLong) throw replies.lineTooLong(limits.maxLineBytes)
   if (head && head.length > maxHeaderBytes) throw replies.headerTooLong(maxHeaderBytes)

@@ -23,6 +23,7 @@ export const replies = {
   headerTooLong: (max: number) => new SmtpReply(552, `5.3.4 Message header exceeds ${max} bytes`),
   loop: () => new SmtpReply(554, '5.4.6 Routing loop detected'),
   tryLater: () => new SmtpReply(451, '4.3.0 Temporary failure, please try again later'),
+  busy: () => new SmtpReply(451, '4.3.2 Too many large messages arriving at once, please try again later'),
   /** at the greeting, so it names the host (RFC 5321 §4.2: "421 <domain> Service not available") */
   tooManyFromYou: (host: string) => new SmtpReply(421, `${host} 4.7.0 Too many connections from your address, try again later`),
   authTempFail: () => new SmtpReply(451, '4.7.0 Temporary authentication failure, please try again later'),

@@ -4,7 +4,7 @@ import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { Srs } from '../../lib/srs.ts'
 import { resolveRecipient, type Recipient } from '../mail/mx-recipients.ts'
 import { createSpooler, GROUP_COMMIT_MAX_BYTES } from './mx-spool.ts'
-import { SpoolCodec } from '../mail/spool-codec.ts'
+import { SPOOL_CHUNK_BYTES, SpoolCodec } from '../mail/spool-codec.ts'
 
 let env: MailEnv
 beforeAll(async () => {
@@ -94,5 +94,28 @@ describe('group commit of accepted mail', () => {
     for (const c of clients) c.close()
     expect(results.map((r) => (r.status === 'rejected' ? (r.reason as { responseCode: number }).responseCode : 250))).toEqual(Array(8).fill(451))
     expect(await count()).toEqual(before)
+  })
+})
+
+describe('large messages streaming into the spool', () => {
+  it('streams at most maxStreams at once; one that waits too long is refused with 451 and the place goes to the next', async () => {
+    const alias = await env.createAlias('owner@mailbox.example')
+    const recipient = await resolveRecipient({ sql: env.db.sql, mailDomains: env.config.mailDomains, srs: new Srs(env.config.secretKey) }, alias.address, 'sender@outside.example')
+    const spool = createSpooler({ sql: env.db.sql, boss: env.boss, codec: new SpoolCodec(env.config.secretKey) }, { maxStreams: 1, streamWaitMs: 300 })
+    const big = Buffer.alloc(SPOOL_CHUNK_BYTES + 1, 'a')
+    const first = spool.writer()
+    await first.write(Buffer.from('Subject: first\r\n\r\n'))
+    await first.write(big) // a full chunk written: it holds the one place
+    const second = spool.writer()
+    await second.write(Buffer.from('Subject: second\r\n\r\n'))
+    await expect(second.write(big)).rejects.toMatchObject({ responseCode: 451, message: expect.stringMatching(/^4\.3\.2 /) })
+    await second.abort()
+    const third = spool.writer()
+    await third.write(Buffer.from('Subject: third\r\n\r\n'))
+    const waiting = third.write(big) // waits for the place the first holds
+    const firstId = await first.commit([recipient], meta)
+    await waiting
+    const thirdId = await third.commit([recipient], meta)
+    expect(await stored([firstId!, thirdId!])).toMatchObject({ spool: 2, deliveries: 2, jobs: 2 })
   })
 })

@@ -14,6 +14,7 @@ import { insertDeliveries, insertSpoolChunks, insertSpoolMessages, type Delivery
 import { partitionTargets } from '../../shared/alias-target-rules.ts'
 import { coalesce } from '../../lib/coalesce.ts'
 import type { Recipient } from '../mail/mx-recipients.ts'
+import { replies } from '../mail/smtp-reply.ts'
 import { enqueue, queues } from '../../db/queues.ts'
 import { SPOOL_CHUNK_BYTES, type SpoolCodec, type SpoolMeta } from '../mail/spool-codec.ts'
 
@@ -66,6 +67,13 @@ export const GROUP_COMMIT_MAX_BYTES = SPOOL_CHUNK_BYTES
  */
 export const MAX_STREAMING_WRITES = 8
 
+/**
+ * How long a large message waits for one of those places while its client is held. Past it the
+ * message is refused with 451 (its client retries later, RFC 5321 §4.5.4.1) instead of the client
+ * waiting on a silent socket until one side times out.
+ */
+export const STREAMING_WAIT_MS = 30_000
+
 /** What one accepted message writes, sealed and planned before any database work. */
 interface SpoolWrite {
   message?: NewSpoolMessage
@@ -110,18 +118,34 @@ async function writeBatch(deps: SpoolDeps, writes: SpoolWrite[]): Promise<void> 
   }
 }
 
-/** A count of free places; `take` waits for one. */
-function slots(count: number) {
+/** A count of free places; `take` waits for one up to `waitMs`, then throws 451. */
+function slots(count: number, waitMs: number) {
   let free = count
   const waiting: (() => void)[] = []
   return {
     async take(): Promise<() => void> {
       if (free > 0) free--
-      else await new Promise<void>((resolve) => waiting.push(resolve))
-      let given = false
+      else {
+        let timer: NodeJS.Timeout | undefined
+        let turn: (() => void) | undefined
+        const given = new Promise<boolean>((resolve) => {
+          turn = () => resolve(true)
+          waiting.push(turn)
+          timer = setTimeout(() => resolve(false), waitMs)
+        })
+        const inTime = await given
+        clearTimeout(timer)
+        // a place handed over just as the time ran out is taken, not lost
+        const queued = waiting.indexOf(turn!)
+        if (!inTime && queued !== -1) {
+          waiting.splice(queued, 1)
+          throw replies.busy()
+        }
+      }
+      let released = false
       return () => {
-        if (given) return
-        given = true
+        if (released) return
+        released = true
         const next = waiting.shift()
         if (next) next()
         else free++
@@ -149,7 +173,7 @@ export interface MessageWriter {
  * MX). A large message streams into its own transaction (`writer`): its transfer outweighs a
  * commit, and it is never held whole.
  */
-export function createSpooler(deps: SpoolDeps, options: { maxBatch?: number; maxStreams?: number } = {}) {
+export function createSpooler(deps: SpoolDeps, options: { maxBatch?: number; maxStreams?: number; streamWaitMs?: number } = {}) {
   const commit = coalesce(async (writes: SpoolWrite[]): Promise<(Error | undefined)[]> => {
     try {
       await writeBatch(deps, writes)
@@ -159,7 +183,7 @@ export function createSpooler(deps: SpoolDeps, options: { maxBatch?: number; max
       return Promise.all(writes.map((w) => writeBatch(deps, [w]).then(() => undefined, (e: Error) => e)))
     }
   }, options.maxBatch ?? 64)
-  const streams = slots(options.maxStreams ?? MAX_STREAMING_WRITES)
+  const streams = slots(options.maxStreams ?? MAX_STREAMING_WRITES, options.streamWaitMs ?? STREAMING_WAIT_MS)
 
   async function store(write: SpoolWrite): Promise<void> {
     const error = await commit(write)

@@ -1,7 +1,8 @@
 // Inbound SMTP for the alias domains (RFC 5321): STARTTLS (RFC 3207), SIZE (RFC 1870), no AUTH,
 // PIPELINING and 8BITMIME from smtp-server. Caps: clients in total and per client address (421,
 // RFC 5321 §4.2.3 "service not available"), 100 recipients (RFC 5321 §4.5.3.1.8), command line
-// length, data line length, idle time. The greeting comes at once (workers/mx/mx-greeting.ts). `createMxServer` is what tests and the `mx`
+// length, data line length, header part size (the body streams to the spool, mx-accept.ts), idle
+// time. The greeting comes at once (workers/mx/mx-greeting.ts). `createMxServer` is what tests and the `mx`
 // process both start.
 import type { AddressInfo } from 'node:net'
 import type { PgBoss } from 'pg-boss'

@@ -1,5 +1,5 @@
 -- Accepted mail is stored as it streams in (issue #12 §3): the message in chunks of at most
--- 256 KiB, each sealed on its own (SecretBox purpose 'spool', associated data naming the row,
+-- 64 KiB, each sealed on its own (SecretBox purpose 'spool', associated data naming the row,
 -- the chunk's place and whether it is the last), so neither the MX nor a delivery holds a whole
 -- large message. `chunks` is how many a message has; null = the single sealed blob in `raw` of
 -- rows spooled before this migration, still read as they are.

@@ -6,8 +6,8 @@
 // fails to open.
 import { SecretBox } from '../../lib/secret-box.ts'
 
-/** A chunk of a spooled message; also the size up to which the MX commits messages together. */
-export const SPOOL_CHUNK_BYTES = 256 * 1024
+/** A chunk of a spooled message: what the MX and a delivery hold of a message at a time, and the unit of a read. */
+export const SPOOL_CHUNK_BYTES = 64 * 1024
 
 /** A spooled message that does not open as it was sealed: a chunk missing, altered, moved, or from another row. */
 export class SpoolDamagedError extends Error {

@@ -4,7 +4,7 @@ import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { Srs } from '../../lib/srs.ts'
 import { resolveRecipient, type Recipient } from '../mail/mx-recipients.ts'
 import { createSpooler, GROUP_COMMIT_MAX_BYTES } from './mx-spool.ts'
-import { SPOOL_CHUNK_BYTES, SpoolCodec } from '../mail/spool-codec.ts'
+import { SpoolCodec } from '../mail/spool-codec.ts'
 
 let env: MailEnv
 beforeAll(async () => {
@@ -102,10 +102,10 @@ describe('large messages streaming into the spool', () => {
     const alias = await env.createAlias('owner@mailbox.example')
     const recipient = await resolveRecipient({ sql: env.db.sql, mailDomains: env.config.mailDomains, srs: new Srs(env.config.secretKey) }, alias.address, 'sender@outside.example')
     const spool = createSpooler({ sql: env.db.sql, boss: env.boss, codec: new SpoolCodec(env.config.secretKey) }, { maxStreams: 1, streamWaitMs: 300 })
-    const big = Buffer.alloc(SPOOL_CHUNK_BYTES + 1, 'a')
+    const big = Buffer.alloc(GROUP_COMMIT_MAX_BYTES + 1, 'a')
     const first = spool.writer()
     await first.write(Buffer.from('Subject: first\r\n\r\n'))
-    await first.write(big) // a full chunk written: it holds the one place
+    await first.write(big) // past the group-commit size: it streams, and holds the one place
     const second = spool.writer()
     await second.write(Buffer.from('Subject: second\r\n\r\n'))
     await expect(second.write(big)).rejects.toMatchObject({ responseCode: 451, message: expect.stringMatching(/^4\.3\.2 /) })

@@ -58,7 +58,7 @@ export function planDeliveries(recipients: Recipient[]): { deliveries: PlannedDe
 }
 
 /** Messages larger than this are not grouped with others: they stream into a transaction of their own. */
-export const GROUP_COMMIT_MAX_BYTES = SPOOL_CHUNK_BYTES
+export const GROUP_COMMIT_MAX_BYTES = 256 * 1024
 
 /**
  * Large messages streaming into transactions at once, each holding a database connection while
@@ -243,6 +243,8 @@ export function createSpooler(deps: SpoolDeps, options: { maxBatch?: number; max
         pending.push(data)
         pendingBytes += data.length
         size += data.length
+        // small so far: held, to be committed with others
+        if (!stream && size <= GROUP_COMMIT_MAX_BYTES) return
         // a full chunk is written once more follows: the last one is sealed as the last
         while (pendingBytes > SPOOL_CHUNK_BYTES) {
           const chunk = take(SPOOL_CHUNK_BYTES)
@@ -260,10 +262,12 @@ export function createSpooler(deps: SpoolDeps, options: { maxBatch?: number; max
           if (droppedAliasIds.length) await store({ chunks: [], deliveries: [], droppedAliasIds })
           return undefined
         }
-        const last = { spoolId: id, seq, sealed: deps.codec.sealChunk(id, seq, true, take(pendingBytes)) }
+        const chunks: NewSpoolChunk[] = []
+        for (; pendingBytes > SPOOL_CHUNK_BYTES; seq++) chunks.push({ spoolId: id, seq, sealed: deps.codec.sealChunk(id, seq, false, take(SPOOL_CHUNK_BYTES)) })
+        chunks.push({ spoolId: id, seq, sealed: deps.codec.sealChunk(id, seq, true, take(pendingBytes)) })
         const write: SpoolWrite = {
           message: { id, meta: deps.codec.sealMeta(id, meta), size, chunks: seq + 1 },
-          chunks: [last],
+          chunks,
           deliveries: deliveries.map((d) => ({ id: randomUUID(), spoolId: id, ...d })),
           droppedAliasIds,
         }

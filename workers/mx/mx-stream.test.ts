@@ -15,6 +15,7 @@ import { forwardEmailHandler } from '../delivery/forward-email.ts'
 import { splitMessage } from '../mail/raw-message.ts'
 import { SPOOL_CHUNK_BYTES, SpoolCodec, SpoolDamagedError } from '../mail/spool-codec.ts'
 import { SpooledMessage } from '../mail/spooled-message.ts'
+import { GROUP_COMMIT_MAX_BYTES } from './mx-spool.ts'
 
 let env: MailEnv
 let codec: SpoolCodec
@@ -73,7 +74,7 @@ describe('streamed spool', () => {
 
   it('refuses to read a spooled message whose chunks were reordered, removed or cut short', async () => {
     const alias = await env.createAlias('damaged@mailbox.example')
-    const spool = async (subject: string) => queuedId((await env.send({ to: alias.address, raw: messageOf(5 * SPOOL_CHUNK_BYTES, subject) })).response)
+    const spool = async (subject: string) => queuedId((await env.send({ to: alias.address, raw: messageOf(GROUP_COMMIT_MAX_BYTES + 5 * SPOOL_CHUNK_BYTES, subject) })).response)
 
     const swapped = await spool('swapped')
     expect(await (await spooledMessage(swapped)).whole()).toHaveLength((await getSpoolMessage(env.db.sql, swapped))!.size)
@@ -142,7 +143,7 @@ describe('streamed spool', () => {
       socket.write(line + '\r\n')
       await reply(code)
     }
-    socket.write(messageOf(3 * SPOOL_CHUNK_BYTES, 'never finished'))
+    socket.write(messageOf(3 * GROUP_COMMIT_MAX_BYTES, 'never finished'))
     // its chunks are being written, in a transaction not yet committed
     const open = async () => (await env.db.sql<{ n: number }[]>`
       select count(*)::int as n from pg_stat_activity

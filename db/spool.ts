@@ -3,11 +3,18 @@ import type { Db } from './client.ts'
 
 export interface SpoolMessage {
   id: string
-  raw: Buffer
+  /** the single sealed blob of a row spooled before chunking; null when `chunks` says how many */
+  raw: Buffer | null
   meta: Buffer
   size: number
+  chunks: number | null
   receivedAt: Date
 }
+
+/** A new message: its bytes are in spool_chunks (`chunks` of them). */
+export interface NewSpoolMessage { id: string; meta: Buffer; size: number; chunks: number }
+
+export interface NewSpoolChunk { spoolId: string; seq: number; sealed: Buffer }
 
 export type DeliveryKind = 'email' | 'webhook' | 'reply' | 'operator'
 export type DeliveryStatus = 'pending' | 'held' | 'sent' | 'failed'
@@ -26,14 +33,27 @@ export interface Delivery {
 }
 
 /** Several messages in one statement (the MX commits concurrent accepts together). */
-export async function insertSpoolMessages(db: Db, messages: { id: string; raw: Buffer; meta: Buffer; size: number }[]): Promise<void> {
+export async function insertSpoolMessages(db: Db, messages: NewSpoolMessage[]): Promise<void> {
   if (messages.length === 0) return
-  await db`insert into spool_messages ${db(messages, 'id', 'raw', 'meta', 'size')}`
+  await db`insert into spool_messages ${db(messages, 'id', 'meta', 'size', 'chunks')}`
+}
+
+/** Sealed chunks of one or more messages (the rows of their messages may follow in the same transaction). */
+export async function insertSpoolChunks(db: Db, chunks: NewSpoolChunk[]): Promise<void> {
+  if (chunks.length === 0) return
+  const rows = chunks.map((c) => ({ spool_id: c.spoolId, seq: c.seq, sealed: c.sealed }))
+  await db`insert into spool_chunks ${db(rows, 'spool_id', 'seq', 'sealed')}`
 }
 
 export async function getSpoolMessage(db: Db, id: string): Promise<SpoolMessage | undefined> {
-  const [row] = await db<SpoolMessage[]>`select id, raw, meta, size, received_at from spool_messages where id = ${id}`
+  const [row] = await db<SpoolMessage[]>`select id, raw, meta, size, chunks, received_at from spool_messages where id = ${id}`
   return row
+}
+
+/** One sealed chunk of a message; undefined when it is not there. */
+export async function getSpoolChunk(db: Db, spoolId: string, seq: number): Promise<Buffer | undefined> {
+  const [row] = await db<{ sealed: Buffer }[]>`select sealed from spool_chunks where spool_id = ${spoolId} and seq = ${seq}`
+  return row?.sealed
 }
 
 /**

@@ -7,15 +7,16 @@ import type { Sql, Tx } from '../../db/client.ts'
 import { getAliasForDelivery, type DeliveryAlias } from '../../db/alias-routing.ts'
 import { incrementAliasCounter, type AliasCounter } from '../../db/alias-counters.ts'
 import { deleteSpoolMessageIfDone, finishDelivery, getSpoolMessage, holdDelivery, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../../db/spool.ts'
-import type { SpoolCodec, SpoolMeta } from '../mail/spool-codec.ts'
+import { SpoolDamagedError, type SpoolCodec, type SpoolMeta } from '../mail/spool-codec.ts'
+import { SpooledMessage } from '../mail/spooled-message.ts'
 import { UnparseableMessageError } from '../mail/stored-message-parser.ts'
 
-/** An opened delivery: the locked row and its message. */
+/** An opened delivery: the locked row and its message (read from the spool as a step needs it). */
 export interface SpoolContext {
   tx: Tx
   delivery: Delivery
   spoolId: string
-  raw: Buffer
+  message: SpooledMessage
   meta: SpoolMeta
 }
 
@@ -52,7 +53,7 @@ async function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Pro
 async function openSpool(deps: StepDeps, tx: Tx, delivery: Delivery): Promise<SpoolContext | undefined> {
   const spool = await getSpoolMessage(tx, delivery.spoolId)
   if (!spool) return undefined
-  return { tx, delivery, spoolId: spool.id, raw: deps.codec.openRaw(spool.id, spool.raw), meta: deps.codec.openMeta(spool.id, spool.meta) }
+  return { tx, delivery, spoolId: spool.id, message: new SpooledMessage(tx, deps.codec, spool), meta: deps.codec.openMeta(spool.id, spool.meta) }
 }
 
 /** The delivery's alias and opened message; undefined when either is gone. */
@@ -75,6 +76,8 @@ function attemptError(error: unknown): string {
 /** Failures that no retry can mend end the delivery at once (a retried job would fail the same way). */
 function permanent(error: unknown): DeliveryOutcome {
   if (error instanceof UnparseableMessageError) return { status: 'failed', reason: 'unparseable-message' }
+  // a chunk missing or altered in the database: no retry brings it back
+  if (error instanceof SpoolDamagedError) return { status: 'failed', reason: 'spool-damaged' }
   throw error
 }
 

@@ -5,6 +5,10 @@
 // encrypted to that key (encrypted-payload.ts, encrypted-mail.ts). A forward that fails for good
 // is kept encrypted, or at least reported (keep-undelivered.ts). A target that has not confirmed
 // it wants the mail gets nothing: the forward is held until it does (forward_targets).
+// A plain forward streams (issue #12 §3): the header part is read and rewritten, the body goes
+// from the spool to the relay chunk by chunk (read once for the DKIM body hash, once to send).
+// An encrypted forward needs the whole message in memory: age encrypts the readable copy and the
+// original together (encrypted-payload.ts).
 import { domainOf } from '../../lib/mail-address.ts'
 import { errorFields, log } from '../../lib/log.ts'
 import type { DeliveryAlias } from '../../db/alias-routing.ts'
@@ -20,15 +24,15 @@ import { encryptPayload } from './encrypted-payload.ts'
 import { forwardHeaders } from './forward-headers.ts'
 import { parseMailboxes } from '../mail/mime-words.ts'
 import { PermanentDeliveryError } from './outbound-transport.ts'
-import { fieldValue, firstValue, joinMessage, messageIds, splitMessage, utf8 } from '../mail/raw-message.ts'
+import { fieldValue, firstValue, joinMessage, messageIds, splitMessage, utf8, type HeaderField } from '../mail/raw-message.ts'
 import { exhaustedReason, keepUndelivered, relayReason } from './keep-undelivered.ts'
 import { reverseAliasAddresses } from './reverse-alias-contacts.ts'
 import type { SpoolMeta } from '../mail/spool-codec.ts'
 
 const MAX_CONTACTS = 50
 
-export async function buildForwardMessage(deps: DeliveryDeps, alias: DeliveryAlias, spoolId: string, raw: Buffer, meta: SpoolMeta): Promise<Buffer> {
-  const { headers, body } = splitMessage(raw)
+/** The header fields of the forward: From, Reply-To and the other contacts through reverse aliases, our trace and loop fields. */
+export async function forwardHeadersOf(deps: DeliveryDeps, alias: DeliveryAlias, spoolId: string, headers: HeaderField[], meta: SpoolMeta): Promise<HeaderField[]> {
   const ours = (address: string) => deps.config.mailDomains.includes(domainOf(address))
   const author = parseMailboxes(utf8(firstValue(headers, 'from') ?? ''))[0]
   const replyTo = parseMailboxes(utf8(firstValue(headers, 'reply-to') ?? ''), 10).filter((m) => !ours(m.address))
@@ -37,30 +41,34 @@ export async function buildForwardMessage(deps: DeliveryDeps, alias: DeliveryAli
   const replyTargets = replyTo.length ? replyTo : author && !ours(author.address) ? [author] : []
   const reverse = await reverseAliasAddresses(deps.sql, alias, [...(author && !ours(author.address) ? [author] : []), ...replyTargets, ...others])
   const aliasAddress = `${alias.alias}@${alias.domain}`
-  const rewritten = forwardHeaders({
+  return forwardHeaders({
     headers, spoolId, meta, mxHostname: deps.config.mxHostname, aliasDomain: alias.domain, mailDomains: deps.config.mailDomains,
     loopToken: deps.loopTokens.tokenFor(alias.id),
     from: { mailbox: author, reverse: (author && reverse.get(author.address.toLowerCase())) ?? aliasAddress },
     replyTo: replyTargets.map((m) => reverse.get(m.address.toLowerCase())!).filter(Boolean),
     contacts: new Map(others.map((m) => [m.address.toLowerCase(), reverse.get(m.address.toLowerCase())!])),
   })
-  return joinMessage(rewritten, body)
 }
 
 /** The ids a reply to this message may reference (reply-headers.ts): its own, and those it refers to. */
-function threadIdsOf(raw: Buffer): string[] {
-  const { headers } = splitMessage(raw)
+function threadIdsOf(headers: HeaderField[]): string[] {
   return headers.filter((h) => ['message-id', 'in-reply-to', 'references'].includes(h.key)).flatMap((h) => messageIds(fieldValue(h))).slice(0, 100)
 }
 
 type OwnerCopy = { armored: string; recipient: string } | undefined
 
-/** The message encrypted to the owner's default key, made once when first asked for; undefined without a key. */
-function ownerCopy(ctx: DeliveryContext, forwarded: Buffer): () => Promise<OwnerCopy> {
-  let made: Promise<OwnerCopy> | undefined
-  const make = async (): Promise<OwnerCopy> => {
+/**
+ * The message encrypted to the owner's default key, made once when first asked for; undefined
+ * without a key. The whole message is read for it (age encrypts it as one payload).
+ */
+function ownerCopy(ctx: DeliveryContext, headers: HeaderField[]): () => Promise<(OwnerCopy & { forwarded: Buffer }) | undefined> {
+  let made: Promise<(OwnerCopy & { forwarded: Buffer }) | undefined> | undefined
+  const make = async () => {
     const recipient = await findDefaultPublicKey(ctx.tx, ctx.alias.userId)
-    return recipient ? { armored: await encryptPayload(ctx.raw, forwarded, recipient), recipient } : undefined
+    if (!recipient) return undefined
+    const raw = await ctx.message.whole()
+    const forwarded = joinMessage(headers, splitMessage(raw).body)
+    return { armored: await encryptPayload(raw, forwarded, recipient), recipient, forwarded }
   }
   return () => (made ??= make())
 }
@@ -78,17 +86,17 @@ async function copyForRecord(copy: () => Promise<OwnerCopy>): Promise<OwnerCopy>
 export function forwardEmailHandler(deps: DeliveryDeps) {
   return async ({ deliveryId }: Payload<typeof queues.forwardEmail>) => {
     const outcome = await runDelivery(deps, deliveryId, async (ctx): Promise<DeliveryOutcome> => {
-      const { delivery, alias, spoolId, raw, meta } = ctx
+      const { delivery, alias, spoolId, message: spooled, meta } = ctx
       if (!delivery.target) return { status: 'failed', reason: 'no-target' }
       // Only to addresses that confirmed they want this user's mail (issue 11 item 5).
       if (!(await isForwardTargetConfirmed(ctx.tx, alias.userId, delivery.target))) return { status: 'held' }
-      const forwarded = await buildForwardMessage(deps, alias, spoolId, raw, meta)
-      const copy = ownerCopy(ctx, forwarded)
+      const original = await spooled.headers()
+      const headers = await forwardHeadersOf(deps, alias, spoolId, original, meta)
+      const copy = ownerCopy(ctx, headers)
       const encrypted = alias.encryptForwarded ? await copy() : undefined
-      const outgoing = encrypted
-        ? encryptedForward({ forwarded, ...encrypted, publicUrl: deps.config.publicUrl, receivedAt: new Date(meta.receivedAt) })
-        : forwarded
-      const message = await deps.dkim.sign(outgoing, alias.domain)
+      const message = encrypted
+        ? await deps.dkim.sign(encryptedForward({ ...encrypted, publicUrl: deps.config.publicUrl, receivedAt: new Date(meta.receivedAt) }), alias.domain)
+        : await deps.dkim.signStreamed(headers, () => spooled.body(), alias.domain)
       try {
         await deps.transport.send({ id: delivery.id, from: deps.srs.forward(meta.mailFrom, alias.domain), to: delivery.target, raw: message })
       } catch (error) {
@@ -96,7 +104,7 @@ export function forwardEmailHandler(deps: DeliveryDeps) {
         await keepUndelivered(ctx.tx, { alias, target: delivery.target, reason: relayReason(error), copy: await copyForRecord(copy) })
         return { status: 'failed', reason: `smtp-${error.responseCode ?? 'rejected'}` }
       }
-      await recordThreadMessageIds(ctx.tx, alias.id, threadIdsOf(raw))
+      await recordThreadMessageIds(ctx.tx, alias.id, threadIdsOf(original))
       return { status: 'sent' }
     })
     log.info('delivery.finished', { queue: queues.forwardEmail.name, delivery: deliveryId, status: outcome?.status ?? 'already-done' })
@@ -108,7 +116,7 @@ export function abandonForwardEmail(deps: DeliveryDeps, deliveryId: string): Pro
   return abandonDelivery(deps, deliveryId, async (ctx) => {
     const { delivery, alias } = ctx
     if (!delivery.target) return
-    const copy = ownerCopy(ctx, await buildForwardMessage(deps, alias, ctx.spoolId, ctx.raw, ctx.meta))
+    const copy = ownerCopy(ctx, await forwardHeadersOf(deps, alias, ctx.spoolId, await ctx.message.headers(), ctx.meta))
     await keepUndelivered(ctx.tx, { alias, target: delivery.target, reason: exhaustedReason(delivery.attempts, delivery.lastError), copy: await copyForRecord(copy) })
   })
 }

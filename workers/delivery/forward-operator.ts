@@ -11,8 +11,8 @@ import { PermanentDeliveryError } from './outbound-transport.ts'
 import { queues, type Payload } from '../../db/queues.ts'
 import { firstValue, joinMessage, makeField, splitMessage } from '../mail/raw-message.ts'
 
-export function operatorNote(ctx: SpoolContext, role: string, operator: string): Buffer {
-  const { headers } = splitMessage(ctx.raw)
+export function operatorNote(ctx: SpoolContext, raw: Buffer, role: string, operator: string): Buffer {
+  const { headers } = splitMessage(raw)
   const domain = domainOf(role)
   const boundary = `veilmail-${ctx.delivery.id}`
   const date = new Date().toUTCString().replace('GMT', '+0000')
@@ -39,8 +39,8 @@ export function operatorNote(ctx: SpoolContext, role: string, operator: string):
   const body = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${note}\r\n`
       + `--${boundary}\r\nContent-Type: message/rfc822\r\nContent-Disposition: attachment; filename="message.eml"\r\nContent-Transfer-Encoding: 8bit\r\n\r\n`, 'latin1'),
-    ctx.raw,
-    Buffer.from(`${ctx.raw.subarray(-2).toString() === '\r\n' ? '' : '\r\n'}--${boundary}--\r\n`, 'latin1'),
+    raw,
+    Buffer.from(`${raw.subarray(-2).toString() === '\r\n' ? '' : '\r\n'}--${boundary}--\r\n`, 'latin1'),
   ])
   return joinMessage(head, body)
 }
@@ -52,7 +52,7 @@ export function forwardOperatorHandler(deps: DeliveryDeps) {
       const operator = deps.config.operatorEmail
       if (!role || !operator) return { status: 'failed', reason: 'operator-unset' }
       const domain = domainOf(role)
-      const message = await deps.dkim.sign(operatorNote(ctx, role, operator), domain)
+      const message = await deps.dkim.sign(operatorNote(ctx, await ctx.message.whole(), role, operator), domain)
       try {
         await deps.transport.send({ id: ctx.delivery.id, from: deps.srs.forward(ctx.meta.mailFrom, domain), to: operator, raw: message })
       } catch (error) {

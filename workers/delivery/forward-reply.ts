@@ -21,10 +21,11 @@ const MAX_REFERENCES = 100
 
 export function forwardReplyHandler(deps: DeliveryDeps) {
   return async ({ deliveryId }: Payload<typeof queues.forwardReply>) => {
-    const outcome = await runDelivery(deps, deliveryId, async ({ tx, delivery, alias, spoolId, raw, meta }): Promise<DeliveryOutcome> => {
+    const outcome = await runDelivery(deps, deliveryId, async ({ tx, delivery, alias, spoolId, message: spooled, meta }): Promise<DeliveryOutcome> => {
       const reverse = delivery.reverseAliasId ? await getReverseAlias(tx, delivery.reverseAliasId) : undefined
       if (!reverse) return { status: 'failed', reason: 'reverse-alias-deleted' }
-      const { headers, body } = splitMessage(raw)
+      // whole: the MIME scrub rewrites parts anywhere in the body (reply-mime.ts)
+      const { headers, body } = splitMessage(await spooled.whole())
       const named = [...parseMailboxes(utf8(firstValue(headers, 'to') ?? '')), ...parseMailboxes(utf8(firstValue(headers, 'cc') ?? ''))]
         .filter((m) => deps.config.mailDomains.includes(domainOf(m.address)) && isReverseAliasLocalPart(m.address.slice(0, m.address.lastIndexOf('@'))))
       const mine = await findUserReverseAliases(tx, alias.userId, [...named.map((m) => m.address.slice(0, m.address.lastIndexOf('@'))), reverse.localPart])

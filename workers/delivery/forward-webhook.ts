@@ -42,9 +42,9 @@ export function webhookFailureReason(code: string): string {
 
 export function forwardWebhookHandler(deps: DeliveryDeps) {
   return async ({ deliveryId }: Payload<typeof queues.forwardWebhook>) => {
-    const outcome = await runDelivery(deps, deliveryId, async ({ tx, delivery, alias, raw, meta }) => {
+    const outcome = await runDelivery(deps, deliveryId, async ({ tx, delivery, alias, message, meta }) => {
       if (!delivery.target) return { status: 'failed', reason: 'no-target' }
-      const payload = await buildWebhookPayload(raw, meta, `${alias.alias}@${alias.domain}`, deps.config.webhookAttachmentMaxBytes)
+      const payload = await buildWebhookPayload(await message.whole(), meta, `${alias.alias}@${alias.domain}`, deps.config.webhookAttachmentMaxBytes)
       const body = JSON.stringify(payload)
       const timestamp = Math.floor(Date.now() / 1000)
       const secret = openWebhookSecret(deps.config.secretKey, alias)

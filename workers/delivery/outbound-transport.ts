@@ -2,8 +2,10 @@
 // pool of kept-open connections (a new SMTP connection costs a greeting delay, 100 ms with
 // smtp-server), or in development the outbox, one `.eml` file per delivery under
 // DATA_DIR/outbox. A relay's 5xx (except 503) is permanent; anything else is worth a retry.
-import { mkdirSync, writeFileSync, renameSync } from 'node:fs'
+import { createWriteStream, mkdirSync, renameSync } from 'node:fs'
 import path from 'node:path'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import nodemailer from 'nodemailer'
 import type { Config } from '../../lib/config.ts'
 
@@ -13,7 +15,8 @@ export interface OutgoingMessage {
   /** envelope sender (RFC 5321 MAIL FROM), '' for the null sender */
   from: string
   to: string
-  raw: Buffer
+  /** the message; a stream (a large forward read from the spool) is read once, as it is sent */
+  raw: Buffer | Readable
 }
 
 export interface OutboundTransport {
@@ -70,7 +73,11 @@ function outboxTransport(dir: string): OutboundTransport {
       // Return-Path and Delivered-To are what a final delivery adds (RFC 5321 §4.4): they show the envelope.
       const head = `Return-Path: <${message.from}>\r\nDelivered-To: ${message.to}\r\n`
       const file = path.join(dir, `${message.id}.eml`)
-      writeFileSync(file + '.tmp', Buffer.concat([Buffer.from(head), message.raw]), { mode: 0o600 })
+      const raw = message.raw
+      await pipeline(Readable.from((async function* () {
+        yield Buffer.from(head)
+        yield* Buffer.isBuffer(raw) ? [raw] : raw
+      })(), { objectMode: false }), createWriteStream(file + '.tmp', { mode: 0o600 }))
       renameSync(file + '.tmp', file)
     },
     close() {},

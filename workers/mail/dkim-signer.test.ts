@@ -3,7 +3,8 @@ import { dkimVerify } from 'mailauth'
 import { describe, expect, it } from 'vitest'
 import { fakeResolver } from '../../scripts/testing/mail-stand-ins.ts'
 import { dkimRecordFor, type DkimKey } from '../../lib/dkim-keys.ts'
-import { DkimSigner } from './dkim-signer.ts'
+import { DkimSigner, RelaxedBodyHash } from './dkim-signer.ts'
+import { splitMessage } from './raw-message.ts'
 
 const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string
 const key: DkimKey = { domain: 'veilmail.test', selector: 'vm1', privateKey: pem, dnsRecord: dkimRecordFor(pem) }
@@ -58,5 +59,31 @@ describe('DKIM signing', () => {
 
   it('refuses a domain it has no key for', async () => {
     await expect(signer.sign(Buffer.from(head), 'other.test')).rejects.toThrow('no DKIM key')
+  })
+})
+
+describe('streamed DKIM signing', () => {
+  it('hashes a body fed in pieces cut anywhere (inside CRLF, inside blank-line runs) as the whole', async () => {
+    const body = Buffer.from('a  b \t\r\n\r\n\r\nline\r\n  \r\nbare LF\nlast\r\n\r\n\r\n'.repeat(50) + 'no final break', 'latin1')
+    const whole = new RelaxedBodyHash().update(body).digest()
+    for (const size of [1, 2, 3, 7, 64, 1000]) {
+      const hash = new RelaxedBodyHash()
+      for (let at = 0; at < body.length; at += size) hash.update(body.subarray(at, at + size))
+      expect(hash.digest()).toBe(whole)
+    }
+  })
+
+  it('signs a streamed message as mailauth verifies it, reading the body twice', async () => {
+    const { headers, body } = splitMessage(Buffer.from(head + 'Hi there\r\n'.repeat(10_000)))
+    let reads = 0
+    const pieces = async function* () {
+      reads++
+      for (let at = 0; at < body.length; at += 4096) yield body.subarray(at, at + 4096)
+    }
+    const stream = await signer.signStreamed(headers, pieces, 'veilmail.test')
+    const parts: Buffer[] = []
+    for await (const part of stream) parts.push(part as Buffer)
+    expect(reads).toBe(2)
+    expect(await verify(Buffer.concat(parts))).toEqual([['veilmail.test', 'pass', '']])
   })
 })

@@ -5,7 +5,11 @@
 // Signing is ours rather than mailauth's dkimSign (mailauth still verifies, at the MX and in the
 // tests): each key is parsed once, not per message, and the RSA operation runs on libuv's thread
 // pool instead of the event loop. Together they were most of a delivery process's CPU per message.
+//
+// A forwarded message need not be held whole (issue #12 §3): `signStreamed` hashes the body as it
+// is read from its source, then returns the signed message as a stream that reads the body again.
 import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto'
+import { Readable } from 'node:stream'
 import { promisify } from 'node:util'
 import type { DkimKey } from '../../lib/dkim-keys.ts'
 import { splitMessage, type HeaderField } from './raw-message.ts'
@@ -25,11 +29,31 @@ export class DkimSigner {
   }
 
   async sign(raw: Buffer, domain: string, now = new Date()): Promise<Buffer> {
+    const { headers, body } = splitMessage(raw)
+    const field = await this.#signature(headers, new RelaxedBodyHash().update(body).digest(), domain, now)
+    return Buffer.concat([Buffer.from(field, 'latin1'), raw])
+  }
+
+  /**
+   * The message of `headers` and the body `body()` yields, signed, as a stream. The body is read
+   * twice, once here for its hash and once as the stream is read, so `body` must yield the same
+   * bytes each time (a spooled message does).
+   */
+  async signStreamed(headers: HeaderField[], body: () => AsyncIterable<Buffer>, domain: string, now = new Date()): Promise<Readable> {
+    const hash = new RelaxedBodyHash()
+    for await (const chunk of body()) hash.update(chunk)
+    const head = await this.#signature(headers, hash.digest(), domain, now) + headers.map((h) => h.line + '\r\n').join('') + '\r\n'
+    return Readable.from((async function* () {
+      yield Buffer.from(head, 'latin1')
+      yield* body()
+    })(), { objectMode: false })
+  }
+
+  /** The DKIM-Signature field, CRLF-terminated, for these header fields and body hash. */
+  async #signature(headers: HeaderField[], bodyHash: string, domain: string, now: Date): Promise<string> {
     const signing = this.#keys.get(domain)
     if (!signing) throw new Error('no DKIM key for this alias domain')
-    const { headers, body } = splitMessage(raw)
     const signed = headersToSign(headers)
-    const bodyHash = relaxedBodyHash(body)
     const names = signed.map((h) => h.key)
     const unsigned = [
       `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=${domain}; s=${signing.selector};`,
@@ -39,8 +63,7 @@ export class DkimSigner {
     ].join('\r\n')
     const data = signed.map((h) => relaxedHeader(h.line) + '\r\n').join('') + relaxedHeader(unsigned)
     const signature = (await signAsync('sha256', Buffer.from(data, 'latin1'), signing.key)).toString('base64')
-    const field = unsigned + (signature.match(/.{1,72}/g) ?? []).join('\r\n ') + '\r\n'
-    return Buffer.concat([Buffer.from(field, 'latin1'), raw])
+    return unsigned + (signature.match(/.{1,72}/g) ?? []).join('\r\n ') + '\r\n'
   }
 }
 
@@ -63,24 +86,39 @@ function relaxedHeader(line: string): string {
 
 /**
  * The body hash over RFC 6376 §3.4.4's relaxed form: whitespace runs as one space, none at line
- * ends, no empty lines at the end, CRLF line ends. Line by line, so a large body is not copied.
+ * ends, no empty lines at the end, CRLF line ends. Fed in pieces, line by line, so a large body is
+ * neither held nor copied; a line cut between two pieces waits for its end.
  */
-function relaxedBodyHash(body: Buffer): string {
-  const hash = createHash('sha256')
-  let emptyLines = 0 // held back until a non-empty line shows they are not at the end
-  for (let start = 0; start < body.length;) {
-    const lf = body.indexOf(0x0a, start)
-    const end = lf < 0 ? body.length : lf
-    const line = body.toString('latin1', start, end > start && body[end - 1] === 0x0d ? end - 1 : end).replace(/[ \t]+/g, ' ').replace(/ $/, '')
-    start = end + 1
-    if (!line) {
-      emptyLines++
-      continue
+export class RelaxedBodyHash {
+  readonly #hash = createHash('sha256')
+  #emptyLines = 0 // held back until a non-empty line shows they are not at the end
+  #partial = Buffer.alloc(0)
+
+  update(data: Buffer): this {
+    const buf = this.#partial.length ? Buffer.concat([this.#partial, data]) : data
+    let start = 0
+    for (let lf = buf.indexOf(0x0a); lf !== -1; lf = buf.indexOf(0x0a, start)) {
+      this.#line(buf, start, lf)
+      start = lf + 1
     }
-    hash.update('\r\n'.repeat(emptyLines) + line + '\r\n', 'latin1')
-    emptyLines = 0
+    this.#partial = Buffer.from(buf.subarray(start))
+    return this
   }
-  return hash.digest('base64')
+
+  digest(): string {
+    if (this.#partial.length) this.#line(this.#partial, 0, this.#partial.length)
+    return this.#hash.digest('base64')
+  }
+
+  #line(buf: Buffer, start: number, end: number): void {
+    const line = buf.toString('latin1', start, end > start && buf[end - 1] === 0x0d ? end - 1 : end).replace(/[ \t]+/g, ' ').replace(/ $/, '')
+    if (!line) {
+      this.#emptyLines++
+      return
+    }
+    this.#hash.update('\r\n'.repeat(this.#emptyLines) + line + '\r\n', 'latin1')
+    this.#emptyLines = 0
+  }
 }
 
 /** `h=a:b:c`, folded before a name when a line would pass 76 characters. */

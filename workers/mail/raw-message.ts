@@ -14,26 +14,31 @@ export interface SplitMessage {
   body: Buffer
 }
 
+/**
+ * Where the body starts: after the first empty line (CRLF or bare LF), -1 when there is none
+ * yet. `from` lets a reader that gets a message in pieces scan only what is new.
+ */
+export function bodyOffset(raw: Buffer, from = 0): number {
+  for (let i = raw.indexOf(0x0a, from); i !== -1; i = raw.indexOf(0x0a, i + 1)) {
+    if (i === 0 || (i === 1 && raw[0] === 0x0d)) return i + 1
+    const next = raw[i + 1]
+    if (next === 0x0a) return i + 2
+    if (next === 0x0d && raw[i + 2] === 0x0a) return i + 3
+  }
+  return -1
+}
+
 /** Splits at the first empty line (CRLF or bare LF); a message without one is all header. */
 export function splitMessage(raw: Buffer): SplitMessage {
-  let end = -1
-  let bodyStart = raw.length
-  for (let i = 0; i < raw.length; i++) {
-    if (raw[i] !== 0x0a) continue
-    if (i === 0 || (i === 1 && raw[0] === 0x0d)) { end = 0; bodyStart = i + 1; break }
-    const next = raw[i + 1]
-    const lineEnd = raw[i - 1] === 0x0d ? i - 1 : i
-    if (next === 0x0a) { end = lineEnd; bodyStart = i + 2; break }
-    if (next === 0x0d && raw[i + 2] === 0x0a) { end = lineEnd; bodyStart = i + 3; break }
-  }
-  const headerText = raw.subarray(0, end < 0 ? raw.length : end).toString('latin1')
+  const bodyStart = bodyOffset(raw)
+  const headerText = raw.subarray(0, bodyStart < 0 ? raw.length : bodyStart).toString('latin1')
   const headers: HeaderField[] = []
   for (const line of headerText.split(/\r?\n/)) {
     if (/^[ \t]/.test(line) && headers.length) headers[headers.length - 1].line += '\r\n' + line
     else if (line.includes(':')) headers.push({ key: line.slice(0, line.indexOf(':')).trim().toLowerCase(), line })
     // a line that is neither a field nor a continuation is dropped: it would corrupt what follows
   }
-  return { headers, body: end < 0 ? Buffer.alloc(0) : raw.subarray(bodyStart) }
+  return { headers, body: bodyStart < 0 ? Buffer.alloc(0) : raw.subarray(bodyStart) }
 }
 
 export function joinMessage(headers: HeaderField[], body: Buffer): Buffer {

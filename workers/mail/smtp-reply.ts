@@ -20,8 +20,10 @@ export const replies = {
   dmarcReject: () => new SmtpReply(550, '5.7.1 Message rejected by the sender domain\'s DMARC policy'),
   tooBig: (max: number) => new SmtpReply(552, `5.3.4 Message exceeds fixed maximum message size of ${max} bytes`),
   lineTooLong: (max: number) => new SmtpReply(554, `5.6.0 Message has a line longer than ${max} bytes`),
+  headerTooLong: (max: number) => new SmtpReply(552, `5.3.4 Message header exceeds ${max} bytes`),
   loop: () => new SmtpReply(554, '5.4.6 Routing loop detected'),
   tryLater: () => new SmtpReply(451, '4.3.0 Temporary failure, please try again later'),
+  busy: () => new SmtpReply(451, '4.3.2 Too many large messages arriving at once, please try again later'),
   /** at the greeting, so it names the host (RFC 5321 §4.2: "421 <domain> Service not available") */
   tooManyFromYou: (host: string) => new SmtpReply(421, `${host} 4.7.0 Too many connections from your address, try again later`),
   /** the MX's total cap, in smtp-server's words for the same cap */

@@ -1,7 +1,25 @@
 // What the MX stores for each accepted message, sealed at rest (SecretBox purpose 'spool'): the
-// raw message under the row id as associated data, and the envelope and authentication results
-// (`meta`) under `<id>:meta`. A sealed value copied to another row fails to open.
+// raw message in chunks of at most SPOOL_CHUNK_BYTES, each sealed on its own so that the MX and a
+// delivery hold one chunk of a large message at a time (issue #12 §3), and the envelope and
+// authentication results (`meta`) under `<id>:meta`. Rows spooled before chunking hold the
+// message as one sealed value under the row id (`openRaw`). A sealed value copied to another row
+// fails to open.
 import { SecretBox } from '../../lib/secret-box.ts'
+
+/** A chunk of a spooled message: what the MX and a delivery hold of a message at a time, and the unit of a read. */
+export const SPOOL_CHUNK_BYTES = 64 * 1024
+
+/** A spooled message that does not open as it was sealed: a chunk missing, altered, moved, or from another row. */
+export class SpoolDamagedError extends Error {
+  override name = 'SpoolDamagedError'
+}
+
+/**
+ * A chunk's associated data names its row, its place and whether it is the last: a chunk moved to
+ * another place or row fails to open, and so does a message cut short (its new last chunk was not
+ * sealed as the last) or one whose count was raised (the old last chunk was).
+ */
+const chunkData = (id: string, seq: number, last: boolean) => `${id}:chunk:${seq}:${last ? 'last' : 'more'}`
 
 export interface AuthSummary {
   spf: string
@@ -34,12 +52,26 @@ export class SpoolCodec {
     this.#box = new SecretBox(secretKey, 'spool')
   }
 
-  sealRaw(id: string, raw: Buffer): Buffer {
-    return this.#box.seal(raw, id)
+  sealChunk(id: string, seq: number, last: boolean, data: Uint8Array): Buffer {
+    return this.#box.seal(data, chunkData(id, seq, last))
   }
 
+  /** Throws SpoolDamagedError when the chunk is not the one sealed for this place of this row. */
+  openChunk(id: string, seq: number, last: boolean, sealed: Uint8Array): Buffer {
+    try {
+      return this.#box.open(sealed, chunkData(id, seq, last))
+    } catch {
+      throw new SpoolDamagedError(`chunk ${seq} does not open`)
+    }
+  }
+
+  /** A row spooled before chunking: the whole message, sealed as one value. */
   openRaw(id: string, sealed: Buffer): Buffer {
-    return this.#box.open(sealed, id)
+    try {
+      return this.#box.open(sealed, id)
+    } catch {
+      throw new SpoolDamagedError('the message does not open')
+    }
   }
 
   sealMeta(id: string, meta: SpoolMeta): Buffer {

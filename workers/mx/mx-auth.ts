@@ -2,6 +2,7 @@
 // (RFC 8617) with mailauth, through a resolver with short timeouts. The results travel with the
 // message to the forward step (Authentication-Results, webhook payload); DMARC p=reject
 // failures are refused outright.
+import type { Readable } from 'node:stream'
 import { authenticate } from 'mailauth'
 import type { DnsResolver } from '../../lib/dns-resolver.ts'
 import type { AuthSummary } from '../mail/spool-codec.ts'
@@ -12,7 +13,7 @@ export interface AuthInput {
   sender: string
   mta: string
   resolver: DnsResolver
-  /** the whole check gives up after this long: every result is then temperror */
+  /** the whole check gives up after this long (from the end of the message): every result is then temperror */
   timeoutMs: number
 }
 
@@ -26,12 +27,20 @@ const TIMED_OUT: AuthOutcome = {
   dkimPassDomains: [], dkimFailDomains: [], headers: '', dmarcReject: false,
 }
 
-export async function checkAuthentication(raw: Buffer, input: AuthInput): Promise<AuthOutcome> {
+/**
+ * `message` whole, or as a stream that is being received: mailauth hashes the body as it comes
+ * (RFC 6376 §3.7) and the lookups start at its end, which is when the time limit starts too.
+ */
+export async function checkAuthentication(message: Buffer | Readable, input: AuthInput): Promise<AuthOutcome> {
   let timer: NodeJS.Timeout | undefined
-  const deadline = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), input.timeoutMs) })
+  const deadline = new Promise<undefined>((resolve) => {
+    const start = () => { timer = setTimeout(() => resolve(undefined), input.timeoutMs) }
+    if (Buffer.isBuffer(message)) start()
+    else message.once('end', start)
+  })
   try {
     const result = await Promise.race([
-      authenticate(raw, { ip: input.ip, helo: input.helo, sender: input.sender, mta: input.mta, resolver: input.resolver, disableBimi: true }),
+      authenticate(message, { ip: input.ip, helo: input.helo, sender: input.sender, mta: input.mta, resolver: input.resolver, disableBimi: true }),
       deadline,
     ])
     if (!result) return { ...TIMED_OUT, headers: `Authentication-Results: ${input.mta}; dkim=temperror; spf=temperror; dmarc=temperror\r\n` }

@@ -72,13 +72,15 @@ describe('MX conversation', () => {
     const alias = await env.createAlias(`one@mailbox.example, two@mailbox.example, ${env.webhooks.url}`)
     const sent = await env.send({ to: alias.address, subject: 'Sealed subject line', text: 'secret body text' })
     const spoolId = /queued as ([0-9a-f-]{36})/.exec(sent.response)![1]
-    const [row] = await env.db.sql<{ raw: Buffer; meta: Buffer }[]>`select raw, meta from spool_messages where id = ${spoolId}`
-    expect(row.raw.includes('Sealed subject line')).toBe(false)
+    const [row] = await env.db.sql<{ chunks: number; meta: Buffer }[]>`select chunks, meta from spool_messages where id = ${spoolId}`
+    const [chunk] = await env.db.sql<{ sealed: Buffer }[]>`select sealed from spool_chunks where spool_id = ${spoolId} and seq = 0`
+    expect(row.chunks).toBe(1)
+    expect(chunk.sealed.includes('Sealed subject line')).toBe(false)
     expect(row.meta.includes('outside.example')).toBe(false)
     const codec = new SpoolCodec(env.config.secretKey)
-    expect(codec.openRaw(spoolId, row.raw).toString()).toContain('Sealed subject line')
+    expect(codec.openChunk(spoolId, 0, true, chunk.sealed).toString()).toContain('Sealed subject line')
     expect(codec.openMeta(spoolId, row.meta)).toMatchObject({ mailFrom: 'sender@outside.example', auth: { spf: 'none' } })
-    expect(() => codec.openRaw('00000000-0000-4000-8000-000000000000', row.raw)).toThrow()
+    expect(() => codec.openChunk('00000000-0000-4000-8000-000000000000', 0, true, chunk.sealed)).toThrow()
     const deliveries = await env.db.sql<{ id: string; kind: string }[]>`select id, kind from deliveries where spool_id = ${spoolId} order by kind, target`
     expect(deliveries.map((d) => d.kind)).toEqual(['email', 'email', 'webhook'])
     const jobs = await env.db.sql`select name from pgboss.job where data->>'deliveryId' = any(${deliveries.map((d) => d.id)}::text[]) order by name`

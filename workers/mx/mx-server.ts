@@ -1,7 +1,9 @@
 // Inbound SMTP for the alias domains (RFC 5321): STARTTLS (RFC 3207), SIZE (RFC 1870), no AUTH,
 // PIPELINING and 8BITMIME from smtp-server. Caps: clients in total and per client address (421,
-// RFC 5321 §4.2.3 "service not available"; counted for the whole port, workers/mx/mx-admission.ts), 100 recipients (RFC 5321 §4.5.3.1.8), command line
-// length, data line length, idle time. The greeting comes at once (workers/mx/mx-greeting.ts). `createMxServer` is what tests and the `mx`
+// RFC 5321 §4.2.3 "service not available"; counted for the whole port, workers/mx/mx-admission.ts),
+// 100 recipients (RFC 5321 §4.5.3.1.8), command line length, data line length, header part size
+// (the body streams to the spool, mx-accept.ts), idle time. The greeting comes at once
+// (workers/mx/mx-greeting.ts). `createMxServer` is what tests and the `mx`
 // process both start.
 import type { AddressInfo } from 'node:net'
 import type { PgBoss } from 'pg-boss'
@@ -17,7 +19,6 @@ import { coalesce } from '../../lib/coalesce.ts'
 import { acceptMessage, type AcceptDeps } from './mx-accept.ts'
 import { leaveOnClose, localAdmission, type Admission } from './mx-admission.ts'
 import { GREET_PAUSE_OPTION } from './mx-greeting.ts'
-import { readMessage } from '../mail/mx-message.ts'
 import { createSpooler } from './mx-spool.ts'
 import { resolveRecipient, type Recipient } from '../mail/mx-recipients.ts'
 import { LoopTokens } from '../mail/loop-token.ts'
@@ -27,6 +28,8 @@ import { parseEnvelopeAddress } from '../../lib/mail-address.ts'
 
 export const MAX_RECIPIENTS = 100
 export const MAX_LINE_BYTES = 64 * 1024
+/** The header part is held while the body streams to the spool; mailparser reads no more either (1 MiB). */
+export const MAX_HEADER_BYTES = 1024 * 1024
 
 export interface MxDeps {
   sql: Sql
@@ -107,14 +110,13 @@ export function createMxServer(deps: MxDeps): MxServer {
 
     onData(stream, session, callback) {
       const started = performance.now()
-      readMessage(stream, { maxBytes: cfg.maxMessageBytes, maxLineBytes: MAX_LINE_BYTES })
-        .then((raw) => acceptMessage(accept, raw, {
-          mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          remoteAddress: session.remoteAddress,
-          helo: session.hostNameAppearsAs || '',
-          secure: session.secure,
-          recipients: transactions.get(session) ?? [],
-        }))
+      acceptMessage(accept, stream, {
+        mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+        remoteAddress: session.remoteAddress,
+        helo: session.hostNameAppearsAs || '',
+        secure: session.secure,
+        recipients: transactions.get(session) ?? [],
+      }, { maxBytes: cfg.maxMessageBytes, maxLineBytes: MAX_LINE_BYTES, maxHeaderBytes: MAX_HEADER_BYTES })
         .then(
           (reply) => {
             // debug: a line per message is a write on the busiest path (metrics count it at any level)

@@ -96,3 +96,26 @@ describe('group commit of accepted mail', () => {
     expect(await count()).toEqual(before)
   })
 })
+
+describe('large messages streaming into the spool', () => {
+  it('streams at most maxStreams at once; one that waits too long is refused with 451 and the place goes to the next', async () => {
+    const alias = await env.createAlias('owner@mailbox.example')
+    const recipient = await resolveRecipient({ sql: env.db.sql, mailDomains: env.config.mailDomains, srs: new Srs(env.config.secretKey) }, alias.address, 'sender@outside.example')
+    const spool = createSpooler({ sql: env.db.sql, boss: env.boss, codec: new SpoolCodec(env.config.secretKey) }, { maxStreams: 1, streamWaitMs: 300 })
+    const big = Buffer.alloc(GROUP_COMMIT_MAX_BYTES + 1, 'a')
+    const first = spool.writer()
+    await first.write(Buffer.from('Subject: first\r\n\r\n'))
+    await first.write(big) // past the group-commit size: it streams, and holds the one place
+    const second = spool.writer()
+    await second.write(Buffer.from('Subject: second\r\n\r\n'))
+    await expect(second.write(big)).rejects.toMatchObject({ responseCode: 451, message: expect.stringMatching(/^4\.3\.2 /) })
+    await second.abort()
+    const third = spool.writer()
+    await third.write(Buffer.from('Subject: third\r\n\r\n'))
+    const waiting = third.write(big) // waits for the place the first holds
+    const firstId = await first.commit([recipient], meta)
+    await waiting
+    const thirdId = await third.commit([recipient], meta)
+    expect(await stored([firstId!, thirdId!])).toMatchObject({ spool: 2, deliveries: 2, jobs: 2 })
+  })
+})

@@ -1,6 +1,7 @@
 // One fetched message → what the list and the detail need (sender, recipients, subject, date,
 // preview, text and HTML bodies, attachments), parsed by mailparser. Malformed mail never fails
 // a sync: what can be read is kept, the rest falls back to the IMAP envelope.
+import type { Readable } from 'node:stream'
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser'
 
 export interface ParsedAttachment {
@@ -59,14 +60,17 @@ export function threadSubject(subject: string): string {
   return s.toLowerCase()
 }
 
-export async function parseMessage(source: Buffer): Promise<ParsedMessage> {
+/** A fetched message, or a large one as a stream (never held whole as one buffer). */
+export async function parseMessage(source: Buffer | Readable): Promise<ParsedMessage> {
   let mail: ParsedMail
   try {
     mail = await simpleParser(source, { skipImageLinks: true, skipTextToHtml: true, keepCidLinks: true })
   } catch {
+    // unreadable as MIME: a fetched message is kept as its raw text, a streamed one is gone by now
+    const raw = Buffer.isBuffer(source) ? source.toString('latin1') : ''
     return {
       messageId: null, inReplyTo: null, referenceIds: [], subject: '', fromAddress: '', fromName: '', toAddress: '', ccAddresses: '',
-      bccAddresses: '', date: null, text: source.toString('latin1'), html: null, preview: previewOf(source.toString('latin1')), attachments: [],
+      bccAddresses: '', date: null, text: raw, html: null, preview: previewOf(raw), attachments: [],
     }
   }
   const from = addresses(mail.from)[0]

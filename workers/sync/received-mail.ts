@@ -47,7 +47,12 @@ const messageIds = (value: string | string[] | undefined): string[] =>
 
 /** Collapses whitespace; the start of the message as text (HTML-only mail: mailparser's text of it). */
 export function previewOf(text: string | null): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim().slice(0, PREVIEW_CHARS)
+  const full = text ?? ''
+  // only the start is read: the window widens until it holds enough characters once collapsed
+  for (let window = PREVIEW_CHARS * 4; ; window *= 4) {
+    const preview = full.slice(0, window).replace(/\s+/g, ' ').trim()
+    if (preview.length > PREVIEW_CHARS || window >= full.length) return preview.slice(0, PREVIEW_CHARS)
+  }
 }
 
 /** Subject for the conversation rule (spec §3): leading Re:/Fw:/Fwd: removed, case-insensitive. */

@@ -8,6 +8,7 @@ export type EmailCategory = 'inbox' | 'unread' | 'starred'
 export interface ReceivedEmailListRow {
   id: string
   providerId: string
+  folderId: string
   messageId: string | null
   threadId: string
   subject: string
@@ -24,7 +25,6 @@ export interface ReceivedEmailListRow {
 
 export interface ReceivedEmailRow extends ReceivedEmailListRow {
   userId: string
-  folderId: string
   uid: number
   inReplyTo: string | null
   referenceIds: string[]
@@ -121,7 +121,7 @@ export async function mergeThreads(db: Db, userId: string, into: string, from: s
 }
 
 const listColumns = (db: Db) => db`
-  id, provider_id, message_id, thread_id, subject, from_address, from_name, to_address, received_at, size, is_read, is_starred, has_attachments, preview`
+  id, provider_id, folder_id, message_id, thread_id, subject, from_address, from_name, to_address, received_at, size, is_read, is_starred, has_attachments, preview`
 
 export interface ListQuery {
   providerId?: string
@@ -153,7 +153,7 @@ export async function countReceivedEmails(db: Db, userId: string, providerId?: s
 }
 
 const detailColumns = (db: Db) => db`
-  ${listColumns(db)}, user_id, folder_id, uid::float8 as uid, in_reply_to, reference_ids, cc_addresses, bcc_addresses, body_text, body_html, synced_at, created_at`
+  ${listColumns(db)}, user_id, uid::float8 as uid, in_reply_to, reference_ids, cc_addresses, bcc_addresses, body_text, body_html, synced_at, created_at`
 
 export async function findReceivedEmail(db: Db, userId: string, id: string): Promise<ReceivedEmailRow | undefined> {
   const [row] = await db<ReceivedEmailRow[]>`

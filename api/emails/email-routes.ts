@@ -17,7 +17,7 @@ import { CountsQuerySchema, ListEmailsQuerySchema, UpdateEmailSchema, type Email
 
 function listView(box: SecretBox, row: ReceivedEmailListRow, previewChars: number): EmailListView {
   return {
-    id: row.id, providerId: row.providerId, messageId: row.messageId, threadId: row.threadId, subject: row.subject,
+    id: row.id, providerId: row.providerId, folderId: row.folderId, messageId: row.messageId, threadId: row.threadId, subject: row.subject,
     fromAddress: row.fromAddress, fromName: row.fromName, toAddress: row.toAddress, receivedAt: row.receivedAt.toISOString(),
     size: row.size, isRead: row.isRead, isStarred: row.isStarred, hasAttachments: row.hasAttachments,
     preview: row.preview ? box.openText(row.preview, `${row.id}:preview`).slice(0, previewChars) : '',

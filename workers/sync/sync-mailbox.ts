@@ -13,7 +13,7 @@ import type { FetchMessageObject, ImapFlow } from 'imapflow'
 import type { PgBoss } from 'pg-boss'
 import type { Sql } from '../../db/client.ts'
 import { getProviderForSync, markProviderError, markProviderIdle, markProviderSyncing, setProviderProgress, type ProviderForSync } from '../../db/email-providers.ts'
-import { advanceFolderUid, listFolders, resetFolderCursor, setFolderState, upsertFolder, type MailboxFolderRow } from '../../db/mailbox-folders.ts'
+import { advanceFolderUid, listFolders, resetFolderCursor, setFolderState, setFolderStatus, upsertFolder, type MailboxFolderRow } from '../../db/mailbox-folders.ts'
 import { setSyncJobStatus } from '../../db/mailbox-sync-jobs.ts'
 import { insertAttachments, type NewAttachment } from '../../db/received-attachments.ts'
 import {
@@ -115,10 +115,13 @@ export async function syncProvider(deps: SyncDeps, provider: ProviderForSync): P
   }
   try {
     await markProviderSyncing(sql, provider.id, 0)
-    for (const folder of await client.list()) {
+    // every folder is listed with its counts (STATUS, RFC 3501 §6.3.10; in the LIST where the
+    // server has LIST-STATUS, RFC 5819); INBOX and the folders the user enabled are synced
+    for (const folder of await client.list({ statusQuery: { messages: true, unseen: true } })) {
       if (folder.flags.has('\\Noselect') || folder.flags.has('\\NonExistent')) continue
       const inbox = folder.specialUse === '\\Inbox' || folder.path.toUpperCase() === 'INBOX'
-      await upsertFolder(sql, provider.id, folder.path, folder.specialUse ?? null, inbox)
+      const row = await upsertFolder(sql, provider.id, folder.path, folder.specialUse ?? null, inbox)
+      if (folder.status) await setFolderStatus(sql, row.id, folder.status.messages ?? 0, folder.status.unseen ?? 0)
     }
     const total: FetchCounts = { added: 0, fetched: 0 }
     for (const folder of (await listFolders(sql, provider.id)).filter((f) => f.enabled)) {

@@ -15,3 +15,7 @@ create table mailbox_idle_claims (
   holder text not null,
   expires_at timestamptz not null
 );
+
+-- Folders beyond INBOX (issue 13): unseen messages on the server at the last sync (STATUS UNSEEN),
+-- listed with `message_count` for folders that are not synced.
+alter table mailbox_folders add column unseen_count integer not null default 0;

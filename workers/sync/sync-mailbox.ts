@@ -40,8 +40,8 @@ export interface SyncDeps {
  * once: one being stored, the next being fetched), and the size above which a message is
  * streamed alone instead of fetched whole.
  */
-const BATCH_MESSAGES = 100
-const BATCH_BYTES = 4 * 1024 * 1024
+const BATCH_MESSAGES = 50
+const BATCH_BYTES = 2 * 1024 * 1024
 const STREAM_BYTES = 2 * 1024 * 1024
 /** Flag updates sent to Postgres per statement. */
 const FLAG_CHUNK = 2000

@@ -12,9 +12,10 @@ export interface MailboxFolderRow {
   lastUid: number
   highestModseq: string | null
   messageCount: number
+  unseenCount: number
 }
 
-const columns = (db: Db) => db`id, provider_id, path, special_use, enabled, uid_validity::text, last_uid::float8 as last_uid, highest_modseq::text, message_count`
+const columns = (db: Db) => db`id, provider_id, path, special_use, enabled, uid_validity::text, last_uid::float8 as last_uid, highest_modseq::text, message_count, unseen_count`
 
 /** Records a folder seen on the server; `enabled` only ever turns on here (INBOX by default). */
 export async function upsertFolder(db: Db, providerId: string, path: string, specialUse: string | null, enabled: boolean): Promise<MailboxFolderRow> {
@@ -29,12 +30,14 @@ export async function listFolders(db: Db, providerId: string): Promise<MailboxFo
   return db<MailboxFolderRow[]>`select ${columns(db)} from mailbox_folders where provider_id = ${providerId} order by path`
 }
 
-export interface FolderCountRow { providerId: string; path: string; specialUse: string | null; enabled: boolean; messageCount: number; stored: number; unread: number }
+export interface FolderCountRow {
+  id: string; providerId: string; path: string; specialUse: string | null; enabled: boolean; messageCount: number; unseenCount: number; stored: number; unread: number
+}
 
 /** Each folder of the user's accounts with the server's count and what is stored here. */
 export async function listFolderCounts(db: Db, userId: string): Promise<FolderCountRow[]> {
   return db<FolderCountRow[]>`
-    select f.provider_id, f.path, f.special_use, f.enabled, f.message_count,
+    select f.id, f.provider_id, f.path, f.special_use, f.enabled, f.message_count, f.unseen_count,
       (select count(*) from received_emails e where e.folder_id = f.id and not e.deleted)::int as stored,
       (select count(*) from received_emails e where e.folder_id = f.id and not e.deleted and not e.is_read)::int as unread
     from mailbox_folders f join email_providers p on p.id = f.provider_id
@@ -55,4 +58,21 @@ export async function setFolderState(db: Db, id: string, highestModseq: bigint |
   await db`
     update mailbox_folders set highest_modseq = ${highestModseq === null ? null : highestModseq.toString()}, message_count = ${messageCount}
     where id = ${id}`
+}
+
+/** STATUS of a folder at the last sync (RFC 3501 §6.3.10): its messages and how many are unseen. */
+export async function setFolderStatus(db: Db, id: string, messages: number, unseen: number): Promise<void> {
+  await db`update mailbox_folders set message_count = ${messages}, unseen_count = ${unseen} where id = ${id}`
+}
+
+/** The user turns syncing of a folder on or off; undefined when the account has no such folder. */
+export async function setFolderEnabled(db: Db, providerId: string, path: string, enabled: boolean): Promise<MailboxFolderRow | undefined> {
+  const [row] = await db<MailboxFolderRow[]>`
+    update mailbox_folders set enabled = ${enabled} where provider_id = ${providerId} and path = ${path} returning ${columns(db)}`
+  return row
+}
+
+/** A folder no longer synced: its cursor is forgotten, so turning it on again fetches it anew. */
+export async function forgetFolderCursor(db: Db, id: string): Promise<void> {
+  await db`update mailbox_folders set uid_validity = null, last_uid = 0, highest_modseq = null where id = ${id}`
 }

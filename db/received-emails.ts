@@ -14,7 +14,6 @@ export interface ReceivedEmailListRow extends Omit<EmailListView, 'receivedAt' |
 
 export interface ReceivedEmailRow extends ReceivedEmailListRow {
   userId: string
-  folderId: string
   uid: number
   inReplyTo: string | null
   referenceIds: string[]
@@ -55,38 +54,63 @@ export interface NewReceivedEmail {
   bodyHtml: Buffer | null
 }
 
-/** False when this UID of this folder is already stored (a resumed or repeated sync). */
-export async function insertReceivedEmail(db: Db, e: NewReceivedEmail): Promise<boolean> {
-  const rows = await db`
-    insert into received_emails (id, user_id, provider_id, folder_id, uid, message_id, in_reply_to, reference_ids, thread_id, thread_subject,
-      subject, from_address, from_name, to_address, cc_addresses, bcc_addresses, received_at, size, is_read, is_starred, is_answered,
-      has_attachments, modseq, preview, body_text, body_html)
-    values (${e.id}, ${e.userId}, ${e.providerId}, ${e.folderId}, ${e.uid}, ${e.messageId}, ${e.inReplyTo}, ${e.referenceIds}, ${e.threadId},
-      ${e.threadSubject}, ${e.subject}, ${e.fromAddress}, ${e.fromName}, ${e.toAddress}, ${e.ccAddresses}, ${e.bccAddresses}, ${e.receivedAt},
-      ${e.size}, ${e.isRead}, ${e.isStarred}, ${e.isAnswered}, ${e.hasAttachments}, ${e.modseq === null ? null : e.modseq.toString()},
-      ${e.preview}, ${e.bodyText}, ${e.bodyHtml})
-    on conflict (folder_id, uid) do nothing returning id`
-  return rows.length > 0
+/** The columns of a multi-row insert, in the table's snake_case. */
+const INSERT_COLUMNS = [
+  'id', 'user_id', 'provider_id', 'folder_id', 'uid', 'message_id', 'in_reply_to', 'reference_ids', 'thread_id', 'thread_subject', 'subject',
+  'from_address', 'from_name', 'to_address', 'cc_addresses', 'bcc_addresses', 'received_at', 'size', 'is_read', 'is_starred', 'is_answered',
+  'has_attachments', 'modseq', 'preview', 'body_text', 'body_html',
+] as const
+
+/**
+ * A fetch batch in one statement (one trigger run for the counts). Answers the ids stored: a UID
+ * of this folder already stored (a resumed or repeated sync) is left as it was.
+ */
+export async function insertReceivedEmails(db: Db, emails: NewReceivedEmail[]): Promise<Set<string>> {
+  if (emails.length === 0) return new Set()
+  const rows = emails.map((e) => ({
+    id: e.id, user_id: e.userId, provider_id: e.providerId, folder_id: e.folderId, uid: e.uid, message_id: e.messageId, in_reply_to: e.inReplyTo,
+    reference_ids: e.referenceIds, thread_id: e.threadId, thread_subject: e.threadSubject, subject: e.subject, from_address: e.fromAddress,
+    from_name: e.fromName, to_address: e.toAddress, cc_addresses: e.ccAddresses, bcc_addresses: e.bccAddresses, received_at: e.receivedAt,
+    size: e.size, is_read: e.isRead, is_starred: e.isStarred, is_answered: e.isAnswered, has_attachments: e.hasAttachments,
+    modseq: e.modseq === null ? null : e.modseq.toString(), preview: e.preview, body_text: e.bodyText, body_html: e.bodyHtml,
+  }))
+  const inserted = await db<{ id: string }[]>`
+    insert into received_emails ${db(rows, INSERT_COLUMNS)} on conflict (folder_id, uid) do nothing returning id`
+  return new Set(inserted.map((r) => r.id))
 }
 
-/** The conversation a reply belongs to: the thread of any message it names (In-Reply-To, References). */
-export async function findThreadByMessageIds(db: Db, userId: string, messageIds: string[]): Promise<string | undefined> {
-  if (messageIds.length === 0) return undefined
-  const [row] = await db<{ threadId: string }[]>`
-    select thread_id from received_emails where user_id = ${userId} and message_id = any(${messageIds}) limit 1`
-  return row?.threadId
+/** Message-ID → conversation of the user's stored messages among `messageIds`. */
+export async function threadsByMessageIds(db: Db, userId: string, messageIds: string[]): Promise<Map<string, string>> {
+  if (messageIds.length === 0) return new Map()
+  const rows = await db<{ messageId: string; threadId: string }[]>`
+    select message_id, thread_id from received_emails where user_id = ${userId} and message_id = any(${messageIds}::text[])`
+  return new Map(rows.map((r) => [r.messageId, r.threadId]))
 }
 
-/** The subject rule of docs/mail-flow.md, used only when a message names no other. */
-export async function findThreadBySubject(db: Db, userId: string, threadSubject: string): Promise<string | undefined> {
-  const [row] = await db<{ threadId: string }[]>`
-    select thread_id from received_emails where user_id = ${userId} and thread_subject = ${threadSubject}
-    order by received_at desc limit 1`
-  return row?.threadId
+/** Stored messages that name any of `messageIds` in In-Reply-To or References (replies that came first). */
+export async function threadsNamingMessageIds(db: Db, userId: string, messageIds: string[]): Promise<{ threadId: string; named: string[] }[]> {
+  if (messageIds.length === 0) return []
+  return db<{ threadId: string; named: string[] }[]>`
+    select thread_id, array_remove(array_prepend(in_reply_to, reference_ids), null) as named from received_emails
+    where user_id = ${userId} and (in_reply_to = any(${messageIds}::text[]) or reference_ids && ${messageIds}::text[])`
+}
+
+/** The subject rule of docs/mail-flow.md: subject → the conversation of its newest stored message. */
+export async function threadsBySubject(db: Db, userId: string, threadSubjects: string[]): Promise<Map<string, string>> {
+  if (threadSubjects.length === 0) return new Map()
+  const rows = await db<{ threadSubject: string; threadId: string }[]>`
+    select distinct on (thread_subject) thread_subject, thread_id from received_emails
+    where user_id = ${userId} and thread_subject = any(${threadSubjects}::text[]) order by thread_subject, received_at desc`
+  return new Map(rows.map((r) => [r.threadSubject, r.threadId]))
+}
+
+/** A message linked two conversations: the messages of `from` join `into`. */
+export async function mergeThreads(db: Db, userId: string, into: string, from: string[]): Promise<void> {
+  await db`update received_emails set thread_id = ${into} where user_id = ${userId} and thread_id = any(${from}::uuid[])`
 }
 
 const listColumns = (db: Db) => db`
-  id, provider_id, message_id, thread_id, subject, from_address, from_name, to_address, received_at, size, is_read, is_starred, has_attachments, preview`
+  id, provider_id, folder_id, message_id, thread_id, subject, from_address, from_name, to_address, received_at, size, is_read, is_starred, has_attachments, preview`
 
 export interface ListQuery {
   providerId?: string
@@ -118,7 +142,7 @@ export async function countReceivedEmails(db: Db, userId: string, providerId?: s
 }
 
 const detailColumns = (db: Db) => db`
-  ${listColumns(db)}, user_id, folder_id, uid::float8 as uid, in_reply_to, reference_ids, cc_addresses, bcc_addresses, body_text, body_html, synced_at, created_at`
+  ${listColumns(db)}, user_id, uid::float8 as uid, in_reply_to, reference_ids, cc_addresses, bcc_addresses, body_text, body_html, synced_at, created_at`
 
 export async function findReceivedEmail(db: Db, userId: string, id: string): Promise<ReceivedEmailRow | undefined> {
   const [row] = await db<ReceivedEmailRow[]>`

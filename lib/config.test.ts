@@ -46,6 +46,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, MICROSOFT_IMAP_HOST: 'outlook.office365.com:993' })).toThrow(/MICROSOFT_IMAP_HOST/)
   })
 
+  it('reads the IMAP IDLE bound (0 turns it off) and the activity window, and refuses anything else', () => {
+    expect(loadConfig(base).syncIdle).toEqual({ connections: 100, activeSeconds: 300 })
+    expect(loadConfig({ ...base, SYNC_IDLE_CONNECTIONS: '0', SYNC_IDLE_ACTIVE_SECONDS: '60' }).syncIdle).toEqual({ connections: 0, activeSeconds: 60 })
+    expect(() => loadConfig({ ...base, SYNC_IDLE_CONNECTIONS: '-1' })).toThrow(/SYNC_IDLE_CONNECTIONS: must be a whole number/)
+    expect(() => loadConfig({ ...base, SYNC_IDLE_ACTIVE_SECONDS: '0' })).toThrow(/SYNC_IDLE_ACTIVE_SECONDS/)
+  })
+
   it('reads a concurrency per queue', () => {
     expect(loadConfig({ ...base, QUEUE_CONCURRENCY: 'send-email=64,forward-email=16' }).delivery.queueConcurrency).toEqual({ 'send-email': 64, 'forward-email': 16 })
   })

@@ -111,6 +111,10 @@ const EnvSchema = v.object({
   SYNC_INTERVAL_SECONDS: v.optional(PositiveInt, '300'),
   SYNC_CONCURRENCY: v.optional(PositiveInt, '4'),
   IMAP_TIMEOUT_SECONDS: v.optional(PositiveInt, '30'),
+  // IMAP IDLE for open inboxes: connections one sync process holds at most (0: none), and how
+  // long after a user's last GET /api/emails their accounts are watched.
+  SYNC_IDLE_CONNECTIONS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number (0 turns IDLE off)'), v.transform(Number)), '100'),
+  SYNC_IDLE_ACTIVE_SECONDS: v.optional(PositiveInt, '300'),
 })
 
 export type Config = ReturnType<typeof buildConfig>
@@ -182,6 +186,7 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     operatorEmail: e.OPERATOR_EMAIL,
     loginDelay: { firstSeconds: e.LOGIN_DELAY_SECONDS[0], maxSeconds: e.LOGIN_DELAY_SECONDS[1] },
     sync: { intervalSeconds: e.SYNC_INTERVAL_SECONDS, concurrency: e.SYNC_CONCURRENCY, imapTimeoutMs: e.IMAP_TIMEOUT_SECONDS * 1000 },
+    syncIdle: { connections: e.SYNC_IDLE_CONNECTIONS, activeSeconds: e.SYNC_IDLE_ACTIVE_SECONDS },
   }
 }
 

@@ -38,12 +38,15 @@ export const ImapCredentialsSchema = v.object({
 })
 
 export interface FolderView {
+  id: string
   path: string
+  /** RFC 6154 role: \\Inbox, \\Sent, \\Archive, \\Trash, \\Drafts, \\Junk, or null */
   specialUse: string | null
-  /** synced into the inbox (INBOX; the others are listed) */
+  /** synced into the inbox (INBOX always; any other folder once the user enables it) */
   enabled: boolean
-  /** messages on the server at the last sync */
+  /** messages on the server at the last sync, and how many of them are unseen there */
   messageCount: number
+  unseenCount: number
   /** messages stored here, and how many of them are unread */
   stored: number
   unread: number
@@ -80,3 +83,9 @@ export interface SyncJobView {
   error: string | null
   provider: EmailProviderView | null
 }
+
+/** PATCH /api/email-providers/{id}/folders: sync a folder (or stop syncing it and drop its stored mail). */
+export const UpdateFolderSchema = v.object({
+  path: v.pipe(v.string('Folder path is required'), v.nonEmpty('Folder path is required'), v.maxLength(1000, 'Folder path is too long')),
+  enabled: v.boolean('enabled must be true or false'),
+})

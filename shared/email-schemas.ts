@@ -29,6 +29,8 @@ export const UpdateEmailSchema = v.pipe(
 export interface EmailListView {
   id: string
   providerId: string
+  /** the folder it was synced from (FolderView.id): INBOX, or another folder the user enabled */
+  folderId: string
   messageId: string | null
   threadId: string
   subject: string

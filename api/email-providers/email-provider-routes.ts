@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
 import * as v from 'valibot'
 import { deleteEmailProvider, findEmailProvider, getProviderForSync, insertEmailProvider, listEmailProviders, type EmailProviderRow } from '../../db/email-providers.ts'
-import { listFolderCounts, type FolderCountRow } from '../../db/mailbox-folders.ts'
+import { forgetFolderCursor, listFolderCounts, setFolderEnabled, type FolderCountRow } from '../../db/mailbox-folders.ts'
+import { deleteFolderEmails } from '../../db/received-emails.ts'
 import { deleteWaitingMailboxJobs } from '../../db/mailbox-jobs.ts'
 import { findSyncJob } from '../../db/mailbox-sync-jobs.ts'
 import type { Config } from '../../lib/config.ts'
@@ -15,7 +16,7 @@ import { requestSync } from '../../workers/sync/sync-requests.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { fieldErrors, jsonBody } from '../http/validate.ts'
-import { CreateEmailProviderSchema, ImapCredentialsSchema, PROVIDER_PRESETS, type EmailProviderView } from '../../shared/email-provider-schemas.ts'
+import { CreateEmailProviderSchema, ImapCredentialsSchema, PROVIDER_PRESETS, UpdateFolderSchema, type EmailProviderView } from '../../shared/email-provider-schemas.ts'
 
 function providerView(config: Config, row: EmailProviderRow & { credentials?: Buffer }, folders: FolderCountRow[]): EmailProviderView {
   const creds = row.credentials ? openCredentials(config, { id: row.id, credentials: row.credentials }) : undefined
@@ -25,7 +26,8 @@ function providerView(config: Config, row: EmailProviderRow & { credentials?: Bu
     isActive: row.isActive, state: row.state, progressDone: row.progressDone, progressTotal: row.progressTotal,
     lastError: row.lastError, needsAttention: row.authFailed,
     lastSyncAt: row.lastSyncAt?.toISOString() ?? null, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
-    folders: folders.filter((f) => f.providerId === row.id).map(({ path, specialUse, enabled, messageCount, stored, unread }) => ({ path, specialUse, enabled, messageCount, stored, unread })),
+    folders: folders.filter((f) => f.providerId === row.id)
+      .map(({ id, path, specialUse, enabled, messageCount, unseenCount, stored, unread }) => ({ id, path, specialUse, enabled, messageCount, unseenCount, stored, unread })),
   }
 }
 
@@ -97,6 +99,30 @@ export const emailProviderRoutes = new Hono<AppEnv>()
     const jobId = await requestSync(sql, boss, providerId)
     if (!jobId) return notFound(c)
     return c.json({ message: 'Sync queued', jobId, provider: await viewOf(c, providerId) }, 202)
+  })
+  .patch('/:providerId/folders', signedIn, async (c, next) => {
+    // another user's account answers 404 whatever the body
+    if (!(await findEmailProvider(c.var.deps.sql, c.var.user.id, c.req.param('providerId')))) return notFound(c)
+    await next()
+  }, jsonBody(UpdateFolderSchema), async (c) => {
+    const { sql, boss } = c.var.deps
+    const providerId = c.req.param('providerId')
+    const { path, enabled } = c.req.valid('json')
+    if (path.toUpperCase() === 'INBOX' && !enabled) {
+      return c.json({ message: 'INBOX is always synced.', errors: { path: ['INBOX is always synced.'] } }, 400)
+    }
+    // turned off: the folder's stored mail goes with it, and its cursor, so turning it on again fetches it anew
+    const folder = await sql.begin(async (tx) => {
+      const row = await setFolderEnabled(tx, providerId, path, enabled)
+      if (row && !enabled) {
+        await deleteFolderEmails(tx, row.id)
+        await forgetFolderCursor(tx, row.id)
+      }
+      return row
+    })
+    if (!folder) return c.json({ message: 'This mailbox has no such folder.', errors: { path: ['No such folder'] } }, 404)
+    const jobId = enabled ? await requestSync(sql, boss, providerId) : undefined
+    return c.json({ message: enabled ? 'Folder will be synced' : 'Folder no longer synced', jobId: jobId ?? null, provider: await viewOf(c, providerId) })
   })
   .get('/:providerId/sync-jobs/:syncJobId', signedIn, async (c) => {
     const { sql } = c.var.deps

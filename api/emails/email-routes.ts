@@ -12,11 +12,12 @@ import { requestMailboxChanges } from '../../workers/sync/sync-requests.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { jsonBody, queryParams } from '../http/validate.ts'
+import { inboxSeen } from './inbox-seen.ts'
 import { CountsQuerySchema, ListEmailsQuerySchema, UpdateEmailSchema, type EmailDetailView, type EmailListView } from '../../shared/email-schemas.ts'
 
 function listView(box: SecretBox, row: ReceivedEmailListRow, previewChars: number): EmailListView {
   return {
-    id: row.id, providerId: row.providerId, messageId: row.messageId, threadId: row.threadId, subject: row.subject,
+    id: row.id, providerId: row.providerId, folderId: row.folderId, messageId: row.messageId, threadId: row.threadId, subject: row.subject,
     fromAddress: row.fromAddress, fromName: row.fromName, toAddress: row.toAddress, receivedAt: row.receivedAt.toISOString(),
     size: row.size, isRead: row.isRead, isStarred: row.isStarred, hasAttachments: row.hasAttachments,
     preview: row.preview ? box.openText(row.preview, `${row.id}:preview`).slice(0, previewChars) : '',
@@ -33,7 +34,7 @@ function contentDisposition(filename: string): string {
 }
 
 export const emailRoutes = new Hono<AppEnv>()
-  .get('/', signedIn, queryParams(ListEmailsQuerySchema), async (c) => {
+  .get('/', signedIn, inboxSeen, queryParams(ListEmailsQuerySchema), async (c) => {
     const q = c.req.valid('query')
     const { sql, config } = c.var.deps
     const rows = await listReceivedEmails(sql, c.var.user.id, {
@@ -42,7 +43,7 @@ export const emailRoutes = new Hono<AppEnv>()
     const box = receivedMailBox(config)
     return c.json({ success: true, emails: rows.map((r) => listView(box, r, 100)) })
   })
-  .get('/counts', signedIn, queryParams(CountsQuerySchema), async (c) => {
+  .get('/counts', signedIn, inboxSeen, queryParams(CountsQuerySchema), async (c) => {
     const q = c.req.valid('query')
     const counts = await countReceivedEmails(c.var.deps.sql, c.var.user.id, q.providerId === 'all' ? undefined : q.providerId)
     return c.json({ success: true as const, ...counts })

@@ -69,6 +69,7 @@ export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'DELETE /api/email-providers/{providerId}': { tag: 'mailboxes', summary: 'Disconnect a mailbox, with its stored mail and waiting jobs', signedIn: true },
   'POST /api/email-providers/{providerId}/sync': { tag: 'mailboxes', summary: 'Queue a sync of a mailbox; answers at once with the job id to poll', signedIn: true },
   'GET /api/email-providers/{providerId}/sync-jobs/{syncJobId}': { tag: 'mailboxes', summary: 'The status of a sync job, with newEmailsCount when done', signedIn: true },
+  'PATCH /api/email-providers/{providerId}/folders': { tag: 'mailboxes', summary: 'Sync a folder besides INBOX ({ path, enabled: true }; a sync is queued), or stop syncing it and drop its stored mail', signedIn: true },
   'GET /api/emails': { tag: 'mailboxes', summary: 'A page of synced mail (by mailbox and category: inbox, unread, starred)', signedIn: true },
   'GET /api/emails/counts': { tag: 'mailboxes', summary: 'Total, unread and starred counts of synced mail, and its size', signedIn: true },
   'GET /api/emails/{emailId}': { tag: 'mailboxes', summary: 'One synced message with its conversation', signedIn: true },

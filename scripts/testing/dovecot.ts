@@ -59,6 +59,10 @@ export interface Dovecot {
   append(user: string, messages: SeedMessage[], folder?: string): Promise<number[]>
   /** Gives the folder a new UIDVALIDITY (as after a server-side rebuild), through doveadm. */
   changeUidValidity(user: string, folder: string, uidValidity: number): Promise<void>
+  /** Drops every IMAP connection of the user (doveadm kick), as a server restart or a network cut would. */
+  kick(user: string): Promise<void>
+  /** How many IMAP connections of the user are open now (doveadm who). */
+  connections(user: string): Promise<number>
   stop(): Promise<void>
 }
 
@@ -242,6 +246,15 @@ ${options.condstore === false ? `protocol imap {\n  imap_capability = ${WITHOUT_
     },
     async changeUidValidity(user, folder, uidValidity) {
       await run(DOVEADM, ['-c', conf, 'mailbox', 'update', '-u', user, '--uid-validity', String(uidValidity), folder])
+    },
+    async kick(user) {
+      await run(DOVEADM, ['-c', conf, 'kick', user])
+    },
+    async connections(user) {
+      // "username  # proto (pids) (ips)", one line per user with the number of connections
+      const { stdout } = await run(DOVEADM, ['-c', conf, 'who', user]).catch(() => ({ stdout: '' }))
+      const line = stdout.split('\n').find((l) => l.split(/\s+/)[0] === user)
+      return line ? Number(line.split(/\s+/)[1]) : 0
     },
     async stop() {
       if (child.exitCode === null) {

@@ -1,6 +1,7 @@
 // One fetched message → what the list and the detail need (sender, recipients, subject, date,
 // preview, text and HTML bodies, attachments), parsed by mailparser. Malformed mail never fails
 // a sync: what can be read is kept, the rest falls back to the IMAP envelope.
+import type { Readable } from 'node:stream'
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser'
 
 export interface ParsedAttachment {
@@ -46,7 +47,12 @@ const messageIds = (value: string | string[] | undefined): string[] =>
 
 /** Collapses whitespace; the start of the message as text (HTML-only mail: mailparser's text of it). */
 export function previewOf(text: string | null): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim().slice(0, PREVIEW_CHARS)
+  const full = text ?? ''
+  // only the start is read: the window widens until it holds enough characters once collapsed
+  for (let window = PREVIEW_CHARS * 4; ; window *= 4) {
+    const preview = full.slice(0, window).replace(/\s+/g, ' ').trim()
+    if (preview.length > PREVIEW_CHARS || window >= full.length) return preview.slice(0, PREVIEW_CHARS)
+  }
 }
 
 /** Subject for the conversation rule: leading Re:/Fw:/Fwd: removed, case-insensitive. */
@@ -59,14 +65,17 @@ export function threadSubject(subject: string): string {
   return s.toLowerCase()
 }
 
-export async function parseMessage(source: Buffer): Promise<ParsedMessage> {
+/** A fetched message, or a large one as a stream (never held whole as one buffer). */
+export async function parseMessage(source: Buffer | Readable): Promise<ParsedMessage> {
   let mail: ParsedMail
   try {
     mail = await simpleParser(source, { skipImageLinks: true, skipTextToHtml: true, keepCidLinks: true })
   } catch {
+    // unreadable as MIME: a fetched message is kept as its raw text, a streamed one is gone by now
+    const raw = Buffer.isBuffer(source) ? source.toString('latin1') : ''
     return {
       messageId: null, inReplyTo: null, referenceIds: [], subject: '', fromAddress: '', fromName: '', toAddress: '', ccAddresses: '',
-      bccAddresses: '', date: null, text: source.toString('latin1'), html: null, preview: previewOf(source.toString('latin1')), attachments: [],
+      bccAddresses: '', date: null, text: raw, html: null, preview: previewOf(raw), attachments: [],
     }
   }
   const from = addresses(mail.from)[0]

@@ -111,6 +111,28 @@ describe.skipIf(!run)('adding an account and the initial sync', () => {
     expect(att.content.includes(Buffer.from('%PDF'))).toBe(false)
   })
 
+  it('streams a 25 MB message into the parser and keeps its attachment whole', async () => {
+    const login = 'large@example.test'
+    const password = dovecot.addUser(login)
+    const content = Buffer.alloc(18 * 1024 * 1024, 7)
+    for (let i = 0; i < content.length; i += 4096) content.writeUInt32BE(i, i)
+    const b64 = content.toString('base64').replace(/(.{76})/g, '$1\r\n')
+    const raw = `From: Big <big@sender.example>\r\nTo: owner@veilmail.test\r\nSubject: A large one\r\nMessage-ID: <large@sender.example>\r\n` +
+      `MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="L"\r\n\r\n--L\r\nContent-Type: text/plain\r\n\r\nSee the file.\r\n` +
+      `--L\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename="big.bin"\r\nContent-Transfer-Encoding: base64\r\n\r\n${b64}\r\n--L--\r\n`
+    expect(raw.length).toBeGreaterThan(24 * 1024 * 1024)
+    dovecot.writeMessages(login, [{ raw: sampleMail(0).raw }, { raw }, { raw: sampleMail(1).raw }])
+    const { user } = env
+    const { providerId, jobId } = await addImapAccount(user, dovecot, login, password)
+    expect(await syncJobFinished(user, providerId, jobId, 120_000)).toMatchObject({ status: 'done', syncResult: { newEmailsCount: 3 } })
+    const large = (await allEmails(user, providerId)).find((e) => e.subject === 'A large one')
+    const detail = (await user.json(user.get(`/api/emails/${large.id}`))).body.email
+    expect(detail.body).toContain('See the file.')
+    expect(detail.attachments).toMatchObject([{ filename: 'big.bin', size: content.length }])
+    const download = Buffer.from(await (await user.get(detail.attachments[0].url)).arrayBuffer())
+    expect(download.equals(content)).toBe(true)
+  }, 180_000)
+
   it('refuses a wrong password with a clear reason and stops the schedule for that account', async () => {
     dovecot.addUser('wrongpw@example.test', 'the-right-one')
     const { user } = env

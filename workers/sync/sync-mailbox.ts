@@ -8,16 +8,16 @@
 // bounded by count and bytes, each committed with the folder cursor, so a killed sync resumes
 // where it stopped and memory stays bounded whatever the mailbox size.
 import { randomUUID } from 'node:crypto'
+import type { Readable } from 'node:stream'
 import type { FetchMessageObject, ImapFlow } from 'imapflow'
 import type { PgBoss } from 'pg-boss'
 import type { Sql } from '../../db/client.ts'
 import { getProviderForSync, markProviderError, markProviderIdle, markProviderSyncing, setProviderProgress, type ProviderForSync } from '../../db/email-providers.ts'
-import { advanceFolderUid, listFolders, resetFolderCursor, setFolderState, upsertFolder, type MailboxFolderRow } from '../../db/mailbox-folders.ts'
+import { advanceFolderUid, listFolders, resetFolderCursor, setFolderState, setFolderStatus, upsertFolder, type MailboxFolderRow } from '../../db/mailbox-folders.ts'
 import { setSyncJobStatus } from '../../db/mailbox-sync-jobs.ts'
-import { insertAttachment } from '../../db/received-attachments.ts'
+import { insertAttachments, type NewAttachment } from '../../db/received-attachments.ts'
 import {
-  applyServerFlags, deleteEmailsByUid, deleteFolderEmails, findThreadByMessageIds, findThreadBySubject, insertReceivedEmail, listFolderFlags,
-  type ServerFlags,
+  applyServerFlags, deleteEmailsByUid, deleteFolderEmails, insertReceivedEmails, listFolderFlags, type NewReceivedEmail, type ServerFlags,
 } from '../../db/received-emails.ts'
 import type { Config } from '../../lib/config.ts'
 import { log } from '../../lib/log.ts'
@@ -25,6 +25,7 @@ import { SecretBox } from '../../lib/secret-box.ts'
 import { classifyImapError, closeImap, ImapConnectError } from './imap-connect.ts'
 import { loginMailbox, openCredentials } from './mailbox-login.ts'
 import { queues, type Payload, type WorkContext } from '../../db/queues.ts'
+import { assignThreads, type ThreadInput } from './mail-threads.ts'
 import { parseMessage, threadSubject, type ParsedMessage } from './received-mail.ts'
 
 export interface SyncDeps {
@@ -35,9 +36,14 @@ export interface SyncDeps {
   imapCa?: string
 }
 
-/** Messages and bytes fetched per round trip and committed together. */
+/**
+ * Messages and bytes fetched per round trip and committed together (two batches are held at
+ * once: one being stored, the next being fetched), and the size above which a message is
+ * streamed alone instead of fetched whole.
+ */
 const BATCH_MESSAGES = 50
-const BATCH_BYTES = 8 * 1024 * 1024
+const BATCH_BYTES = 2 * 1024 * 1024
+const STREAM_BYTES = 2 * 1024 * 1024
 /** Flag updates sent to Postgres per statement. */
 const FLAG_CHUNK = 2000
 /** pg_try_advisory_lock namespace of "a sync of this account is running". */
@@ -101,10 +107,13 @@ export async function syncProvider(deps: SyncDeps, provider: ProviderForSync): P
   }
   try {
     await markProviderSyncing(sql, provider.id, 0)
-    for (const folder of await client.list()) {
+    // every folder is listed with its counts (STATUS, RFC 3501 §6.3.10; in the LIST where the
+    // server has LIST-STATUS, RFC 5819); INBOX and the folders the user enabled are synced
+    for (const folder of await client.list({ statusQuery: { messages: true, unseen: true } })) {
       if (folder.flags.has('\\Noselect') || folder.flags.has('\\NonExistent')) continue
       const inbox = folder.specialUse === '\\Inbox' || folder.path.toUpperCase() === 'INBOX'
-      await upsertFolder(sql, provider.id, folder.path, folder.specialUse ?? null, inbox)
+      const row = await upsertFolder(sql, provider.id, folder.path, folder.specialUse ?? null, inbox)
+      if (folder.status) await setFolderStatus(sql, row.id, folder.status.messages ?? 0, folder.status.unseen ?? 0)
     }
     const total: FetchCounts = { added: 0, fetched: 0 }
     for (const folder of (await listFolders(sql, provider.id)).filter((f) => f.enabled)) {
@@ -201,7 +210,11 @@ async function syncStoredMessages(deps: SyncDeps, client: ImapFlow, folder: Mail
   if (changed || removed) log.info('sync.changes', { folder: folder.id, changed, removed, qresync: s.qresync })
 }
 
-/** New mail above `lastUid`, in bounded batches, each committed with the cursor. */
+/**
+ * New mail above `lastUid`, in bounded batches, each committed with the cursor. Fetching and
+ * storing overlap: while one batch is written to Postgres the next is fetched and parsed, so at
+ * most two batches of parsed messages are held (each message's source is dropped once parsed).
+ */
 async function fetchNewMessages(deps: SyncDeps, client: ImapFlow, provider: ProviderForSync, folder: MailboxFolderRow, lastUid: number, exists: number): Promise<FetchCounts> {
   const { sql } = deps
   if (exists === 0) return { added: 0, fetched: 0 }
@@ -213,76 +226,112 @@ async function fetchNewMessages(deps: SyncDeps, client: ImapFlow, provider: Prov
   const box = receivedMailBox(deps.config)
   let done = 0
   let added = 0
+  let storing: Promise<void> = Promise.resolve()
   for (const batch of await batchesBySize(client, uids)) {
-    const fetched: FetchMessageObject[] = []
-    for await (const message of client.fetch(batch.join(','), { uid: true, flags: true, size: true, internalDate: true, source: true }, { uid: true })) {
-      fetched.push(message)
-    }
-    const rows: { message: FetchMessageObject; parsed: ParsedMessage }[] = []
-    for (const message of fetched) {
-      const parsed = await parseMessage(message.source ?? Buffer.alloc(0))
-      rows.push({ message, parsed })
-    }
-    await sql.begin(async (tx) => {
-      for (const { message, parsed } of rows) {
-        const id = randomUUID()
-        const subjectKey = threadSubject(parsed.subject)
-        const named = [...(parsed.inReplyTo ? [parsed.inReplyTo] : []), ...parsed.referenceIds]
-        const threadId = (await findThreadByMessageIds(tx, provider.userId, named))
-          ?? (named.length === 0 && subjectKey ? await findThreadBySubject(tx, provider.userId, subjectKey) : undefined)
-          ?? randomUUID()
-        const flags = serverFlags(message.uid, message.flags, message.modseq)
-        const internalDate = message.internalDate instanceof Date ? message.internalDate : message.internalDate ? new Date(message.internalDate) : null
-        const inserted = await insertReceivedEmail(tx, {
-          id, userId: provider.userId, providerId: provider.id, folderId: folder.id, uid: message.uid,
-          messageId: parsed.messageId, inReplyTo: parsed.inReplyTo, referenceIds: parsed.referenceIds, threadId, threadSubject: subjectKey,
-          subject: parsed.subject, fromAddress: parsed.fromAddress, fromName: parsed.fromName, toAddress: parsed.toAddress,
-          ccAddresses: parsed.ccAddresses, bccAddresses: parsed.bccAddresses,
-          receivedAt: parsed.date ?? internalDate ?? new Date(), size: message.size ?? message.source?.length ?? 0,
-          isRead: flags.isRead, isStarred: flags.isStarred, isAnswered: flags.isAnswered,
-          hasAttachments: parsed.attachments.some((a) => a.listed), modseq: flags.modseq,
-          preview: box.seal(parsed.preview, `${id}:preview`),
-          bodyText: parsed.text === null ? null : box.seal(parsed.text, `${id}:text`),
-          bodyHtml: parsed.html === null ? null : box.seal(parsed.html, `${id}:html`),
-        })
-        if (!inserted) continue
-        added++
-        for (const a of parsed.attachments) {
-          const attachmentId = randomUUID()
-          await insertAttachment(tx, {
-            id: attachmentId, emailId: id, userId: provider.userId, filename: a.filename, contentType: a.contentType, contentId: a.contentId,
-            size: a.content.length, content: box.seal(a.content, attachmentId),
-          })
-        }
+    const prepared: PreparedMessage[] = []
+    if (batch.streamed) {
+      const message = await fetchLarge(client, batch.uids[0])
+      if (message) prepared.push(prepareMessage(box, provider, folder, message.meta, await parseMessage(message.content)))
+    } else {
+      for await (const message of client.fetch(batch.uids.join(','), { uid: true, flags: true, size: true, internalDate: true, source: true }, { uid: true })) {
+        prepared.push(prepareMessage(box, provider, folder, message, await parseMessage(message.source ?? Buffer.alloc(0))))
       }
-      await advanceFolderUid(tx, folder.id, batch[batch.length - 1])
+    }
+    await storing
+    storing = storeBatch(sql, provider, folder, prepared, batch.uids[batch.uids.length - 1]).then(async (stored) => {
+      added += stored
+      done += batch.uids.length
+      await setProviderProgress(sql, provider.id, done, uids.length)
     })
-    done += batch.length
-    await setProviderProgress(sql, provider.id, done, uids.length)
+    storing.catch(() => {}) // awaited before the next batch is handed over, or below
   }
+  await storing
   return { added, fetched: done }
 }
 
-/** Splits UIDs into fetch batches of at most BATCH_MESSAGES and about BATCH_BYTES (RFC822.SIZE). */
-async function batchesBySize(client: ImapFlow, uids: number[]): Promise<number[][]> {
+interface PreparedMessage { email: Omit<NewReceivedEmail, 'threadId'>; thread: ThreadInput; attachments: NewAttachment[] }
+
+/** A parsed message as its rows: bodies, preview and attachments sealed, bound to the row ids. */
+function prepareMessage(box: SecretBox, provider: ProviderForSync, folder: MailboxFolderRow, message: MessageMeta, parsed: ParsedMessage): PreparedMessage {
+  const id = randomUUID()
+  const flags = serverFlags(message.uid, message.flags, message.modseq)
+  const internalDate = message.internalDate instanceof Date ? message.internalDate : message.internalDate ? new Date(message.internalDate) : null
+  const subjectKey = threadSubject(parsed.subject)
+  return {
+    email: {
+      id, userId: provider.userId, providerId: provider.id, folderId: folder.id, uid: message.uid,
+      messageId: parsed.messageId, inReplyTo: parsed.inReplyTo, referenceIds: parsed.referenceIds, threadSubject: subjectKey,
+      subject: parsed.subject, fromAddress: parsed.fromAddress, fromName: parsed.fromName, toAddress: parsed.toAddress,
+      ccAddresses: parsed.ccAddresses, bccAddresses: parsed.bccAddresses,
+      receivedAt: parsed.date ?? internalDate ?? new Date(), size: message.size ?? 0,
+      isRead: flags.isRead, isStarred: flags.isStarred, isAnswered: flags.isAnswered,
+      hasAttachments: parsed.attachments.some((a) => a.listed), modseq: flags.modseq,
+      preview: box.seal(parsed.preview, `${id}:preview`),
+      bodyText: parsed.text === null ? null : box.seal(parsed.text, `${id}:text`),
+      bodyHtml: parsed.html === null ? null : box.seal(parsed.html, `${id}:html`),
+    },
+    thread: { messageId: parsed.messageId, named: [...(parsed.inReplyTo ? [parsed.inReplyTo] : []), ...parsed.referenceIds], subjectKey },
+    attachments: parsed.attachments.map((a) => {
+      const attachmentId = randomUUID()
+      return {
+        id: attachmentId, emailId: id, userId: provider.userId, filename: a.filename, contentType: a.contentType, contentId: a.contentId,
+        size: a.content.length, content: box.seal(a.content, attachmentId),
+      }
+    }),
+  }
+}
+
+/** One batch in one transaction: its conversations, its messages and their attachments (a statement each), the cursor. */
+async function storeBatch(sql: Sql, provider: ProviderForSync, folder: MailboxFolderRow, batch: PreparedMessage[], lastUid: number): Promise<number> {
+  return sql.begin(async (tx) => {
+    const threads = await assignThreads(tx, provider.userId, batch.map((m) => m.thread))
+    const stored = await insertReceivedEmails(tx, batch.map((m, i) => ({ ...m.email, threadId: threads[i] })))
+    await insertAttachments(tx, batch.filter((m) => stored.has(m.email.id)).flatMap((m) => m.attachments))
+    await advanceFolderUid(tx, folder.id, lastUid)
+    return stored.size
+  })
+}
+
+type MessageMeta = Pick<FetchMessageObject, 'uid' | 'flags' | 'modseq' | 'size' | 'internalDate'>
+
+/** A message over STREAM_BYTES: its flags and dates, and its source as a stream read in chunks. */
+async function fetchLarge(client: ImapFlow, uid: number): Promise<{ meta: MessageMeta; content: Readable } | undefined> {
+  const meta = await client.fetchOne(String(uid), { uid: true, flags: true, size: true, internalDate: true }, { uid: true })
+  if (!meta) return undefined // expunged meanwhile
+  const download = await client.download(String(uid), undefined, { uid: true, chunkSize: 1024 * 1024 })
+  if (!download || !('content' in download) || !download.content) return undefined
+  return { meta, content: download.content }
+}
+
+interface FetchBatch { uids: number[]; streamed: boolean }
+
+/**
+ * Splits UIDs into fetch batches of at most BATCH_MESSAGES and about BATCH_BYTES (RFC822.SIZE);
+ * a message over STREAM_BYTES is a batch of its own, streamed.
+ */
+async function batchesBySize(client: ImapFlow, uids: number[]): Promise<FetchBatch[]> {
   const sizes = new Map<number, number>()
   for (let i = 0; i < uids.length; i += 1000) {
     for await (const m of client.fetch(uids.slice(i, i + 1000).join(','), { uid: true, size: true }, { uid: true })) sizes.set(m.uid, m.size ?? 0)
   }
-  const batches: number[][] = []
+  const batches: FetchBatch[] = []
   let current: number[] = []
   let bytes = 0
   for (const uid of uids) {
     const size = sizes.get(uid)
     if (size === undefined) continue // expunged meanwhile
-    if (current.length && (current.length >= BATCH_MESSAGES || bytes + size > BATCH_BYTES)) {
-      batches.push(current)
+    if (current.length && (current.length >= BATCH_MESSAGES || bytes + size > BATCH_BYTES || size > STREAM_BYTES)) {
+      batches.push({ uids: current, streamed: false })
       current = []
       bytes = 0
+    }
+    if (size > STREAM_BYTES) {
+      batches.push({ uids: [uid], streamed: true })
+      continue
     }
     current.push(uid)
     bytes += size
   }
-  if (current.length) batches.push(current)
+  if (current.length) batches.push({ uids: current, streamed: false })
   return batches
 }

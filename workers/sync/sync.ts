@@ -8,6 +8,7 @@ import { errorFields, log, setLogProcess } from '../../lib/log.ts'
 import { serveMetrics } from '../../db/metrics.ts'
 import { onShutdown } from '../../lib/process-lifecycle.ts'
 import { createBoss, createQueues } from '../../db/queues.ts'
+import { startIdleWatcher } from './idle-watcher.ts'
 import { startSyncWorker } from './sync-worker.ts'
 
 setLogProcess('sync')
@@ -22,7 +23,11 @@ await createQueues(boss)
 
 // IMAP servers' certificates are checked against the system CAs plus NODE_EXTRA_CA_CERTS (read by Node itself)
 const stop = await startSyncWorker(boss, { sql, boss, config: cfg }, { concurrency, intervalSeconds, pollSeconds: 5 })
-log.info('sync.started', { concurrency, intervalSeconds })
+// IMAP IDLE for the accounts of users with an open inbox (SYNC_IDLE_CONNECTIONS, 0: off)
+const idle = cfg.syncIdle.connections > 0
+  ? startIdleWatcher({ sql, boss, config: cfg }, { maxConnections: cfg.syncIdle.connections, activeSeconds: cfg.syncIdle.activeSeconds })
+  : undefined
+log.info('sync.started', { concurrency, intervalSeconds, idleConnections: cfg.syncIdle.connections })
 
 const metrics = await serveMetrics(cfg, 'sync')
 const stopHeartbeat = startHeartbeat(sql, 'sync')
@@ -30,6 +35,7 @@ const stopHeartbeat = startHeartbeat(sql, 'sync')
 onShutdown(async () => {
   metrics?.close()
   await stopHeartbeat()
+  await idle?.stop()
   await stop()
   await boss.stop({ graceful: true, timeout: 10_000 }).catch((e) => log.warn('queue.stop_failed', errorFields(e)))
   await sql.end({ timeout: 5 })

@@ -3,7 +3,7 @@ import type { EmailListView } from '../../../../shared/email-schemas.ts'
 import { groupConversations, initiallyExpanded, initials, pageRange, senderLabel } from './conversations.ts'
 
 const email = (id: string, threadId: string, minute: number, over: Partial<EmailListView> = {}): EmailListView => ({
-  id, threadId, providerId: 'p', messageId: `<${id}@x>`, subject: `s-${threadId}`, fromAddress: `${id}@sender.example`, fromName: '',
+  id, threadId, providerId: 'p', folderId: 'f', messageId: `<${id}@x>`, subject: `s-${threadId}`, fromAddress: `${id}@sender.example`, fromName: '',
   toAddress: 'me@example.com', receivedAt: new Date(Date.UTC(2026, 10, 1, 10, minute)).toISOString(), size: 100, isRead: true,
   isStarred: false, hasAttachments: false, preview: '', ...over,
 })

@@ -34,9 +34,9 @@ describe('account status', () => {
 
   it('lists Inbox first with stored and unread counts, listed folders with the server\'s count', () => {
     const lines = folderLines([
-      { path: 'Sent', specialUse: '\\Sent', enabled: false, messageCount: 1, stored: 0, unread: 0 },
-      { path: 'INBOX', specialUse: null, enabled: true, messageCount: 1200, stored: 1200, unread: 1 },
-      { path: 'Archive', specialUse: '\\Archive', enabled: false, messageCount: 0, stored: 0, unread: 0 },
+      { id: 'f1', path: 'Sent', specialUse: '\\Sent', enabled: false, messageCount: 1, unseenCount: 0, stored: 0, unread: 0 },
+      { id: 'f2', path: 'INBOX', specialUse: null, enabled: true, messageCount: 1200, unseenCount: 1, stored: 1200, unread: 1 },
+      { id: 'f3', path: 'Archive', specialUse: '\\Archive', enabled: false, messageCount: 0, unseenCount: 0, stored: 0, unread: 0 },
     ])
     expect(lines).toEqual([
       { path: 'INBOX', name: 'Inbox', counts: '1,200 messages, 1 unread' },

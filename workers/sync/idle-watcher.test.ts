@@ -1,0 +1,129 @@
+// IMAP IDLE for open inboxes against a private Dovecot: mail APPENDed by another client reaches
+// Postgres with no Sync press and no schedule tick (the schedule is an hour here); the number of
+// held connections stays within its bound, most recently active users first; a user gone quiet
+// is released; a dropped connection is re-opened; a server that never answers holds up no other.
+import net from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '../../scripts/testing/api-client.ts'
+import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
+import { addImapAccount, syncJobFinished } from '../../scripts/testing/mailbox-accounts.ts'
+import { sampleMail } from '../../scripts/testing/sample-mail.ts'
+import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
+import { startIdleWatcher, type IdleWatcher } from './idle-watcher.ts'
+import { startSyncWorker } from './sync-worker.ts'
+
+const run = dovecotAvailable()
+
+const plain = (subject: string) => ({
+  raw: `From: Friend <friend@elsewhere.example>\r\nTo: owner@veilmail.test\r\nSubject: ${subject}\r\nMessage-ID: <${crypto.randomUUID()}@elsewhere.example>\r\n\r\nHello.\r\n`,
+})
+
+describe.skipIf(!run)('IMAP IDLE for open inboxes', () => {
+  let dovecot: Dovecot
+  let t: TestApp
+  let stopWorker: () => Promise<void>
+  let watcher: IdleWatcher
+  let silent: net.Server
+  beforeAll(async () => {
+    dovecot = await startDovecot()
+    t = await createTestApp({ ALLOW_PRIVATE_NETWORKS: 'true', IMAP_TIMEOUT_SECONDS: '1' })
+    const deps = { sql: t.db.sql, boss: t.boss, config: t.config, imapCa: dovecot.ca }
+    // no schedule within the test: only IDLE (or a Sync press, which the tests never make) syncs
+    stopWorker = await startSyncWorker(t.boss, deps, { concurrency: 3, intervalSeconds: 3600, pollSeconds: 1 })
+    watcher = startIdleWatcher(deps, { maxConnections: 3, activeSeconds: 120, tickSeconds: 0.5 })
+    // an IMAP server that accepts connections and never says a word
+    silent = net.createServer((socket) => socket.on('error', () => {}))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+  })
+  afterAll(async () => {
+    await watcher?.stop()
+    await stopWorker?.()
+    await t?.close()
+    await dovecot?.stop()
+    silent?.close()
+  })
+
+  const subjects = async (providerId: string) =>
+    (await t.db.sql<{ subject: string }[]>`select subject from received_emails where provider_id = ${providerId} order by uid`).map((r) => r.subject)
+  const syncsWaiting = async (providerId: string) =>
+    (await t.db.sql`select 1 from mailbox_sync_jobs where provider_id = ${providerId} and status in ('queued', 'running')`).length
+
+  /** A user with one synced account on Dovecot and `messages` in it. */
+  async function connectedUser(login: string, messages = 3) {
+    const user = new ApiClient(t.app)
+    await user.register()
+    const password = dovecot.addUser(login)
+    dovecot.writeMessages(login, Array.from({ length: messages }, (_, i) => ({ raw: sampleMail(i).raw })))
+    const { providerId, jobId } = await addImapAccount(user, dovecot, login, password)
+    expect(await syncJobFinished(user, providerId, jobId)).toMatchObject({ status: 'done' })
+    return { user, providerId }
+  }
+
+  /** Idling, and the sync the watch asked for when it began has run: from here only IDLE brings mail in. */
+  async function idlingAndSettled(providerId: string) {
+    await expect.poll(() => watcher.idling().includes(providerId), { timeout: 30_000 }).toBe(true)
+    await expect.poll(() => syncsWaiting(providerId), { timeout: 30_000 }).toBe(0)
+  }
+
+  it('brings mail APPENDed by another client into Postgres with no Sync press or schedule tick, and a silent server holds up no one', async () => {
+    const { user, providerId } = await connectedUser('idle@example.test')
+    // the same user's second account is on a server that never answers
+    const { port } = silent.address() as net.AddressInfo
+    const stuck = await addImapAccount(user, { host: '127.0.0.1', port }, 'stuck@example.test', 'pw')
+    await t.db.sql`update email_providers set state = 'error' where id = ${stuck.providerId}`
+    expect(watcher.idling()).not.toContain(providerId) // nobody has opened the inbox yet
+
+    // the inbox tab: the list is read through the API
+    expect((await user.get('/api/emails?providerId=all&limit=50&offset=0')).status).toBe(200)
+    await idlingAndSettled(providerId)
+    expect(await subjects(providerId)).toHaveLength(3)
+
+    await dovecot.append('idle@example.test', [plain('Arrived while idling')])
+    await expect.poll(() => subjects(providerId), { timeout: 30_000 }).toContain('Arrived while idling')
+    expect(await subjects(providerId)).toHaveLength(4)
+    expect(watcher.idling()).not.toContain(stuck.providerId)
+
+    // a dropped connection is opened again, and mail keeps coming
+    await dovecot.kick('idle@example.test')
+    await dovecot.append('idle@example.test', [plain('Arrived after the drop')])
+    await expect.poll(() => subjects(providerId), { timeout: 30_000 }).toContain('Arrived after the drop')
+    await idlingAndSettled(providerId)
+    await dovecot.append('idle@example.test', [plain('Arrived on the new connection')])
+    await expect.poll(() => subjects(providerId), { timeout: 30_000 }).toContain('Arrived on the new connection')
+    await t.db.sql`update inbox_presence set seen_at = now() - interval '1 hour'`
+    await expect.poll(() => watcher.idling(), { timeout: 30_000 }).toEqual([])
+  }, 180_000)
+
+  it('holds at most its bound of connections, most recently active users first, and lets go of a user gone quiet', async () => {
+    const accounts: { login: string; user: ApiClient; providerId: string }[] = []
+    for (const name of ['first', 'second', 'third', 'fourth']) {
+      accounts.push({ login: `${name}@bound.test`, ...(await connectedUser(`${name}@bound.test`, 1)) })
+    }
+    // all four open their inbox within seconds, the first longest ago: three connections at most (the bound)
+    await t.db.sql`
+      insert into inbox_presence (user_id, seen_at)
+      select p.user_id, now() - make_interval(secs => 10 - a.n) from unnest(${accounts.map((a) => a.providerId)}::uuid[]) with ordinality as a(id, n)
+      join email_providers p on p.id = a.id`
+    await expect.poll(() => watcher.idling().length, { timeout: 30_000 }).toBe(3)
+    const [claims] = await t.db.sql<{ n: number }[]>`select count(*)::int as n from mailbox_idle_claims`
+    expect(claims.n).toBe(3)
+    const held = watcher.idling()
+    // the first user opened the inbox longest ago: theirs is the one left out
+    expect(held).not.toContain(accounts[0].providerId)
+    // what Dovecot sees, once the syncs the new watches asked for are over: three connections
+    const open = async () => {
+      let n = 0
+      for (const a of accounts) n += await dovecot.connections(a.login)
+      return n
+    }
+    await expect.poll(open, { timeout: 30_000 }).toBe(3)
+
+    // the second user goes quiet: released, and the first takes the free place
+    await t.db.sql`update inbox_presence set seen_at = now() - interval '1 hour'
+      where user_id = (select user_id from email_providers where id = ${accounts[1].providerId})`
+    await expect.poll(() => watcher.idling().sort(), { timeout: 30_000 }).toEqual([accounts[0], accounts[2], accounts[3]].map((a) => a.providerId).sort())
+    await expect.poll(() => dovecot.connections(accounts[1].login), { timeout: 30_000 }).toBe(0)
+    const [after] = await t.db.sql<{ n: number }[]>`select count(*)::int as n from mailbox_idle_claims`
+    expect(after.n).toBe(3)
+  }, 180_000)
+})

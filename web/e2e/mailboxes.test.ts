@@ -271,6 +271,29 @@ describe.skipIf(!run)('/inbox/settings', () => {
     }
   })
 
+  it('syncs the Sent folder once it is turned on, and drops its mail here when it is turned off', async () => {
+    await dovecot.append(GOOD, [{ raw: sampleMail(950).raw, flags: '\\Seen' }, { raw: sampleMail(951).raw, flags: '\\Seen' }], 'Sent')
+    const [{ id }] = await t.db.sql<{ id: string }[]>`select id from email_providers where email = ${GOOD}`
+    const sent = account(GOOD).locator('[data-testid="account-folder"][data-path="Sent"]')
+    const toggle = account(GOOD).getByRole('switch', { name: 'Sync Sent' })
+    expect(await toggle.getAttribute('aria-checked')).toBe('false')
+    expect(await account(GOOD).getByRole('switch', { name: 'Sync Inbox' }).count()).toBe(0)
+    await toggle.click()
+    await toast().getByText('Sent will be synced', { exact: true }).waitFor()
+    // the sync it queued stores Sent's two messages; the list is read again on the 10 s poll
+    await expect.poll(afterPoll(() => sent.textContent()), { timeout: 90_000, interval: 200 }).toBe('Sent2 messages, 0 unread')
+    expect(await toggle.getAttribute('aria-checked')).toBe('true')
+    const stored = () => t.db.sql`select 1 from received_emails e join mailbox_folders f on f.id = e.folder_id where e.provider_id = ${id} and f.path = 'Sent'`
+    expect(await stored()).toHaveLength(2)
+
+    await toggle.click()
+    await toast().getByText('Sent is no longer synced', { exact: true }).waitFor()
+    await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false')
+    expect(await stored()).toHaveLength(0)
+    // nothing changed on the server
+    await expect.poll(() => sent.textContent()).toBe('Sent2 messages, not synced')
+  }, 180_000)
+
   it('removes an account after confirmation, with the mail synced from it', async () => {
     const [{ id }] = await t.db.sql<{ id: string }[]>`select id from email_providers where email = ${GOOD}`
     await account(GOOD).getByRole('button', { name: `Remove ${GOOD}` }).click()

@@ -4,6 +4,10 @@ import type { EmailProviderView } from '../../../../shared/email-provider-schema
 import { Button } from '../../../components/ui/button.tsx'
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
+import { Switch } from '../../../components/ui/switch.tsx'
+import { toast } from '../../../components/ui/use-toast.ts'
+import { errorMessage } from '../../../lib/api-client.ts'
+import { useUpdateFolder } from '../api/update-folder.ts'
 import { cn } from '../../../lib/cn.ts'
 import { accountStatus, folderLines, inProgress, lastSyncText, PROVIDER_LABELS } from '../lib/account-status.ts'
 import { OUTLOOK_START_URL } from '../lib/outlook-return.ts'
@@ -17,12 +21,20 @@ interface AccountCardProps {
   deleting: boolean
 }
 
-/** Spec §2 Connected Accounts: one account with its state, last sync, folders, Sync and delete. */
+/** One connected account with its state, last sync, folders (each but INBOX can be synced or not), Sync and delete. */
 export function AccountCard({ provider: p, syncBusy, onSync, onDelete, deleting }: AccountCardProps) {
   const [confirming, setConfirming] = useState(false)
   const status = accountStatus(p)
   const active = p.isActive && !p.needsAttention
   const busy = syncBusy || inProgress(p)
+  const folderChange = useUpdateFolder()
+
+  function setFolderSynced(path: string, name: string, enabled: boolean) {
+    folderChange.mutate({ providerId: p.id, path, enabled }, {
+      onSuccess: () => toast({ title: enabled ? `${name} will be synced` : `${name} is no longer synced`, description: enabled ? 'Its mail appears in your inbox after the sync.' : 'Its mail was removed from Veilmail; nothing changed on the mail server.' }),
+      onError: (error) => toast({ variant: 'destructive', title: 'Failed to update folder', description: errorMessage(error, 'The folder could not be changed.') }),
+    })
+  }
 
   return (
     <li className="grid gap-4 rounded-lg border border-border bg-card p-4 sm:p-5" data-testid="mail-account" data-email={p.email} data-state={p.state}>
@@ -72,9 +84,18 @@ export function AccountCard({ provider: p, syncBusy, onSync, onDelete, deleting 
       {p.folders.length > 0 && (
         <ul className="grid gap-1 border-t border-border pt-3 text-sm" aria-label={`Folders of ${p.email}`}>
           {folderLines(p.folders).map((f) => (
-            <li key={f.path} className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-4" data-testid="account-folder" data-path={f.path}>
+            <li key={f.path} className="grid grid-cols-[minmax(0,1fr)_auto_auto] items-center gap-x-4" data-testid="account-folder" data-path={f.path}>
               <span className="truncate font-medium" title={f.path}>{f.name}</span>
               <span className="text-right text-muted-foreground">{f.counts}</span>
+              {/* INBOX is always synced; any other folder is the user's choice */}
+              {f.path === 'INBOX' ? <span className="w-11" aria-hidden="true" /> : (
+                <Switch
+                  checked={f.enabled}
+                  disabled={folderChange.isPending}
+                  onCheckedChange={(enabled) => setFolderSynced(f.path, f.name, enabled)}
+                  aria-label={`Sync ${f.name}`}
+                />
+              )}
             </li>
           ))}
         </ul>

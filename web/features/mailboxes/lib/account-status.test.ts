@@ -39,9 +39,9 @@ describe('account status', () => {
       { id: 'f3', path: 'Archive', specialUse: '\\Archive', enabled: false, messageCount: 0, unseenCount: 0, stored: 0, unread: 0 },
     ])
     expect(lines).toEqual([
-      { path: 'INBOX', name: 'Inbox', counts: '1,200 messages, 1 unread' },
-      { path: 'Archive', name: 'Archive', counts: 'Not synced' },
-      { path: 'Sent', name: 'Sent', counts: '1 message, not synced' },
+      { path: 'INBOX', name: 'Inbox', counts: '1,200 messages, 1 unread', enabled: true },
+      { path: 'Archive', name: 'Archive', counts: 'Not synced', enabled: false },
+      { path: 'Sent', name: 'Sent', counts: '1 message, not synced', enabled: false },
     ])
   })
 

@@ -52,6 +52,7 @@ export interface FolderLine {
   path: string
   name: string
   counts: string
+  enabled: boolean
 }
 
 /** INBOX (synced) first; a folder that is only listed says how many messages the server had at the last sync. */
@@ -60,6 +61,7 @@ export function folderLines(folders: FolderView[]): FolderLine[] {
     .sort((a, b) => Number(b.path === 'INBOX') - Number(a.path === 'INBOX') || Number(b.enabled) - Number(a.enabled) || a.path.localeCompare(b.path))
     .map((f) => ({
       path: f.path,
+      enabled: f.enabled,
       name: f.path === 'INBOX' ? 'Inbox' : (f.specialUse && SPECIAL_NAMES[f.specialUse]) || f.path,
       counts: f.enabled ? `${plural(f.stored, 'message')}, ${f.unread.toLocaleString('en-US')} unread` : f.messageCount > 0 ? `${plural(f.messageCount, 'message')}, not synced` : 'Not synced',
     }))

@@ -286,7 +286,7 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     await expect.poll(() => inFolder('INBOX'), { timeout: 30_000, interval: 500 }).toBe(false)
     expect(await inFolder('Trash')).toBe(true)
 
-    // one message deleted from its page, with the spec's dialog
+    // one message deleted from its page, with its confirmation dialog
     await report.getByRole('button', { name: /bob/ }).click()
     const detail = page.getByTestId('email-detail')
     await detail.getByText('The figures are attached.').waitFor()

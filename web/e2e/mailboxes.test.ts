@@ -161,7 +161,7 @@ describe.skipIf(!run)('/inbox/settings', () => {
       await fillCustom(GOOD, password)
       const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/email-providers'))
       await form().getByRole('button', { name: 'Add Account' }).click()
-      // the wire format of the spec's client
+      // the wire format the API documents (README "Connecting a mailbox (server side)")
       const body = (await sent).postDataJSON()
       expect(Object.keys(body).sort()).toEqual(['email', 'encryptedCredentials', 'provider'])
       expect(body).toMatchObject({ provider: 'other', email: GOOD })

@@ -6,7 +6,7 @@ import { emailCountsKey } from './get-email-counts.ts'
 import { emailListsKey } from './get-emails.ts'
 import type { FlagResult } from './update-email-flags.ts'
 
-/** One DELETE per e-mail (spec §7); the server moves each to Trash on the IMAP server. */
+/** One DELETE per e-mail (the API has no bulk route); the server moves each to Trash on the IMAP server. */
 export async function deleteEmails(ids: readonly string[]): Promise<FlagResult> {
   const results = await Promise.allSettled(ids.map((id) => apiRequest('DELETE', `/api/emails/${encodeURIComponent(id)}`)))
   return {

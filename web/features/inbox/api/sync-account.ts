@@ -17,7 +17,7 @@ export async function syncAccount(providerId: string): Promise<SyncJobView> {
   }
 }
 
-/** Sync, then the lists, counts and storage stats are read again (spec §7). */
+/** Sync, then the lists, counts and storage stats are read again: the sync may have changed all of them. */
 export function useSyncAccount() {
   const client = useQueryClient()
   const userId = useAuth().user?.id ?? ''

@@ -7,7 +7,7 @@ import { emailListsKey } from './get-emails.ts'
 
 export interface FlagResult { succeeded: string[]; failed: string[] }
 
-/** One PATCH per e-mail (spec §7), all at once; a failure of some leaves the others done. */
+/** One PATCH per e-mail (the API has no bulk route), all at once; a failure of some leaves the others done. */
 export async function flagEmails(ids: readonly string[], flags: EmailFlags): Promise<FlagResult> {
   const results = await Promise.allSettled(ids.map((id) => apiRequest('PATCH', `/api/emails/${encodeURIComponent(id)}`, flags)))
   return {
@@ -18,7 +18,7 @@ export async function flagEmails(ids: readonly string[], flags: EmailFlags): Pro
 
 /**
  * Star or read, shown at once; the messages that failed go back to what they were and the
- * caller's `onResult` says so (the spec's toasts). The server queues the IMAP write-back.
+ * caller's `onResult` says so (in a toast). The server queues the IMAP write-back.
  */
 export function useFlagEmails() {
   const client = useQueryClient()

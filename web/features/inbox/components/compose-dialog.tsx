@@ -14,7 +14,7 @@ import { useEncryptionKeys } from '../../encryption/api/get-encryption-keys.ts'
 import type { ComposeRequest } from './inbox-compose-context.ts'
 
 /**
- * Spec §2 inbox compose dialog (full screen on a phone): the compose form, sent from an alias
+ * The inbox compose dialog (full screen on a phone): the compose form, sent from an alias
  * through the same outgoing queue as the compose page; its job is polled every 10 s.
  */
 export function ComposeDialog({ request, onClose }: { request: ComposeRequest | undefined; onClose: () => void }) {

@@ -27,7 +27,7 @@ function CategoryLink({ view, category, icon: Icon, label, count }: { view: Inbo
   )
 }
 
-/** Spec §2 inbox sidebar: Compose, the three categories with counts, storage, settings, accounts. */
+/** The inbox sidebar: Compose, the three categories with counts, storage, settings, accounts. */
 export function InboxSidebar() {
   const userId = useAuth().user?.id
   const [params] = useSearchParams()

@@ -7,7 +7,7 @@ import { HtmlBody } from './html-body.tsx'
 import { PlainTextBody } from './plain-text-body.tsx'
 
 /**
- * Spec §4 "Content display": a text body with age blocks shows a decrypt widget for each; else
+ * A text body with age blocks shows a decrypt widget for each; else
  * the HTML in its frame; else the plain text; attachments (but the inline images) to download.
  */
 export function MessageBody({ email }: { email: EmailDetailView }) {

@@ -17,7 +17,7 @@ interface AccountCardProps {
   deleting: boolean
 }
 
-/** Spec §2 Connected Accounts: one account with its state, last sync, folders, Sync and delete. */
+/** One connected account (README "Connecting a mailbox"): the account with its state, last sync, folders, Sync and delete. */
 export function AccountCard({ provider: p, syncBusy, onSync, onDelete, deleting }: AccountCardProps) {
   const [confirming, setConfirming] = useState(false)
   const status = accountStatus(p)

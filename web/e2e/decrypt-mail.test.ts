@@ -1,14 +1,12 @@
 // The Decrypt page opens an encrypted forward (built by the real workers/delivery/encrypted-payload.ts) as a
 // readable message in a real browser: headers, sanitized HTML with remote images blocked (a local
 // server counts any fetch), inline images shown, attachments downloaded byte for byte.
-import { once } from 'node:events'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { generateX25519Identity, identityToRecipient } from 'age-encryption'
 import MailComposer from 'nodemailer/lib/mail-composer/index.js'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { startImageTracker, PIXEL, type ImageTracker } from '../../scripts/testing/image-tracker.ts'
 import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { closeBrowserSuite, screenshotOnFailure, startBrowserSuite } from '../../scripts/testing/browser-suite.ts'
 import type { TestDatabase } from '../../scripts/testing/test-database.ts'
@@ -19,27 +17,20 @@ import { encryptPayload } from '../../workers/delivery/encrypted-payload.ts'
 const run = browserAvailable()
 let db: TestDatabase
 let server: WebServer
-let tracker: Server
+let tracker: ImageTracker
 let trackerUrl: string
-const trackerHits: string[] = []
+let trackerHits: string[] = []
 let browser: Browser
 let context: BrowserContext
 let page: Page
 let identity: string
 let armored: string
 const PDF = Buffer.from('%PDF-1.4\n' + 'quarterly numbers '.repeat(200) + '\n%%EOF\n')
-// 1x1 PNG
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64')
 
 beforeAll(async () => {
   if (!run) return
-  tracker = createServer((req, res) => {
-    trackerHits.push(req.url ?? '')
-    res.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL)
-  })
-  tracker.listen(0, '127.0.0.1')
-  await once(tracker, 'listening')
-  trackerUrl = `http://127.0.0.1:${(tracker.address() as AddressInfo).port}`
+  tracker = await startImageTracker()
+  ;({ url: trackerUrl, hits: trackerHits } = tracker)
   const original = await new MailComposer({
     from: 'Shop Team <news@shop.example>',
     to: 'me.alias@veilmail.test',

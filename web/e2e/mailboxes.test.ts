@@ -9,7 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { insertEmailProvider, markProviderError } from '../../db/email-providers.ts'
 import { OUTLOOK_EXPIRED_MESSAGE } from '../../shared/outlook-connection.ts'
 import { sealCredentials } from '../../workers/sync/mailbox-login.ts'
-import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { closeBrowserSuite, screenshotOnFailure, startBrowserSuite, type BrowserSuite } from '../../scripts/testing/browser-suite.ts'
 import { registerVerified } from '../../scripts/testing/browser-account.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
@@ -25,6 +26,7 @@ const NOWHERE = 'lost@imap.test'
 const WRONG_PASSWORD_REASON = 'The mail server refused the e-mail address or password. Check them (Gmail and Yahoo need an app password).'
 let dovecot: Dovecot
 let t: TestApp
+let suite: BrowserSuite | undefined
 let server: WebServer
 let sync: SyncProcesses | undefined
 let syncStarted = false
@@ -39,9 +41,9 @@ beforeAll(async () => {
   if (!run) return
   dovecot = await startDovecot()
   t = await createTestApp({ ALLOW_PRIVATE_NETWORKS: 'true' })
-  server = await startWebServer(t.db.url, { ALLOW_PRIVATE_NETWORKS: 'true', METRICS_PORT: '0' })
+  suite = await startBrowserSuite({ db: t.db, env: { ALLOW_PRIVATE_NETWORKS: 'true', METRICS_PORT: '0' } })
+  ;({ server, browser } = suite)
   sync = await syncProcesses(t, dovecot.caFile, { METRICS_PORT: '0' })
-  browser = await launchBrowser()
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   context.on('request', (request) => {
     if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/email-providers') posts.push(request)
@@ -53,13 +55,10 @@ beforeAll(async () => {
   await page.clock.install()
   userId = (await registerVerified(context.request, server.url, t.db.sql, `owner.${randomUUID().slice(0, 6)}@example.com`)).id
 }, 90_000)
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await page?.screenshot({ path: path.join(SCREENSHOTS, 'mailboxes-failure.png'), fullPage: true })
-})
+afterEach(screenshotOnFailure(() => page, 'mailboxes-failure.png'))
 afterAll(async () => {
-  await browser?.close()
   await sync?.close()
-  await server?.stop()
+  if (suite) await closeBrowserSuite(suite)
   await t?.close()
   await dovecot?.stop()
 })

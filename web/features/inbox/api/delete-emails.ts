@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '../../../lib/api-client.ts'
-import { useAuth } from '../../auth/components/auth-context.ts'
+import { useAuth } from '../../../lib/auth-context.ts'
 import { removeCachedEmails } from './email-cache.ts'
 import { emailCountsKey } from './get-email-counts.ts'
 import { emailListsKey } from './get-emails.ts'

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { SyncJobView } from '../../../../shared/email-provider-schemas.ts'
-import { useAuth } from '../../auth/components/auth-context.ts'
+import { useAuth } from '../../../lib/auth-context.ts'
 import { emailCountsKey } from './get-email-counts.ts'
 import { emailListsKey } from './get-emails.ts'
 import { emailProvidersKey, getSyncJob, syncEmailProvider } from '../../../lib/email-providers.ts'

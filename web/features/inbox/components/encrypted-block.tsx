@@ -5,7 +5,7 @@ import type { DecryptAutoInput, DecryptManualInput } from '../../../../shared/en
 import { Button } from '../../../components/ui/button.tsx'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx'
 import { toast, type ToastInput } from '../../../components/ui/use-toast.ts'
-import { useAuth } from '../../auth/components/auth-context.ts'
+import { useAuth } from '../../../lib/auth-context.ts'
 import { decryptWithSavedKey } from '../../decrypt/api/decrypt-with-saved-key.ts'
 import { AutoDecryptForm } from '../../decrypt/components/auto-decrypt-form.tsx'
 import { useDecryptedMail } from '../../decrypt/components/decrypt-result.tsx'

@@ -18,8 +18,6 @@ const run = browserAvailable()
 let db: TestDatabase
 let server: WebServer
 let tracker: ImageTracker
-let trackerUrl: string
-let trackerHits: string[] = []
 let browser: Browser
 let context: BrowserContext
 let page: Page
@@ -30,7 +28,6 @@ const PDF = Buffer.from('%PDF-1.4\n' + 'quarterly numbers '.repeat(200) + '\n%%E
 beforeAll(async () => {
   if (!run) return
   tracker = await startImageTracker()
-  ;({ url: trackerUrl, hits: trackerHits } = tracker)
   const original = await new MailComposer({
     from: 'Shop Team <news@shop.example>',
     to: 'me.alias@veilmail.test',
@@ -38,7 +35,7 @@ beforeAll(async () => {
     subject: 'Your order 4711 — shipped',
     date: new Date('2026-11-20T10:30:00Z'),
     text: 'Your order is on its way.\nTrack it on our site.',
-    html: `<p>Your order is <b>on its way</b>.</p><img alt="tracking" src="${trackerUrl}/open.png"><div style="background:url(${trackerUrl}/bg.png)">styled</div><img alt="logo" src="cid:logo@shop"><script>document.title='owned'</script><a href="https://shop.example/track">Track</a>`,
+    html: `<p>Your order is <b>on its way</b>.</p><img alt="tracking" src="${tracker.url}/open.png"><div style="background:url(${tracker.url}/bg.png)">styled</div><img alt="logo" src="cid:logo@shop"><script>document.title='owned'</script><a href="https://shop.example/track">Track</a>`,
     attachments: [
       { filename: 'invoice.pdf', content: PDF, contentType: 'application/pdf' },
       { filename: 'logo.png', content: PIXEL, contentType: 'image/png', cid: 'logo@shop' },
@@ -98,8 +95,8 @@ describe.skipIf(!run)('a decrypted forward on the Decrypt page', () => {
     await page.evaluate(() => window.scrollTo(0, 0))
     await page.screenshot({ path: path.join(SCREENSHOTS, 'decrypt-readable-mail-1280.png'), fullPage: true })
     // The frame has rendered; nothing ever reached the tracking server, from the page or the frame.
-    expect(trackerHits).toEqual([])
-    expect(pageRequests.filter((url) => url.startsWith(trackerUrl))).toEqual([])
+    expect(tracker.hits).toEqual([])
+    expect(pageRequests.filter((url) => url.startsWith(tracker.url))).toEqual([])
   })
 
   it('shows the plain text on request and the MIME source one click away', async () => {
@@ -110,6 +107,6 @@ describe.skipIf(!run)('a decrypted forward on the Decrypt page', () => {
     expect(await page.getByLabel('Decrypted text').inputValue()).toMatch(/^From: Shop Team <news@shop\.example>/m)
     await page.getByRole('button', { name: 'Show message' }).click()
     await mail.waitFor()
-    expect(trackerHits).toEqual([])
+    expect(tracker.hits).toEqual([])
   })
 })

@@ -36,8 +36,6 @@ let browser: Browser
 let context: BrowserContext
 let page: Page
 let tracker: ImageTracker
-let trackerUrl: string
-let trackerHits: string[] = []
 let identity: string
 
 function message(o: { from: string; subject: string; id: string; minute: number; body: string; headers?: string; contentType?: string }) {
@@ -49,7 +47,7 @@ function message(o: { from: string; subject: string; id: string; minute: number;
 }
 
 function xssMessage(): string {
-  const t = trackerUrl
+  const t = tracker.url
   const html = `<html><head><meta http-equiv="refresh" content="0;url=${t}/refresh"><style>body{background-image:url(${t}/style-tag.png)}</style></head><body>
 <p>Deals of the <b>week</b></p>
 <script>fetch('${t}/script'); parent.document.title = 'owned'</script>
@@ -152,7 +150,6 @@ async function connectMailbox(p: Page, mailbox: string, password: string): Promi
 beforeAll(async () => {
   if (!run) return
   tracker = await startImageTracker()
-  ;({ url: trackerUrl, hits: trackerHits } = tracker)
   identity = await generateX25519Identity()
   dovecot = await startDovecot()
   const password = dovecot.addUser(MAILBOX)
@@ -371,8 +368,8 @@ describe.skipIf(!run)('the inbox in the browser', () => {
         csp: doc.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content'),
       }
     })
-    expect(trackerHits).toEqual([])
-    expect(pageRequests.filter((url) => url.startsWith(trackerUrl))).toEqual([])
+    expect(tracker.hits).toEqual([])
+    expect(pageRequests.filter((url) => url.startsWith(tracker.url))).toEqual([])
     const before = await inFrame()
     expect(before).toMatchObject({
       sandbox: 'allow-same-origin allow-popups allow-popups-to-escape-sandbox', scripts: 0, handlers: [], active: 1 /* our own CSP meta */, jsLink: null,
@@ -383,12 +380,12 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     await screenshot(page, 'inbox-html-blocked-1280.png')
 
     await page.getByRole('button', { name: 'Show images' }).click()
-    await expect.poll(() => trackerHits.includes('/pixel.png'), { timeout: 10_000 }).toBe(true)
+    await expect.poll(() => tracker.hits.includes('/pixel.png'), { timeout: 10_000 }).toBe(true)
     const after = await inFrame()
-    expect(after).toMatchObject({ scripts: 0, handlers: [], jsLink: null, remoteSrc: `${trackerUrl}/pixel.png` })
-    await expect.poll(() => trackerHits.includes('/css-bg.png')).toBe(true)
+    expect(after).toMatchObject({ scripts: 0, handlers: [], jsLink: null, remoteSrc: `${tracker.url}/pixel.png` })
+    await expect.poll(() => tracker.hits.includes('/css-bg.png')).toBe(true)
     // images only: no script, handler, link, form, frame or refresh ever reached the listener
-    expect(trackerHits.filter((hit) => !/\.png$/.test(hit))).toEqual([])
+    expect(tracker.hits.filter((hit) => !/\.png$/.test(hit))).toEqual([])
     expect(await page.title()).not.toBe('owned')
     expect(dialogs).toBe(0)
   })

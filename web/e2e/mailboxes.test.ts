@@ -12,6 +12,7 @@ import { sealCredentials } from '../../workers/sync/mailbox-login.ts'
 import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { closeBrowserSuite, screenshotOnFailure, startBrowserSuite, type BrowserSuite } from '../../scripts/testing/browser-suite.ts'
 import { registerVerified } from '../../scripts/testing/browser-account.ts'
+import { holdMailInsertsAbove } from '../../scripts/testing/mail-insert-hold.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
 import { syncProcesses, type SyncProcesses } from '../../scripts/testing/sync-processes.ts'
@@ -19,7 +20,6 @@ import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
 
 const run = browserAvailable() && dovecotAvailable()
-const HOLD = 4_246_013 // advisory lock the test holds to stop the first sync half-way
 const GOOD = 'reader@imap.test'
 const BAD = 'wrong@imap.test'
 const NOWHERE = 'lost@imap.test'
@@ -149,13 +149,8 @@ describe.skipIf(!run)('/inbox/settings', () => {
   it('adds a Custom IMAP account through the form: Connecting…, the first sync\'s progress, then the counts', async () => {
     const password = dovecot.addUser(GOOD)
     dovecot.writeMessages(GOOD, Array.from({ length: 200 }, (_, i) => ({ raw: sampleMail(i).raw })))
-    // the insert of UID 101 waits on a lock this test holds: the sync stops at 100 of 200
-    await t.db.sql.unsafe(`
-      create function test_hold_insert() returns trigger language plpgsql as $$
-      begin if new.uid > 100 then perform pg_advisory_xact_lock_shared(${HOLD}); end if; return new; end $$;
-      create trigger test_hold_insert before insert on received_emails for each row execute function test_hold_insert();`)
-    const holder = await t.db.sql.reserve()
-    await holder`select pg_advisory_lock(${HOLD})`
+    // the insert of UID 101 waits until the hold is released: the sync stops at 100 of 200
+    const hold = await holdMailInsertsAbove(t.db.sql, 100)
     try {
       await fillCustom(GOOD, password)
       const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/email-providers'))
@@ -175,9 +170,7 @@ describe.skipIf(!run)('/inbox/settings', () => {
       await account(GOOD).screenshot({ path: path.join(SCREENSHOTS, 'mailboxes-syncing.png') })
       expect(await account(GOOD).getByRole('button', { name: 'Syncing…' }).isDisabled()).toBe(true)
     } finally {
-      await holder`select pg_advisory_unlock(${HOLD})`
-      holder.release()
-      await t.db.sql.unsafe('drop trigger if exists test_hold_insert on received_emails; drop function if exists test_hold_insert()')
+      await hold.release()
     }
     await expect.poll(afterPoll(() => account(GOOD).getAttribute('data-state')), { timeout: 90_000, interval: 200 }).toBe('idle')
     await expectToast('Email account added', 'Your email account has been connected successfully.')

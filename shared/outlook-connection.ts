@@ -1,5 +1,5 @@
 // What the Outlook (OAuth2) connection tells the browser, shared by the API that says it and the
-// settings page that reads it (spec §4 "Outlook return").
+// settings page that reads it (README "Outlook (OAuth2)": the `/inbox/settings?status=…` return).
 
 /**
  * The start of an Outlook account's `lastError` when Microsoft no longer renews its sign-in (the

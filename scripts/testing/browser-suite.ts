@@ -20,10 +20,16 @@ interface BrowserSuiteOptions {
   env?: Record<string, string>
   /** Rows the web process should find at its start (landing figures read at start, say). */
   seed?: (db: TestDatabase) => Promise<unknown>
+  /** A database the caller made (a mail environment's, a test app's) and drops itself; unset = one of the suite's own. */
+  db?: TestDatabase
 }
 
+/** Databases a suite was given: closeBrowserSuite leaves them to their owner. */
+const borrowed = new WeakSet<TestDatabase>()
+
 export async function startBrowserSuite(options: BrowserSuiteOptions = {}): Promise<BrowserSuite> {
-  const db = await createTestDatabase()
+  const db = options.db ?? await createTestDatabase()
+  if (options.db) borrowed.add(db)
   let server: WebServer | undefined
   try {
     await options.seed?.(db)
@@ -48,7 +54,7 @@ export async function startBrowserSuite(options: BrowserSuiteOptions = {}): Prom
 export async function closeBrowserSuite(suite: Partial<Omit<BrowserSuite, 'open'>>): Promise<void> {
   await suite.browser?.close()
   await suite.server?.stop()
-  await suite.db?.drop()
+  if (suite.db && !borrowed.has(suite.db)) await suite.db.drop()
 }
 
 /** An afterEach hook: a full-page capture of the page when the test failed, to see what it saw. */

@@ -1,14 +1,12 @@
 // The Decrypt page opens an encrypted forward (built by the real workers/delivery/encrypted-payload.ts) as a
 // readable message in a real browser: headers, sanitized HTML with remote images blocked (a local
 // server counts any fetch), inline images shown, attachments downloaded byte for byte.
-import { once } from 'node:events'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { generateX25519Identity, identityToRecipient } from 'age-encryption'
 import MailComposer from 'nodemailer/lib/mail-composer/index.js'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { startImageTracker, PIXEL, type ImageTracker } from '../../scripts/testing/image-tracker.ts'
 import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { closeBrowserSuite, screenshotOnFailure, startBrowserSuite } from '../../scripts/testing/browser-suite.ts'
 import type { TestDatabase } from '../../scripts/testing/test-database.ts'
@@ -19,27 +17,17 @@ import { encryptPayload } from '../../workers/delivery/encrypted-payload.ts'
 const run = browserAvailable()
 let db: TestDatabase
 let server: WebServer
-let tracker: Server
-let trackerUrl: string
-const trackerHits: string[] = []
+let tracker: ImageTracker
 let browser: Browser
 let context: BrowserContext
 let page: Page
 let identity: string
 let armored: string
 const PDF = Buffer.from('%PDF-1.4\n' + 'quarterly numbers '.repeat(200) + '\n%%EOF\n')
-// 1x1 PNG
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64')
 
 beforeAll(async () => {
   if (!run) return
-  tracker = createServer((req, res) => {
-    trackerHits.push(req.url ?? '')
-    res.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL)
-  })
-  tracker.listen(0, '127.0.0.1')
-  await once(tracker, 'listening')
-  trackerUrl = `http://127.0.0.1:${(tracker.address() as AddressInfo).port}`
+  tracker = await startImageTracker()
   const original = await new MailComposer({
     from: 'Shop Team <news@shop.example>',
     to: 'me.alias@veilmail.test',
@@ -47,7 +35,7 @@ beforeAll(async () => {
     subject: 'Your order 4711 — shipped',
     date: new Date('2026-11-20T10:30:00Z'),
     text: 'Your order is on its way.\nTrack it on our site.',
-    html: `<p>Your order is <b>on its way</b>.</p><img alt="tracking" src="${trackerUrl}/open.png"><div style="background:url(${trackerUrl}/bg.png)">styled</div><img alt="logo" src="cid:logo@shop"><script>document.title='owned'</script><a href="https://shop.example/track">Track</a>`,
+    html: `<p>Your order is <b>on its way</b>.</p><img alt="tracking" src="${tracker.url}/open.png"><div style="background:url(${tracker.url}/bg.png)">styled</div><img alt="logo" src="cid:logo@shop"><script>document.title='owned'</script><a href="https://shop.example/track">Track</a>`,
     attachments: [
       { filename: 'invoice.pdf', content: PDF, contentType: 'application/pdf' },
       { filename: 'logo.png', content: PIXEL, contentType: 'image/png', cid: 'logo@shop' },
@@ -107,8 +95,8 @@ describe.skipIf(!run)('a decrypted forward on the Decrypt page', () => {
     await page.evaluate(() => window.scrollTo(0, 0))
     await page.screenshot({ path: path.join(SCREENSHOTS, 'decrypt-readable-mail-1280.png'), fullPage: true })
     // The frame has rendered; nothing ever reached the tracking server, from the page or the frame.
-    expect(trackerHits).toEqual([])
-    expect(pageRequests.filter((url) => url.startsWith(trackerUrl))).toEqual([])
+    expect(tracker.hits).toEqual([])
+    expect(pageRequests.filter((url) => url.startsWith(tracker.url))).toEqual([])
   })
 
   it('shows the plain text on request and the MIME source one click away', async () => {
@@ -119,6 +107,6 @@ describe.skipIf(!run)('a decrypted forward on the Decrypt page', () => {
     expect(await page.getByLabel('Decrypted text').inputValue()).toMatch(/^From: Shop Team <news@shop\.example>/m)
     await page.getByRole('button', { name: 'Show message' }).click()
     await mail.waitFor()
-    expect(trackerHits).toEqual([])
+    expect(tracker.hits).toEqual([])
   })
 })

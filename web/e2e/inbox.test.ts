@@ -2,22 +2,21 @@
 // into the real web process; the delivery worker and a relay stand-in behind the compose dialog.
 // Changes made in the browser are checked on the IMAP server through another client (imapflow),
 // and a hostile HTML message must run nothing and fetch nothing until "Show images".
-import { once } from 'node:events'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { armor, Encrypter, generateX25519Identity, identityToRecipient } from 'age-encryption'
 import { simpleParser } from 'mailparser'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { startImageTracker, type ImageTracker } from '../../scripts/testing/image-tracker.ts'
+import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { closeBrowserSuite, startBrowserSuite, type BrowserSuite } from '../../scripts/testing/browser-suite.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
 import { imapCredentials } from '../../scripts/testing/mailbox-accounts.ts'
 import { latestLink } from '../../scripts/testing/mailbox.ts'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
-import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
+import type { WebServer } from '../../scripts/testing/web-server.ts'
 import { startSyncWorker } from '../../workers/sync/sync-worker.ts'
 
 const run = browserAvailable() && dovecotAvailable()
@@ -27,18 +26,16 @@ const MAILBOX = 'reader@example.test'
 const ALIAS = 'reader@veilmail.test'
 const CRLF = '\r\n'
 const PDF = Buffer.from('%PDF-1.4\n' + 'quarterly figures '.repeat(100) + '\n%%EOF\n')
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64')
 
 let env: MailEnv
 let dovecot: Dovecot
 let stopSync: () => Promise<void>
+let suite: BrowserSuite | undefined
 let server: WebServer
 let browser: Browser
 let context: BrowserContext
 let page: Page
-let tracker: Server
-let trackerUrl: string
-const trackerHits: string[] = []
+let tracker: ImageTracker
 let identity: string
 
 function message(o: { from: string; subject: string; id: string; minute: number; body: string; headers?: string; contentType?: string }) {
@@ -50,7 +47,7 @@ function message(o: { from: string; subject: string; id: string; minute: number;
 }
 
 function xssMessage(): string {
-  const t = trackerUrl
+  const t = tracker.url
   const html = `<html><head><meta http-equiv="refresh" content="0;url=${t}/refresh"><style>body{background-image:url(${t}/style-tag.png)}</style></head><body>
 <p>Deals of the <b>week</b></p>
 <script>fetch('${t}/script'); parent.document.title = 'owned'</script>
@@ -152,13 +149,7 @@ async function connectMailbox(p: Page, mailbox: string, password: string): Promi
 
 beforeAll(async () => {
   if (!run) return
-  tracker = createServer((req, res) => {
-    trackerHits.push(req.url ?? '')
-    res.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL)
-  })
-  tracker.listen(0, '127.0.0.1')
-  await once(tracker, 'listening')
-  trackerUrl = `http://127.0.0.1:${(tracker.address() as AddressInfo).port}`
+  tracker = await startImageTracker()
   identity = await generateX25519Identity()
   dovecot = await startDovecot()
   const password = dovecot.addUser(MAILBOX)
@@ -166,10 +157,13 @@ beforeAll(async () => {
 
   env = await createMailEnv({ env: { UNDO_SECONDS: '1' } })
   stopSync = await startSyncWorker(env.boss, { sql: env.db.sql, boss: env.boss, config: env.config, imapCa: dovecot.ca }, { concurrency: 2, intervalSeconds: 3600, pollSeconds: 1 })
-  server = await startWebServer(env.db.url, {
-    OUTBOUND_SMTP_URL: env.relay.url, UNDO_SECONDS: '1', SECRET_KEY: env.config.secretKey, MAIL_DOMAINS: env.config.mailDomains.join(','), ALLOW_PRIVATE_NETWORKS: 'true', METRICS_PORT: '0',
+  suite = await startBrowserSuite({
+    db: env.db,
+    env: {
+      OUTBOUND_SMTP_URL: env.relay.url, UNDO_SECONDS: '1', SECRET_KEY: env.config.secretKey, MAIL_DOMAINS: env.config.mailDomains.join(','), ALLOW_PRIVATE_NETWORKS: 'true', METRICS_PORT: '0',
+    },
   })
-  browser = await launchBrowser()
+  ;({ server, browser } = suite)
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   page = await context.newPage()
   page.setDefaultTimeout(15_000)
@@ -199,8 +193,7 @@ afterEach(async ({ task }) => {
   if (task.result?.state === 'fail') await page?.screenshot({ path: path.join(SCREENSHOTS, `inbox-failure-${task.name.slice(0, 30).replace(/\W+/g, '-')}.png`), fullPage: true })
 })
 afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
+  if (suite) await closeBrowserSuite(suite)
   await stopSync?.()
   await env?.close()
   await dovecot?.stop()
@@ -286,7 +279,7 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     await expect.poll(() => inFolder('INBOX'), { timeout: 30_000, interval: 500 }).toBe(false)
     expect(await inFolder('Trash')).toBe(true)
 
-    // one message deleted from its page, with the spec's dialog
+    // one message deleted from its page, with its confirmation dialog
     await report.getByRole('button', { name: /bob/ }).click()
     const detail = page.getByTestId('email-detail')
     await detail.getByText('The figures are attached.').waitFor()
@@ -375,8 +368,8 @@ describe.skipIf(!run)('the inbox in the browser', () => {
         csp: doc.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content'),
       }
     })
-    expect(trackerHits).toEqual([])
-    expect(pageRequests.filter((url) => url.startsWith(trackerUrl))).toEqual([])
+    expect(tracker.hits).toEqual([])
+    expect(pageRequests.filter((url) => url.startsWith(tracker.url))).toEqual([])
     const before = await inFrame()
     expect(before).toMatchObject({
       sandbox: 'allow-same-origin allow-popups allow-popups-to-escape-sandbox', scripts: 0, handlers: [], active: 1 /* our own CSP meta */, jsLink: null,
@@ -387,12 +380,12 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     await screenshot(page, 'inbox-html-blocked-1280.png')
 
     await page.getByRole('button', { name: 'Show images' }).click()
-    await expect.poll(() => trackerHits.includes('/pixel.png'), { timeout: 10_000 }).toBe(true)
+    await expect.poll(() => tracker.hits.includes('/pixel.png'), { timeout: 10_000 }).toBe(true)
     const after = await inFrame()
-    expect(after).toMatchObject({ scripts: 0, handlers: [], jsLink: null, remoteSrc: `${trackerUrl}/pixel.png` })
-    await expect.poll(() => trackerHits.includes('/css-bg.png')).toBe(true)
+    expect(after).toMatchObject({ scripts: 0, handlers: [], jsLink: null, remoteSrc: `${tracker.url}/pixel.png` })
+    await expect.poll(() => tracker.hits.includes('/css-bg.png')).toBe(true)
     // images only: no script, handler, link, form, frame or refresh ever reached the listener
-    expect(trackerHits.filter((hit) => !/\.png$/.test(hit))).toEqual([])
+    expect(tracker.hits.filter((hit) => !/\.png$/.test(hit))).toEqual([])
     expect(await page.title()).not.toBe('owned')
     expect(dialogs).toBe(0)
   })

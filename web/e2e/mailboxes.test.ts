@@ -9,8 +9,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { insertEmailProvider, markProviderError } from '../../db/email-providers.ts'
 import { OUTLOOK_EXPIRED_MESSAGE } from '../../shared/outlook-connection.ts'
 import { sealCredentials } from '../../workers/sync/mailbox-login.ts'
-import { browserAvailable, launchBrowser, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { closeBrowserSuite, screenshotOnFailure, startBrowserSuite, type BrowserSuite } from '../../scripts/testing/browser-suite.ts'
 import { registerVerified } from '../../scripts/testing/browser-account.ts'
+import { holdMailInsertsAbove } from '../../scripts/testing/mail-insert-hold.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
 import { syncProcesses, type SyncProcesses } from '../../scripts/testing/sync-processes.ts'
@@ -18,13 +20,13 @@ import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
 import { startWebServer, type WebServer } from '../../scripts/testing/web-server.ts'
 
 const run = browserAvailable() && dovecotAvailable()
-const HOLD = 4_246_013 // advisory lock the test holds to stop the first sync half-way
 const GOOD = 'reader@imap.test'
 const BAD = 'wrong@imap.test'
 const NOWHERE = 'lost@imap.test'
 const WRONG_PASSWORD_REASON = 'The mail server refused the e-mail address or password. Check them (Gmail and Yahoo need an app password).'
 let dovecot: Dovecot
 let t: TestApp
+let suite: BrowserSuite | undefined
 let server: WebServer
 let sync: SyncProcesses | undefined
 let syncStarted = false
@@ -39,9 +41,9 @@ beforeAll(async () => {
   if (!run) return
   dovecot = await startDovecot()
   t = await createTestApp({ ALLOW_PRIVATE_NETWORKS: 'true' })
-  server = await startWebServer(t.db.url, { ALLOW_PRIVATE_NETWORKS: 'true', METRICS_PORT: '0' })
+  suite = await startBrowserSuite({ db: t.db, env: { ALLOW_PRIVATE_NETWORKS: 'true', METRICS_PORT: '0' } })
+  ;({ server, browser } = suite)
   sync = await syncProcesses(t, dovecot.caFile, { METRICS_PORT: '0' })
-  browser = await launchBrowser()
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   context.on('request', (request) => {
     if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/email-providers') posts.push(request)
@@ -53,13 +55,10 @@ beforeAll(async () => {
   await page.clock.install()
   userId = (await registerVerified(context.request, server.url, t.db.sql, `owner.${randomUUID().slice(0, 6)}@example.com`)).id
 }, 90_000)
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await page?.screenshot({ path: path.join(SCREENSHOTS, 'mailboxes-failure.png'), fullPage: true })
-})
+afterEach(screenshotOnFailure(() => page, 'mailboxes-failure.png'))
 afterAll(async () => {
-  await browser?.close()
   await sync?.close()
-  await server?.stop()
+  if (suite) await closeBrowserSuite(suite)
   await t?.close()
   await dovecot?.stop()
 })
@@ -150,18 +149,13 @@ describe.skipIf(!run)('/inbox/settings', () => {
   it('adds a Custom IMAP account through the form: Connecting…, the first sync\'s progress, then the counts', async () => {
     const password = dovecot.addUser(GOOD)
     dovecot.writeMessages(GOOD, Array.from({ length: 200 }, (_, i) => ({ raw: sampleMail(i).raw })))
-    // the insert of UID 101 waits on a lock this test holds: the sync stops at 100 of 200
-    await t.db.sql.unsafe(`
-      create function test_hold_insert() returns trigger language plpgsql as $$
-      begin if new.uid > 100 then perform pg_advisory_xact_lock_shared(${HOLD}); end if; return new; end $$;
-      create trigger test_hold_insert before insert on received_emails for each row execute function test_hold_insert();`)
-    const holder = await t.db.sql.reserve()
-    await holder`select pg_advisory_lock(${HOLD})`
+    // the insert of UID 101 waits until the hold is released: the sync stops at 100 of 200
+    const hold = await holdMailInsertsAbove(t.db.sql, 100)
     try {
       await fillCustom(GOOD, password)
       const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/email-providers'))
       await form().getByRole('button', { name: 'Add Account' }).click()
-      // the wire format of the spec's client
+      // the wire format the API documents (README "Connecting a mailbox (server side)")
       const body = (await sent).postDataJSON()
       expect(Object.keys(body).sort()).toEqual(['email', 'encryptedCredentials', 'provider'])
       expect(body).toMatchObject({ provider: 'other', email: GOOD })
@@ -176,9 +170,7 @@ describe.skipIf(!run)('/inbox/settings', () => {
       await account(GOOD).screenshot({ path: path.join(SCREENSHOTS, 'mailboxes-syncing.png') })
       expect(await account(GOOD).getByRole('button', { name: 'Syncing…' }).isDisabled()).toBe(true)
     } finally {
-      await holder`select pg_advisory_unlock(${HOLD})`
-      holder.release()
-      await t.db.sql.unsafe('drop trigger if exists test_hold_insert on received_emails; drop function if exists test_hold_insert()')
+      await hold.release()
     }
     await expect.poll(afterPoll(() => account(GOOD).getAttribute('data-state')), { timeout: 90_000, interval: 200 }).toBe('idle')
     await expectToast('Email account added', 'Your email account has been connected successfully.')

@@ -1,7 +1,8 @@
 // Every page at phone (375), tablet (768) and desktop (1280) widths in a real browser against the
 // real web process: nothing overflows sideways, no floating button covers a control, and a full-page
 // screenshot of each lands in test-results/responsive/ (the dashboard and compose ones also in
-// docs/screenshots/, which the README shows).
+// docs/screenshots/, which the README shows). An opened message, /inbox/{id}, needs mail synced from
+// an IMAP server: web/e2e/inbox.test.ts checks it at these widths.
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
@@ -11,13 +12,14 @@ import { closeBrowserSuite, startBrowserSuite } from '../../scripts/testing/brow
 import type { TestDatabase } from '../../scripts/testing/test-database.ts'
 import type { WebServer } from '../../scripts/testing/web-server.ts'
 import { confirmForwardTarget, registerVerified } from '../../scripts/testing/browser-account.ts'
+import { imapCredentials } from '../../scripts/testing/mailbox-accounts.ts'
 
 const run = browserAvailable()
 const WIDTHS = [375, 768, 1280] as const
 const OUT = path.join(SCREENSHOTS, 'responsive')
 const DOCS = path.join(import.meta.dirname, '..', '..', 'docs', 'screenshots')
 const PUBLIC_PAGES = ['/', '/auth', '/register', '/about', '/privacy', '/terms', '/gdpr', '/transparency', '/no-such-page']
-const SIGNED_IN_PAGES = ['/dashboard', '/compose', '/decrypt', '/settings']
+const SIGNED_IN_PAGES = ['/dashboard', '/compose', '/decrypt', '/settings', '/inbox', '/inbox/settings']
 let db: TestDatabase
 let server: WebServer
 let browser: Browser
@@ -43,6 +45,13 @@ async function signedInContext(width: number): Promise<BrowserContext> {
     expect(created.status()).toBe(201)
   }
   await confirmForwardTarget(context.request, server.url, db.sql, 'me@mailbox.example')
+  // a mailbox connected as the settings form does it; no sync process runs here, so it stays
+  // "Connecting…" with no mail: /inbox shows its list (with no account it would go to the settings)
+  const mailbox = `alex.${width}@mailbox.example`
+  const connected = await context.request.post(`${server.url}/api/email-providers`, {
+    data: { provider: 'other', email: mailbox, encryptedCredentials: imapCredentials({ email: mailbox, password: 'app password', host: 'imap.mailbox.example', port: 993 }) },
+  })
+  expect(connected.status()).toBe(202)
   return context
 }
 
@@ -105,6 +114,8 @@ describe.skipIf(!run)('every page at 375, 768 and 1280 px', () => {
           await form.getByLabel('Message').fill('Shall we meet at eight?\nThe usual place.')
         }
         if (route === '/settings') await page.getByText('No encryption keys', { exact: true }).waitFor()
+        if (route === '/inbox') await page.getByTestId('list-empty').getByText('No emails found. Try syncing your accounts.', { exact: true }).waitFor()
+        if (route === '/inbox/settings') await page.locator(`[data-testid="mail-account"][data-email="alex.${width}@mailbox.example"]`).waitFor()
         expect(await page.getByTestId('feedback-button').isVisible(), `${route} at ${width}`).toBe(false)
         await checkLayout(page, `${route} at ${width}`)
         await shoot(page, `${slug(route)}-${width}.png`)

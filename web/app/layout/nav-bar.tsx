@@ -5,7 +5,7 @@ import { Logo } from '../../components/logo.tsx'
 import { ThemeToggle } from '../../components/theme/theme-toggle.tsx'
 import { Button, buttonClasses } from '../../components/ui/button.tsx'
 import { cn } from '../../lib/cn.ts'
-import { useAuth } from '../../features/auth/components/auth-context.ts'
+import { useAuth } from '../../lib/auth-context.ts'
 import { NAV_ITEMS } from './nav-items.ts'
 import { UserStatus } from './user-status.tsx'
 

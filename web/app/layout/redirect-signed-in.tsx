@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Navigate } from 'react-router-dom'
 import { PageSpinner } from '../../components/ui/spinner.tsx'
-import { useAuth } from '../../features/auth/components/auth-context.ts'
+import { useAuth } from '../../lib/auth-context.ts'
 
 /** Signed-out-only routes (sign-in): a signed-in user goes to the dashboard, as in Proton or SimpleLogin. */
 export function RedirectSignedIn({ children }: { children: ReactNode }) {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { PageSpinner } from '../../components/ui/spinner.tsx'
-import { useAuth } from '../../features/auth/components/auth-context.ts'
+import { useAuth } from '../../lib/auth-context.ts'
 import { AuthPage } from '../../features/auth/components/auth-page.tsx'
 import { PendingVerification } from '../../features/auth/components/pending-verification.tsx'
 

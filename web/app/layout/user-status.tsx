@@ -2,8 +2,8 @@ import { Link } from 'react-router-dom'
 import { Mail, Wallet } from 'lucide-react'
 import { GoogleIcon } from '../../components/icons/google-icon.tsx'
 import type { SessionUser } from '../../../shared/auth-schemas.ts'
-import type { AuthMethod } from '../../features/auth/lib/auth-method.ts'
-import { userLabel } from '../../features/auth/lib/auth-method.ts'
+import type { AuthMethod } from '../../lib/auth-method.ts'
+import { userLabel } from '../../lib/auth-method.ts'
 
 const METHOD_NAMES: Record<AuthMethod, string> = {
   email: 'email',

@@ -5,7 +5,7 @@ import { useDocumentTitle } from '../../hooks/use-document-title.ts'
 import { DeleteAccountCard } from '../../features/account/components/delete-account-card.tsx'
 import { AliasList } from '../../features/aliases/components/alias-list.tsx'
 import { CreateAliasForm } from '../../features/aliases/components/create-alias-form.tsx'
-import { useAuth } from '../../features/auth/components/auth-context.ts'
+import { useAuth } from '../../lib/auth-context.ts'
 import { UndeliveredCard } from '../../features/undelivered/components/undelivered-card.tsx'
 
 export const POST_DELETION_REDIRECT_MS = 2000

@@ -1,7 +1,7 @@
 import { PageContainer, PageHeader } from '../../components/layout/page-header.tsx'
 import { useDocumentTitle } from '../../hooks/use-document-title.ts'
 import { errorMessage } from '../../lib/api-client.ts'
-import { useAuth } from '../../features/auth/components/auth-context.ts'
+import { useAuth } from '../../lib/auth-context.ts'
 import { DecryptPanel } from '../../features/decrypt/components/decrypt-panel.tsx'
 import { useEncryptionKeys } from '../../features/encryption/api/get-encryption-keys.ts'
 

@@ -1,6 +1,6 @@
 import { useDocumentTitle } from '../../hooks/use-document-title.ts'
-import { useGoogleEnabled } from '../../features/auth/api/get-auth-providers.ts'
-import { useAuth } from '../../features/auth/components/auth-context.ts'
+import { useGoogleEnabled } from '../../lib/auth-providers.ts'
+import { useAuth } from '../../lib/auth-context.ts'
 import { LandingPage } from '../../features/landing/components/landing-page.tsx'
 
 /** /home (and / when signed out): the public landing page. */

@@ -1,6 +1,6 @@
 import { lazy } from 'react'
 import { PageSpinner } from '../../components/ui/spinner.tsx'
-import { useAuth } from '../../features/auth/components/auth-context.ts'
+import { useAuth } from '../../lib/auth-context.ts'
 import { HomeRoute } from './home.tsx'
 
 const DashboardRoute = lazy(() => import('./dashboard.tsx').then((m) => ({ default: m.DashboardRoute })))

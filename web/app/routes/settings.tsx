@@ -1,6 +1,6 @@
 import { PageContainer, PageHeader } from '../../components/layout/page-header.tsx'
 import { useDocumentTitle } from '../../hooks/use-document-title.ts'
-import { useAuth } from '../../features/auth/components/auth-context.ts'
+import { useAuth } from '../../lib/auth-context.ts'
 import { EncryptionKeysCard } from '../../features/encryption/components/encryption-keys-card.tsx'
 
 export function SettingsRoute() {

@@ -6,8 +6,8 @@ import { GoogleIcon } from '../../../components/icons/google-icon.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
-import { useGoogleEnabled } from '../api/get-auth-providers.ts'
-import { useAuth } from './auth-context.ts'
+import { useGoogleEnabled } from '../../../lib/auth-providers.ts'
+import { useAuth } from '../../../lib/auth-context.ts'
 
 /** "Or continue with": Solana wallet and Google sign-in. */
 export function AlternativeSignIn() {

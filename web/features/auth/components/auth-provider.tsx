@@ -9,9 +9,9 @@ import { registerWithEmail } from '../api/register.ts'
 import { verifyEmail as verifyEmailRequest } from '../api/account-links.ts'
 import { signInWithWallet } from '../api/sign-in-with-wallet.ts'
 import { logout as logoutRequest } from '../api/logout.ts'
-import { resolveAuthMethod } from '../lib/auth-method.ts'
+import { resolveAuthMethod } from '../../../lib/auth-method.ts'
 import { clearStoredAuth, storeWalletAddress } from '../lib/auth-storage.ts'
-import { AuthContext, type AuthState } from './auth-context.ts'
+import { AuthContext, type AuthState } from '../../../lib/auth-context.ts'
 
 export const GOOGLE_SIGN_IN_URL = '/api/auth/google'
 

@@ -7,7 +7,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
 import { useSchemaForm } from '../../../lib/use-schema-form.ts'
-import { useAuth } from './auth-context.ts'
+import { useAuth } from '../../../lib/auth-context.ts'
 import { EmailField } from './email-field.tsx'
 
 export function LoginForm() {

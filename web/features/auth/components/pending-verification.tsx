@@ -8,7 +8,7 @@ import { useDocumentTitle } from '../../../hooks/use-document-title.ts'
 import { resendVerification } from '../api/account-links.ts'
 import { accountMailErrorToast } from '../lib/rate-limit-toast.ts'
 import { AccountCard } from './account-card.tsx'
-import { useAuth } from './auth-context.ts'
+import { useAuth } from '../../../lib/auth-context.ts'
 
 /**
  * An e-mail account whose address is not confirmed yet: after registering, and instead of any

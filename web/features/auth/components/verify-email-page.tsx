@@ -5,7 +5,7 @@ import { toast } from '../../../components/ui/use-toast.ts'
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
 import { AccountCard } from './account-card.tsx'
-import { useAuth } from './auth-context.ts'
+import { useAuth } from '../../../lib/auth-context.ts'
 
 /** /verify-email?token=…: the link from the verification mail. Following it once proves the address and signs in. */
 export function VerifyEmailPage() {

@@ -34,10 +34,10 @@ interface ComposeFormProps {
   /** The inbox dialog's form: starts from a reply or forward, has no Reset, closes once queued. */
   dialog?: {
     initial?: Partial<ComposeValues>
-    /** a job is still being delivered: Send waits (spec §2 "Delivering...") */
+    /** a job is still being delivered: Send waits (its button reads "Delivering...") */
     delivering: boolean
     onQueued: () => void
-    /** the dialog's own failure toast (spec §8 "Unable to send email") */
+    /** the dialog's own failure toast ("Unable to send email") */
     onFailed: (error: Error) => void
   }
 }

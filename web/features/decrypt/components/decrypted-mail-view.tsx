@@ -1,24 +1,14 @@
 import { useEffect, useMemo, useState } from 'react'
-import { Download, ImageOff, Paperclip } from 'lucide-react'
+import { ImageOff } from 'lucide-react'
+import { AttachmentLink, AttachmentList } from '../../../components/mail/attachment-list.tsx'
 import { MailFrame } from '../../../components/mail/mail-frame.tsx'
-import { type DecryptedMail, type MailAttachment, sizeText } from '../lib/decrypted-mail.ts'
+import type { DecryptedMail, MailAttachment } from '../lib/decrypted-mail.ts'
 
-function AttachmentLink({ attachment }: { attachment: MailAttachment }) {
+/** The attachment's bytes behind an object URL, released when it leaves the page. */
+function BlobAttachmentLink({ attachment }: { attachment: MailAttachment }) {
   const url = useMemo(() => URL.createObjectURL(attachment.blob), [attachment])
   useEffect(() => () => URL.revokeObjectURL(url), [url])
-  return (
-    <li>
-      <a
-        href={url}
-        download={attachment.filename}
-        className="inline-flex items-center gap-2 rounded-md border border-border px-3 py-1.5 text-sm hover:border-primary hover:text-primary"
-      >
-        <Download className="size-4 shrink-0" aria-hidden="true" />
-        <span className="break-all font-medium">{attachment.filename}</span>
-        <span className="shrink-0 text-xs text-muted-foreground">{sizeText(attachment.size)}</span>
-      </a>
-    </li>
-  )
+  return <AttachmentLink href={url} filename={attachment.filename} size={attachment.size} />
 }
 
 /** The original message as a mail program shows it: headers, body, attachments to download. */
@@ -59,17 +49,11 @@ export function DecryptedMailView({ mail }: { mail: DecryptedMail }) {
         </button>
       )}
       {mail.attachments.length > 0 && (
-        <section aria-label="Attachments" className="grid gap-2">
-          <h4 className="flex items-center gap-2 text-sm font-medium">
-            <Paperclip className="size-4" aria-hidden="true" />
-            Attachments
-          </h4>
-          <ul className="flex flex-wrap gap-2">
-            {mail.attachments.map((a, i) => (
-              <AttachmentLink key={`${a.filename}-${i}`} attachment={a} />
-            ))}
-          </ul>
-        </section>
+        <AttachmentList heading="h4">
+          {mail.attachments.map((a, i) => (
+            <BlobAttachmentLink key={`${a.filename}-${i}`} attachment={a} />
+          ))}
+        </AttachmentList>
       )}
     </article>
   )

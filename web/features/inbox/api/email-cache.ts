@@ -1,4 +1,4 @@
-// Optimistic changes to the cached lists and messages (spec §4: star, read and delete change what
+// Optimistic changes to the cached lists and messages (star, read and delete change what
 // the reader sees at once). Each change answers a function that puts back what it replaced.
 import type { QueryClient, QueryKey } from '@tanstack/react-query'
 import type { EmailDetailView, EmailListView } from '../../../../shared/email-schemas.ts'

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { SyncJobView } from '../../../../shared/email-provider-schemas.ts'
-import { useAuth } from '../../auth/components/auth-context.ts'
-import { emailCountsKey } from './get-email-counts.ts'
-import { emailListsKey } from './get-emails.ts'
+import { useAuth } from '../../../lib/auth-context.ts'
+import { refetchMail } from './each-email.ts'
 import { emailProvidersKey, getSyncJob, syncEmailProvider } from '../../../lib/email-providers.ts'
 
 const POLL_MS = 2000
@@ -17,16 +16,12 @@ export async function syncAccount(providerId: string): Promise<SyncJobView> {
   }
 }
 
-/** Sync, then the lists, counts and storage stats are read again (spec §7). */
+/** Sync, then the lists, counts and storage stats are read again: the sync may have changed all of them. */
 export function useSyncAccount() {
   const client = useQueryClient()
   const userId = useAuth().user?.id ?? ''
   return useMutation({
     mutationFn: syncAccount,
-    onSettled: () => Promise.all([
-      client.invalidateQueries({ queryKey: emailListsKey(userId) }),
-      client.invalidateQueries({ queryKey: emailCountsKey(userId) }),
-      client.invalidateQueries({ queryKey: emailProvidersKey }),
-    ]),
+    onSettled: () => Promise.all([refetchMail(client, userId), client.invalidateQueries({ queryKey: emailProvidersKey })]),
   })
 }

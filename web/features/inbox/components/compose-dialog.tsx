@@ -3,7 +3,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
 import { useAliases } from '../../aliases/api/get-aliases.ts'
-import { useAuth } from '../../auth/components/auth-context.ts'
+import { useAuth } from '../../../lib/auth-context.ts'
 import { ComposeForm } from '../../compose/components/compose-form.tsx'
 import { NoAliasesNotice } from '../../compose/components/no-aliases-notice.tsx'
 import { senderAliases } from '../../compose/lib/compose-form.ts'
@@ -14,7 +14,7 @@ import { useEncryptionKeys } from '../../encryption/api/get-encryption-keys.ts'
 import type { ComposeRequest } from './inbox-compose-context.ts'
 
 /**
- * Spec §2 inbox compose dialog (full screen on a phone): the compose form, sent from an alias
+ * The inbox compose dialog (full screen on a phone): the compose form, sent from an alias
  * through the same outgoing queue as the compose page; its job is polled every 10 s.
  */
 export function ComposeDialog({ request, onClose }: { request: ComposeRequest | undefined; onClose: () => void }) {

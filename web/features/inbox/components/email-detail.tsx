@@ -35,7 +35,7 @@ function ActionButton({ label, icon: Icon, onClick, disabled }: { label: string;
   )
 }
 
-/** Spec §2 detail: one message, or a conversation (oldest first, newest and unread ones open). */
+/** The detail view: one message, or a conversation (oldest first, newest and unread ones open). */
 export function EmailDetail({ emailId }: { emailId: string }) {
   const navigate = useNavigate()
   const [params] = useSearchParams()
@@ -53,7 +53,7 @@ export function EmailDetail({ emailId }: { emailId: string }) {
   const newestDetail = useEmail(newest?.id ?? emailId, newest !== undefined)
 
   // On opening: the newest and unread messages open, then the message is read (in the unread
-  // category, its conversation's other unread messages too: spec §4).
+  // category, its conversation's other unread messages too, as the list shows conversations).
   useEffect(() => {
     if (!email.data || expanded) return
     setExpanded(initiallyExpanded(email.data.conversationEmails))

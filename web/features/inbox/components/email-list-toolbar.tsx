@@ -16,7 +16,7 @@ interface EmailListToolbarProps {
   pager: { text: string; hasPrevious: boolean; hasNext: boolean; onPrevious: () => void; onNext: () => void } | { text: string }
 }
 
-/** Spec §2 list toolbar: select-all, refresh, bulk actions or mark-all-read, pagination. */
+/** The list toolbar: select-all, refresh, bulk actions or mark-all-read, pagination. */
 export function EmailListToolbar(props: EmailListToolbarProps) {
   const { rows, selected, pager } = props
   const selectAll = useRef<HTMLInputElement>(null)

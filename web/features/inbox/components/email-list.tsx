@@ -7,7 +7,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { DESKTOP_QUERY, useMediaQuery } from '../../../hooks/use-media-query.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
-import { useAuth } from '../../auth/components/auth-context.ts'
+import { useAuth } from '../../../lib/auth-context.ts'
 import { useDeleteEmails } from '../api/delete-emails.ts'
 import { useEmailCounts } from '../api/get-email-counts.ts'
 import { useEmailProviders } from '../../../lib/email-providers.ts'
@@ -20,7 +20,7 @@ import { inboxSearch, PAGE_SIZE, readInboxView } from '../lib/inbox-view.ts'
 import { EmailListToolbar } from './email-list-toolbar.tsx'
 import { EmailRow } from './email-row.tsx'
 
-// Spec §4: with no account the first visit goes to the settings; later visits show the empty state.
+// With no account the first visit goes to the settings (nothing to show without one); later visits show the empty state.
 let sentToSettings = false
 
 function EmptyState({ icon, text, action }: { icon?: ReactNode; text: string; action?: ReactNode }) {
@@ -33,7 +33,7 @@ function EmptyState({ icon, text, action }: { icon?: ReactNode; text: string; ac
   )
 }
 
-/** Spec §2 list view: the current category of the chosen account, one row per conversation. */
+/** The list view: the current category of the chosen account, one row per conversation. */
 export function EmailList() {
   const userId = useAuth().user?.id
   const navigate = useNavigate()

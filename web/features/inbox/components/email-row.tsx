@@ -12,7 +12,7 @@ interface EmailRowProps {
   onOpen: () => void
 }
 
-/** Spec §2 list row: checkbox, star, sender (count), subject, preview, paperclip, date, unread dot. */
+/** A list row: checkbox, star, sender (count), subject, preview, paperclip, date, unread dot. */
 export function EmailRow({ conversation, selected, mobile, onSelect, onStar, onOpen }: EmailRowProps) {
   const { latestEmail: latest } = conversation
   const unread = conversation.unreadCount > 0

@@ -5,7 +5,7 @@ import type { DecryptAutoInput, DecryptManualInput } from '../../../../shared/en
 import { Button } from '../../../components/ui/button.tsx'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx'
 import { toast, type ToastInput } from '../../../components/ui/use-toast.ts'
-import { useAuth } from '../../auth/components/auth-context.ts'
+import { useAuth } from '../../../lib/auth-context.ts'
 import { decryptWithSavedKey } from '../../decrypt/api/decrypt-with-saved-key.ts'
 import { AutoDecryptForm } from '../../decrypt/components/auto-decrypt-form.tsx'
 import { useDecryptedMail } from '../../decrypt/components/decrypt-result.tsx'
@@ -24,7 +24,7 @@ async function copy(text: string) {
   }
 }
 
-/** Spec §8 "Decrypt (inbox widget)". */
+/** The decrypt widget's toasts. */
 function failureToast(error: unknown): ToastInput {
   if (error instanceof AgeError) return { title: 'Decryption failed', description: error.message || 'Failed to decrypt message.', variant: 'destructive' }
   return { title: 'Decryption error', description: error instanceof Error && error.message ? error.message : 'Failed to decrypt message.', variant: 'destructive' }
@@ -33,7 +33,7 @@ function failureToast(error: unknown): ToastInput {
 type DecryptInput = { mode: 'auto'; input: DecryptAutoInput } | { mode: 'manual'; input: DecryptManualInput }
 
 /**
- * An armored age block inside a message (spec §2 "Encrypted block widget"): Copy, Decrypt with a
+ * An armored age block inside a message (README "Encryption of forwarded mail"): Copy, Decrypt with a
  * saved key and its master password (Auto) or a pasted private key (Manual). Everything runs in
  * this page; neither the key nor the password is sent anywhere.
  */

@@ -4,7 +4,7 @@ import type { ComposeValues } from '../../compose/lib/compose-form.ts'
 export interface ComposeRequest {
   /** "Compose Email" or "Reply to: {subject}" */
   title: string
-  /** the queued toast: "Email sent" or "Reply sent" (spec §8) */
+  /** the queued toast: "Email sent" or "Reply sent" */
   queuedTitle: string
   initial?: Partial<ComposeValues>
 }

@@ -9,7 +9,7 @@ import { InboxSidebar } from './inbox-sidebar.tsx'
 
 /**
  * The inbox's frame for the list and the detail: the sidebar beside them on a desktop, a
- * slide-over drawer below 1024 px (spec §2) that closes when a message or settings opens.
+ * slide-over drawer below 1024 px, where a fixed sidebar would squeeze the list, that closes when a message or settings opens.
  */
 export function InboxLayout({ children }: { children: ReactNode }) {
   const desktop = useMediaQuery(DESKTOP_QUERY)

@@ -3,7 +3,7 @@ import { HardDrive, Inbox, Mail, MessageSquareHeart, PenLine, Plus, Settings, St
 import { Button } from '../../../components/ui/button.tsx'
 import { cn } from '../../../lib/cn.ts'
 import { FEEDBACK_URL } from '../../../lib/site.ts'
-import { useAuth } from '../../auth/components/auth-context.ts'
+import { useAuth } from '../../../lib/auth-context.ts'
 import { useEmailCounts } from '../api/get-email-counts.ts'
 import { useEmailProviders } from '../../../lib/email-providers.ts'
 import { storageText } from '../lib/mail-dates.ts'
@@ -27,7 +27,7 @@ function CategoryLink({ view, category, icon: Icon, label, count }: { view: Inbo
   )
 }
 
-/** Spec §2 inbox sidebar: Compose, the three categories with counts, storage, settings, accounts. */
+/** The inbox sidebar: Compose, the three categories with counts, storage, settings, accounts. */
 export function InboxSidebar() {
   const userId = useAuth().user?.id
   const [params] = useSearchParams()

@@ -1,4 +1,4 @@
-// Conversations on a page of the list (spec §3 "Conversation"): the server gives each message its
+// Conversations on a page of the list: the server gives each message its
 // thread (the References / In-Reply-To chain, the subject rule only when headers are missing); the
 // list shows one row per thread, newest first, as the latest message with the count.
 import type { EmailListView } from '../../../../shared/email-schemas.ts'
@@ -52,7 +52,7 @@ export function initials(name: string, address: string): string {
   return letters.toUpperCase()
 }
 
-/** "x-y of total" for a page of 50 (spec §2, §9). */
+/** "x-y of total" for a page of 50. */
 export function pageRange(page: number, pageSize: number, shown: number, total: number): string {
   if (total === 0 || shown === 0) return `0 of ${total}`
   const first = page * pageSize + 1

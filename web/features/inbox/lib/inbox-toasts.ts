@@ -1,4 +1,4 @@
-// Spec §8 "Inbox": what star, read and delete say, one at a time or in bulk (one request per
+// What star, read and delete say, one at a time or in bulk (one request per
 // e-mail, partial failure tolerated).
 import type { ToastInput } from '../../../components/ui/use-toast.ts'
 
@@ -28,7 +28,7 @@ export function bulkReadToast(succeeded: number, failedCount: number, isRead = t
 export const BULK_DELETE_ERROR = failed('An error occurred while deleting emails.')
 export const BULK_UPDATE_ERROR = failed('An error occurred while updating emails.')
 
-/** "{n} unread conversation(s)" or "No unread conversations" (spec §2 list view). */
+/** "{n} unread conversation(s)" or "No unread conversations" (the list view's heading). */
 export function unreadSummary(conversations: number): string {
   if (conversations === 0) return 'No unread conversations'
   return `${conversations} unread conversation${conversations === 1 ? '' : 's'}`

@@ -11,7 +11,7 @@ export interface InboxView {
 }
 
 export const PAGE_SIZE = 50
-/** spec §9: the unread category fetches up to 200 from offset 0 and is not paged */
+/** the unread category fetches up to 200 from offset 0 and is not paged, so it holds every unread conversation */
 export const UNREAD_FETCH = 200
 
 const CATEGORIES: readonly InboxCategory[] = ['inbox', 'unread', 'starred']

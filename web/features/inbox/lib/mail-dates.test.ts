@@ -4,7 +4,7 @@ import { detailDate, listDate, storageText } from './mail-dates.ts'
 // Local times: the reader sees their own clock whatever TZ the test runs in.
 const at = (...args: [number, number, number, number, number]) => new Date(...args).toISOString()
 
-describe('mail dates (spec §2)', () => {
+describe('mail dates', () => {
   it('shows M/d on mobile and MMM d on desktop in the list', () => {
     expect(listDate(at(2026, 2, 7, 9, 5), true)).toBe('3/7')
     expect(listDate(at(2026, 2, 7, 9, 5), false)).toBe('Mar 7')

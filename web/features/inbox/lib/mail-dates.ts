@@ -1,4 +1,4 @@
-// Spec §2 date formats: the list shows M/d on mobile and MMM d on desktop, the detail
+// Date formats: the list shows M/d on mobile and MMM d on desktop, the detail
 // "MMM d, yyyy at h:mm a". Local time, as the reader's mail program would.
 const pad = (n: number) => String(n).padStart(2, '0')
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']

@@ -3,7 +3,7 @@ import { linkify, splitContent } from './message-content.ts'
 
 const BLOCK = '-----BEGIN AGE ENCRYPTED FILE-----\nYWdlLWVuY3J5cHRpb24ub3JnL3YxCi0+IFgyNTUxOQ==\n-----END AGE ENCRYPTED FILE-----'
 
-describe('splitContent (spec §4 "Content display")', () => {
+describe('splitContent', () => {
   it('turns each complete armored block into a widget between the text around it', () => {
     expect(splitContent(`Hello,\n\n${BLOCK}\nBye\n`)).toEqual([
       { kind: 'text', text: 'Hello,\n' },

@@ -1,4 +1,4 @@
-// Spec §4 "Content display": a message's text split at armored age blocks (age's armor, C2SP
+// A message's text split at armored age blocks (age's armor, C2SP
 // age spec "ASCII armor"): each complete block becomes a decrypt widget, an unterminated one stays
 // text. Quote markers in front of a block's lines are removed so a quoted block still opens.
 export type ContentPart = { kind: 'text'; text: string } | { kind: 'age'; armored: string }

@@ -6,7 +6,7 @@ const original = {
   receivedAt: new Date(2026, 10, 20, 13, 15).toISOString(), text: 'Friday?\nAt noon.',
 }
 
-describe('reply and forward drafts (spec §4)', () => {
+describe('reply and forward drafts', () => {
   it('replies to the sender under "Re:" with the original quoted', () => {
     const draft = replyDraft(original)
     expect(draft.to).toBe('alice@example.org')

@@ -1,4 +1,4 @@
-// Spec §4 "Inbox": Reply and Forward start from the newest message, with the original quoted.
+// Reply and Forward start from the newest message, with the original quoted.
 import type { ComposeValues } from '../../compose/lib/compose-form.ts'
 import { detailDate } from './mail-dates.ts'
 

@@ -4,7 +4,7 @@ import { syncJobPollInterval } from '../lib/account-status.ts'
 
 export const syncJobQueryKey = (providerId: string, jobId: string) => ['email-provider-sync-jobs', providerId, jobId] as const
 
-/** Spec §9: the job's status every 10 s until it is done or failed; a failed status call stops it (spec §4). */
+/** The job's status every 10 s until it is done or failed; a failed status call (the account is gone) stops it. */
 export function useSyncJob(providerId: string, jobId: string) {
   return useQuery({
     queryKey: syncJobQueryKey(providerId, jobId),

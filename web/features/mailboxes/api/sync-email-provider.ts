@@ -2,7 +2,7 @@ import { useMutation, type QueryClient } from '@tanstack/react-query'
 import { syncEmailProvider } from '../../../lib/email-providers.ts'
 
 /**
- * Spec §7: cached e-mail lists, counts and storage figures are refreshed after a sync. They
+ * Cached e-mail lists, counts and storage figures are refreshed after a sync. They
  * belong to the inbox, whose query keys start with 'emails'.
  */
 export function invalidateMailQueries(queryClient: QueryClient): Promise<void> {

@@ -14,7 +14,7 @@ import { checkAccountForm, createProviderRequest, EMPTY_ACCOUNT_FORM, selectProv
 import { OUTLOOK_START_URL } from '../lib/outlook-return.ts'
 import { ProviderPicker } from './provider-picker.tsx'
 
-/** Spec §5: Gmail and Outlook show guidance; Yahoo needs an app password too. */
+/** Gmail and Outlook show guidance; Yahoo needs an app password too (README "Connecting a mailbox"). */
 const GUIDANCE: Partial<Record<ProviderKind, string>> = {
   gmail: 'Gmail needs an app password, not your Google password: turn on 2-Step Verification, then create one under Google Account → Security → App passwords.',
   yahoo: 'Yahoo needs an app password, not your Yahoo password: create one under Account Info → Account Security → Generate app password.',
@@ -29,7 +29,7 @@ interface AddAccountFormProps {
   emailRef?: Ref<HTMLInputElement>
 }
 
-/** Spec §2 "IMAP Account Settings": provider buttons and the add-account form. */
+/** "IMAP Account Settings" (README "Connecting a mailbox"): provider buttons and the add-account form. */
 export function AddAccountForm({ outlookEnabled, onAdded, emailRef }: AddAccountFormProps) {
   const [choice, setChoice] = useState<ProviderKind>(EMPTY_ACCOUNT_FORM.provider)
   const [form, setForm] = useState<AccountForm>(() => selectProvider(EMPTY_ACCOUNT_FORM, EMPTY_ACCOUNT_FORM.provider))

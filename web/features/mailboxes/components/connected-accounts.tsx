@@ -18,7 +18,7 @@ interface ConnectedAccountsProps {
   onAddFirst: () => void
 }
 
-/** Spec §2 Connected Accounts, with its empty state. */
+/** The connected accounts on /inbox/settings (README "Connecting a mailbox"), with an empty state. */
 export function ConnectedAccounts({ providers, loading, loadError, tracked, onTrack, onAddFirst }: ConnectedAccountsProps) {
   const sync = useSyncEmailProvider()
   const removal = useDeleteEmailProvider()

@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router-dom'
 import { BookOpen } from 'lucide-react'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
-import { useAuthProviders } from '../../auth/api/get-auth-providers.ts'
+import { useAuthProviders } from '../../../lib/auth-providers.ts'
 import type { CreatedEmailProvider } from '../api/create-email-provider.ts'
 import { emailProvidersKey, useEmailProviders } from '../../../lib/email-providers.ts'
 import { providersPollInterval } from '../lib/account-status.ts'
@@ -15,7 +15,7 @@ import { SyncJobWatcher, type TrackedSyncJob } from './sync-job-watcher.tsx'
 
 export const MAILBOX_SETUP_GUIDE_URL = 'https://github.com/veilmail/veilmail#connecting-a-mailbox'
 
-/** Spec §2 "IMAP Account Settings": add an account, follow its syncs, remove it. */
+/** "IMAP Account Settings" (README "Connecting a mailbox"): add an account, follow its syncs, remove it. */
 export function MailboxSettings() {
   const queryClient = useQueryClient()
   const providers = useEmailProviders(providersPollInterval)
@@ -30,7 +30,7 @@ export function MailboxSettings() {
   }, [])
   const finished = useCallback((job: TrackedSyncJob) => setTracked((jobs) => jobs.filter((j) => j.jobId !== job.jobId)), [])
 
-  // Back from Microsoft sign-in (spec §4 "Outlook return"): announce once, clear the address.
+  // Back from Microsoft sign-in (README "Outlook (OAuth2)": `?status=…&providerId=…&jobId=…`): announce once, clear the address.
   const handledReturn = useRef('')
   useEffect(() => {
     const outlookReturn = readOutlookReturn(searchParams)

@@ -3,7 +3,7 @@ import type { ProviderKind } from '../../../../shared/email-provider-schemas.ts'
 import { cn } from '../../../lib/cn.ts'
 import { PROVIDER_LABELS } from '../lib/account-status.ts'
 
-/** Spec §2: the provider buttons and their captions (Outlook only when the server offers it). */
+/** The provider buttons and their captions (Outlook only when the server offers it). */
 const CHOICES: { provider: ProviderKind; caption?: string }[] = [
   { provider: 'gmail', caption: 'Requires app password' },
   { provider: 'outlook', caption: 'OAuth2 authentication' },

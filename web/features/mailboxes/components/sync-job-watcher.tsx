@@ -38,7 +38,7 @@ export function SyncJobWatcher({ job, onFinished }: { job: TrackedSyncJob; onFin
     onFinished(job)
   }, [data, job, onFinished, queryClient])
 
-  // spec §4: a failed status call (the account was removed meanwhile) stops tracking it
+  // a failed status call means the account was removed meanwhile: polling it again cannot succeed
   useEffect(() => {
     if (isError) onFinished(job)
   }, [isError, job, onFinished])

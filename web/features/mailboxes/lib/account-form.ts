@@ -1,5 +1,5 @@
-// The add-account form (spec §2 "IMAP Account Settings", §3 new-provider defaults, §5 "Add account
-// (UI)"): presets, the browser-side checks with their exact messages, and the wire format the
+// The add-account form (README "Connecting a mailbox" and "Connecting a mailbox (server side)"):
+// provider presets, the browser-side checks with their exact messages, and the wire format the
 // API takes, `{ provider, email, encryptedCredentials }` with base64 of the JSON credentials.
 import { PROVIDER_PRESETS, type ProviderKind } from '../../../../shared/email-provider-schemas.ts'
 
@@ -40,14 +40,14 @@ export function selectProvider(form: AccountForm, provider: PasswordProvider): A
 /** SSL/TLS goes with port 993, STARTTLS with 143. */
 export const selectSecurity = (form: AccountForm, secure: boolean): AccountForm => ({ ...form, secure, port: String(secure ? SSL_PORT : STARTTLS_PORT) })
 
-/** Spec §5: "Port defaults to 993 if not numeric". */
+/** A port that is not a number falls back to 993, the IMAP-over-TLS port (RFC 8314 §3.3). */
 export function parsePort(port: string): number {
   const trimmed = port.trim()
   const n = /^\d+$/.test(trimmed) ? Number(trimmed) : NaN
   return Number.isInteger(n) && n > 0 && n < 65536 ? n : SSL_PORT
 }
 
-/** The first browser-side problem, with the spec's toast title and text; none when the form may be sent. */
+/** The first browser-side problem, with its toast title and text; none when the form may be sent. */
 export function checkAccountForm(form: AccountForm): FormProblem | undefined {
   if (!form.email.trim() || !form.password.trim()) {
     return { title: 'Missing fields', description: 'Please fill in all required fields.', field: form.email.trim() ? 'password' : 'email' }

@@ -1,11 +1,11 @@
-// How a connected account reads on the settings page (spec §2 Connected Accounts, §4 "Outlook
-// return"): its state in words, the progress of a sync, the folders' counts, and how often the
+// How a connected account reads on the settings page (README "Connecting a mailbox" and
+// "Outlook (OAuth2)"): its state in words, the progress of a sync, the folders' counts, and how often the
 // page asks the server again while something is under way.
 import type { EmailProviderView, FolderView, ProviderKind, SyncJobView } from '../../../../shared/email-provider-schemas.ts'
 import { isOutlookExpired } from '../../../../shared/outlook-connection.ts'
 import type { ToastInput } from '../../../components/ui/use-toast.ts'
 
-/** Spec §9: job status is polled every 10 seconds. */
+/** Job status is polled every 10 seconds (README "Connecting a mailbox"). */
 export const SYNC_POLL_MS = 10_000
 
 export const PROVIDER_LABELS: Record<ProviderKind, string> = { gmail: 'Gmail', outlook: 'Outlook', yahoo: 'Yahoo', other: 'Custom IMAP' }
@@ -67,14 +67,14 @@ export function folderLines(folders: FolderView[]): FolderLine[] {
     }))
 }
 
-/** Spec §8 "Sync completed": "{n} new emails synced successfully." or "Email data refreshed successfully." */
+/** "Sync completed": "{n} new emails synced successfully." or "Email data refreshed successfully." */
 export const syncCompletedText = (newEmailsCount: number) =>
   newEmailsCount > 0 ? `${newEmailsCount} new emails synced successfully.` : 'Email data refreshed successfully.'
 
 /** What a finished job was for: adding the account (its first login) or a sync. */
 export type SyncJobPurpose = 'connect' | 'sync'
 
-/** Spec §8 "Accounts": the toast a finished job announces; none while it runs. */
+/** The toast a finished job announces; none while it runs. */
 export function syncJobToast(purpose: SyncJobPurpose, job: Pick<SyncJobView, 'status' | 'error' | 'syncResult'>): ToastInput | undefined {
   if (job.status === 'done') {
     return purpose === 'connect'

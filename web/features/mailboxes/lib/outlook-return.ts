@@ -1,4 +1,4 @@
-// The query string the Microsoft sign-in returns with (spec §4 "Outlook return"): a status of
+// The query string the Microsoft sign-in returns with (README "Outlook (OAuth2)"): a status of
 // success with the new account and its first sync job, or any other status with a reason. The
 // server keeps the tokens; none travels in the address.
 import { OUTLOOK_RETURN_REASONS } from '../../../../shared/outlook-connection.ts'

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react'
-import type { LoginInput, RegisterInput, SessionUser } from '../../../../shared/auth-schemas.ts'
-import type { AuthMethod } from '../lib/auth-method.ts'
+import type { LoginInput, RegisterInput, SessionUser } from '../../shared/auth-schemas.ts'
+import type { AuthMethod } from './auth-method.ts'
 
 export interface AuthState {
   user: SessionUser | null

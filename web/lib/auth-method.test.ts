@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SessionUser } from '../../../../shared/auth-schemas.ts'
+import type { SessionUser } from '../../shared/auth-schemas.ts'
 import { resolveAuthMethod, shortenWalletAddress, userLabel } from './auth-method.ts'
 
 const base: SessionUser = {

@@ -1,4 +1,4 @@
-import type { SessionUser } from '../../../../shared/auth-schemas.ts'
+import type { SessionUser } from '../../shared/auth-schemas.ts'
 
 export type AuthMethod = 'email' | 'wallet' | 'google' | 'none'
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { apiGet } from '../../../lib/api-client.ts'
+import { apiGet } from './api-client.ts'
 
 export interface AuthProviders {
   google: boolean

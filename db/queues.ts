@@ -130,7 +130,7 @@ export const queues = {
     heartbeatSeconds: LOST_JOB_HEARTBEAT,
   }),
   /**
-   * Syncs one connected mailbox (issue #13): the first login check and first sync of a new
+   * Syncs one connected mailbox: the first login check and first sync of a new
    * account, the Sync button, the schedule. The job id is its mailbox_sync_jobs row. Singleton
    * per account (key = providerId): one waiting and one running at most, in any number of sync
    * processes. Timeouts and resets are retried with backoff; a refused password is not.

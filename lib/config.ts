@@ -52,7 +52,7 @@ const EnvSchema = v.object({
   MX_HOSTNAME: v.optional(v.pipe(v.string(), v.regex(Domain, 'must be a host name'))),
   MX_MAX_CLIENTS: v.optional(PositiveInt, '200'),
   DNS_TIMEOUT_MS: v.optional(PositiveInt, '3000'),
-  // Throughput (issue #12): connections per client address at the MX, the pause before its
+  // Throughput: connections per client address at the MX, the pause before its
   // greeting (0 = none; >0 refuses clients that talk first), DNS servers (host[:port], comma
   // separated; unset = the system's), connections kept open to the relay.
   MX_MAX_CONNECTIONS_PER_IP: v.optional(PositiveInt, '20'),
@@ -106,7 +106,7 @@ const EnvSchema = v.object({
   // Prometheus /metrics: web on METRICS_PORT, mx +1, delivery +2, submission +3, sync +4; 0 turns it off.
   METRICS_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a port number'), v.transform(Number), v.maxValue(65531, 'must leave room for the four ports after it')), '9464'),
   METRICS_HOST: v.optional(v.pipe(v.string(), v.nonEmpty()), '127.0.0.1'),
-  // Webmail sync (issue #13): how often each active mailbox is synced, mailboxes synced at once
+  // Webmail sync: how often each active mailbox is synced, mailboxes synced at once
   // by one sync process, and how long an IMAP server may stay silent.
   SYNC_INTERVAL_SECONDS: v.optional(PositiveInt, '300'),
   SYNC_CONCURRENCY: v.optional(PositiveInt, '4'),

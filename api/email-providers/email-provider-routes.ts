@@ -1,4 +1,4 @@
-// Connected mailboxes (README "Connecting a mailbox", issue #13). Adding an account stores
+// Connected mailboxes (README "Connecting a mailbox"). Adding an account stores
 // it sealed and queues its first sync, whose login is the credentials check; the browser polls
 // the job. Every IMAP connection is made by the sync process, never here.
 import { randomUUID } from 'node:crypto'

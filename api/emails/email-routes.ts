@@ -1,4 +1,4 @@
-// Received mail (README "Connecting a mailbox", issue #13): read from Postgres only, never
+// Received mail (README "Connecting a mailbox"): read from Postgres only, never
 // from IMAP on a page load. Star, read and delete change the row at once and queue a
 // mailbox-changes job (same transaction) that writes them to the IMAP server.
 import { Hono } from 'hono'

@@ -1,4 +1,4 @@
-// MX side by side with Postfix (issue #12, /work/shared/bench/anchors.md): Postfix's smtp-source
+// MX side by side with Postfix (README, "npm run bench"): Postfix's smtp-source
 // sends 2,000 × 10 KB messages over 20 sessions, once opening a connection per message and once
 // reusing the sessions (-d), to (a) Veilmail's `mx` and `delivery` processes started as `npm start`
 // starts them (relay: smtp-sink) and (b) a private Postfix doing the same forwarding. Accept rate
@@ -11,7 +11,7 @@
 // MX_PROCESSES (default: the number of cores) is passed to the MX;
 // BENCH_MX_QUICK=1 measures only reused sessions with the local DNS; BENCH_MX_PARTS picks parts
 // (compare,drain,memory; default all). memory (also `npm run bench -- mx-memory`): 40 concurrent
-// 24 MB messages (BENCH_MEMORY_MESSAGES), peak RSS of each process (issue #12 §3; the
+// 24 MB messages (BENCH_MEMORY_MESSAGES), peak RSS of each process (the
 // per-address cap is raised to match).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'

@@ -5,7 +5,7 @@
 // encrypted to that key (encrypted-payload.ts, encrypted-mail.ts). A forward that fails for good
 // is kept encrypted, or at least reported (keep-undelivered.ts). A target that has not confirmed
 // it wants the mail gets nothing: the forward is held until it does (forward_targets).
-// A plain forward streams (issue #12 §3): the header part is read and rewritten, the body goes
+// A plain forward streams (docs/mail-flow.md, "Streaming"): the header part is read and rewritten, the body goes
 // from the spool to the relay chunk by chunk (read once for the DKIM body hash, once to send).
 // An encrypted forward needs the whole message in memory: age encrypts the readable copy and the
 // original together (encrypted-payload.ts).

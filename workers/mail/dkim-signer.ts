@@ -6,7 +6,7 @@
 // tests): each key is parsed once, not per message, and the RSA operation runs on libuv's thread
 // pool instead of the event loop. Together they were most of a delivery process's CPU per message.
 //
-// A forwarded message need not be held whole (issue #12 §3): `signStreamed` hashes the body as it
+// A forwarded message need not be held whole (docs/mail-flow.md, "Streaming"): `signStreamed` hashes the body as it
 // is read from its source, then returns the signed message as a stream that reads the body again.
 import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto'
 import { Readable } from 'node:stream'

@@ -2,7 +2,7 @@
 // it streams: past the size limit nothing more is passed on (552, RFC 1870 §6.4), and a line
 // longer than the cap (RFC 5321 §4.5.3.1.6 says 1000 octets; we allow more, as real mail exceeds
 // it) marks the message refused. `receiveMessage` hands the bytes on as they come (the MX seals
-// them into the spool, issue #12 §3) and keeps only the header part, which the accept decision
+// them into the spool, docs/mail-flow.md "Streaming") and keeps only the header part, which the accept decision
 // reads; `readMessage` keeps the whole message (submission). The stream is always read to its
 // end, so the client gets its answer in order.
 import type { Readable } from 'node:stream'

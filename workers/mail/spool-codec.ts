@@ -1,6 +1,6 @@
 // What the MX stores for each accepted message, sealed at rest (SecretBox purpose 'spool'): the
 // raw message in chunks of at most SPOOL_CHUNK_BYTES, each sealed on its own so that the MX and a
-// delivery hold one chunk of a large message at a time (issue #12 §3), and the envelope and
+// delivery hold one chunk of a large message at a time (docs/mail-flow.md, "Streaming"), and the envelope and
 // authentication results (`meta`) under `<id>:meta`. Rows spooled before chunking hold the
 // message as one sealed value under the row id (`openRaw`). A sealed value copied to another row
 // fails to open.

@@ -1,4 +1,4 @@
-// A spooled message read back for delivery (issue #12 §3): chunk by chunk, each opened and
+// A spooled message read back for delivery (docs/mail-flow.md, "Streaming"): chunk by chunk, each opened and
 // checked as it comes, so a delivery holds one chunk of a large message at a time, never the
 // whole. Every read goes to the spool again: a step that needs the body twice (the DKIM body hash,
 // then the send) reads it twice rather than keep it. Rows spooled before chunking (one sealed

@@ -1,7 +1,7 @@
 // The decision on a received message: loops refused, senders authenticated, DMARC p=reject
 // failures refused, replies through reverse aliases allowed only from the alias owner's own
-// authenticated mailbox, then the message spooled. The message is never held whole (issue #12
-// §3): while DATA streams in, its bytes go to the spool writer (sealed chunks in a transaction
+// authenticated mailbox, then the message spooled. The message is never held whole (docs/mail-flow.md,
+// "Streaming"): while DATA streams in, its bytes go to the spool writer (sealed chunks in a transaction
 // not yet committed) and to the authentication check; only the header part is kept, which is
 // all the decision reads. A loop seen in the header stops both at once.
 import { once } from 'node:events'

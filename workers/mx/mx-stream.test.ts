@@ -1,4 +1,4 @@
-// DATA streamed into the chunked sealed spool and forwarded out of it (issue #12 §3), over real
+// DATA streamed into the chunked sealed spool and forwarded out of it (docs/mail-flow.md, "Streaming"), over real
 // SMTP into a real database: a 24 MB message end to end, damaged spools refused, rows of the
 // older single-blob format still delivered, a client that drops mid-DATA, the header cap.
 import { once } from 'node:events'

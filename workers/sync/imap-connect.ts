@@ -16,12 +16,12 @@ interface ImapServer {
   secure: boolean
 }
 
-/** The decoded credentials (spec §3): base64 JSON as the client sends them, sealed at rest. */
+/** The decoded credentials: base64 JSON as the client sends them, sealed at rest. */
 export interface PasswordCredentials extends ImapServer {
   password: string
 }
 
-/** An Outlook account's (spec §3: tokenType "oauth2"), from Microsoft sign-in; sealed at rest. */
+/** An Outlook account's (tokenType "oauth2"), from Microsoft sign-in; sealed at rest. */
 export interface OAuthCredentials extends ImapServer {
   tokenType: 'oauth2'
   accessToken: string

@@ -1,4 +1,4 @@
-// Conversations of synced mail (spec §3 Conversation): a message joins the thread of any stored
+// Conversations of synced mail (docs/mail-flow.md, the subject rule only for mail that names no other): a message joins the thread of any stored
 // message it names in In-Reply-To/References (RFC 5322 §3.6.4), else the thread of a stored
 // message that names it (a reply that arrived before its parent), else, only when it names no
 // message at all, the newest thread with the same subject less Re:/Fw:/Fwd:. A message that

@@ -1,4 +1,4 @@
-// The `sync` process: IMAP sync and flag write-back of connected mailboxes (issue #13). Every
+// The `sync` process: IMAP sync and flag write-back of connected mailboxes. Every
 // IMAP connection is made here; the API only writes intents and queues jobs.
 import { createSql } from '../../db/client.ts'
 import { requireDatabaseUrl } from '../../db/database-url.ts'

@@ -95,7 +95,7 @@ function startSync() {
 }
 
 describe.skipIf(!run)('/inbox/settings', () => {
-  it('checks the form in the browser with the spec\'s messages and sends nothing until they pass', async () => {
+  it('checks the form in the browser with its messages and sends nothing until they pass', async () => {
     await page.goto(server.url + '/inbox/settings')
     await page.getByRole('heading', { name: 'IMAP Account Settings', level: 1 }).waitFor()
     await page.getByText('No email accounts connected yet.').waitFor()
@@ -272,8 +272,9 @@ describe.skipIf(!run)('/inbox/settings', () => {
     expect(await account(GOOD).getByRole('switch', { name: 'Sync Inbox' }).count()).toBe(0)
     await toggle.click()
     await toast().getByText('Sent will be synced', { exact: true }).waitFor()
-    // the sync it queued stores Sent's two messages; the list is read again on the 10 s poll
-    await expect.poll(afterPoll(() => sent.textContent()), { timeout: 90_000, interval: 200 }).toBe('Sent2 messages, 0 unread')
+    // the sync it queued is followed like a Sync press (its job polled every 10 s) and stores Sent's two messages
+    await expect.poll(afterPoll(() => toast().textContent()), { timeout: 90_000, interval: 200 }).toContain('Sync completed')
+    await expect.poll(() => sent.textContent()).toBe('Sent2 messages, 0 unread')
     expect(await toggle.getAttribute('aria-checked')).toBe('true')
     const stored = () => t.db.sql`select 1 from received_emails e join mailbox_folders f on f.id = e.folder_id where e.provider_id = ${id} and f.path = 'Sent'`
     expect(await stored()).toHaveLength(2)

@@ -5,9 +5,6 @@ import { Button } from '../../../components/ui/button.tsx'
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
 import { Switch } from '../../../components/ui/switch.tsx'
-import { toast } from '../../../components/ui/use-toast.ts'
-import { errorMessage } from '../../../lib/api-client.ts'
-import { useUpdateFolder } from '../api/update-folder.ts'
 import { cn } from '../../../lib/cn.ts'
 import { accountStatus, folderLines, inProgress, lastSyncText, PROVIDER_LABELS } from '../lib/account-status.ts'
 import { OUTLOOK_START_URL } from '../lib/outlook-return.ts'
@@ -19,22 +16,17 @@ interface AccountCardProps {
   onSync: () => void
   onDelete: () => Promise<unknown>
   deleting: boolean
+  /** a folder other than INBOX turned on or off */
+  onFolderChange: (path: string, name: string, enabled: boolean) => void
+  folderBusy: boolean
 }
 
 /** One connected account with its state, last sync, folders (each but INBOX can be synced or not), Sync and delete. */
-export function AccountCard({ provider: p, syncBusy, onSync, onDelete, deleting }: AccountCardProps) {
+export function AccountCard({ provider: p, syncBusy, onSync, onDelete, deleting, onFolderChange, folderBusy }: AccountCardProps) {
   const [confirming, setConfirming] = useState(false)
   const status = accountStatus(p)
   const active = p.isActive && !p.needsAttention
   const busy = syncBusy || inProgress(p)
-  const folderChange = useUpdateFolder()
-
-  function setFolderSynced(path: string, name: string, enabled: boolean) {
-    folderChange.mutate({ providerId: p.id, path, enabled }, {
-      onSuccess: () => toast({ title: enabled ? `${name} will be synced` : `${name} is no longer synced`, description: enabled ? 'Its mail appears in your inbox after the sync.' : 'Its mail was removed from Veilmail; nothing changed on the mail server.' }),
-      onError: (error) => toast({ variant: 'destructive', title: 'Failed to update folder', description: errorMessage(error, 'The folder could not be changed.') }),
-    })
-  }
 
   return (
     <li className="grid gap-4 rounded-lg border border-border bg-card p-4 sm:p-5" data-testid="mail-account" data-email={p.email} data-state={p.state}>
@@ -91,8 +83,8 @@ export function AccountCard({ provider: p, syncBusy, onSync, onDelete, deleting 
               {f.path === 'INBOX' ? <span className="w-11" aria-hidden="true" /> : (
                 <Switch
                   checked={f.enabled}
-                  disabled={folderChange.isPending}
-                  onCheckedChange={(enabled) => setFolderSynced(f.path, f.name, enabled)}
+                  disabled={folderBusy}
+                  onCheckedChange={(enabled) => onFolderChange(f.path, f.name, enabled)}
                   aria-label={`Sync ${f.name}`}
                 />
               )}

@@ -6,6 +6,7 @@ import { toast } from '../../../components/ui/use-toast.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
 import { useDeleteEmailProvider } from '../api/delete-email-provider.ts'
 import { useSyncEmailProvider } from '../api/sync-email-provider.ts'
+import { useUpdateFolder } from '../api/update-folder.ts'
 import { AccountCard } from './account-card.tsx'
 import type { TrackedSyncJob } from './sync-job-watcher.tsx'
 
@@ -22,6 +23,21 @@ interface ConnectedAccountsProps {
 export function ConnectedAccounts({ providers, loading, loadError, tracked, onTrack, onAddFirst }: ConnectedAccountsProps) {
   const sync = useSyncEmailProvider()
   const removal = useDeleteEmailProvider()
+  const folderChange = useUpdateFolder()
+
+  // a folder turned on is synced at once, and its sync followed like a Sync press
+  function handleFolderChange(providerId: string, path: string, name: string, enabled: boolean) {
+    folderChange.mutate({ providerId, path, enabled }, {
+      onSuccess: ({ jobId }) => {
+        toast({
+          title: enabled ? `${name} will be synced` : `${name} is no longer synced`,
+          description: enabled ? 'Its mail appears in your inbox after the sync.' : 'Its mail was removed from Veilmail; nothing changed on the mail server.',
+        })
+        if (jobId) onTrack({ providerId, jobId, purpose: 'sync' })
+      },
+      onError: (error) => toast({ variant: 'destructive', title: 'Failed to update folder', description: errorMessage(error, 'The folder could not be changed.') }),
+    })
+  }
 
   function handleSync(providerId: string) {
     sync.mutate(providerId, {
@@ -72,6 +88,8 @@ export function ConnectedAccounts({ providers, loading, loadError, tracked, onTr
           onSync={() => handleSync(p.id)}
           onDelete={() => handleDelete(p.id)}
           deleting={removal.isPending && removal.variables === p.id}
+          onFolderChange={(path, name, enabled) => handleFolderChange(p.id, path, name, enabled)}
+          folderBusy={folderChange.isPending && folderChange.variables?.providerId === p.id}
         />
       ))}
     </ul>

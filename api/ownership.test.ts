@@ -12,6 +12,8 @@ const PUBLIC = new Set([
   'POST /api/auth/verify-email', 'POST /api/auth/resend-verification', 'POST /api/auth/forgot-password',
   'POST /api/auth/reset-password', 'POST /api/auth/confirm-target',
 ])
+/** Pages a browser navigates to (Microsoft sign-in for a mailbox): without a session they send it to sign in. */
+const SIGN_IN_FIRST = new Set(['GET /api/auth/microsoft', 'GET /api/auth/microsoft/callback'])
 
 let t: TestApp
 let a: ApiClient
@@ -20,7 +22,8 @@ let b: ApiClient
 const ofB: Record<string, string> = {}
 
 beforeAll(async () => {
-  t = await createTestApp()
+  // every optional route on, so each is walked (Microsoft sign-in answers 404 when unconfigured)
+  t = await createTestApp({ MICROSOFT_CLIENT_ID: 'ownership-test', MICROSOFT_CLIENT_SECRET: 'ownership-test-secret' })
   a = new ApiClient(t.app)
   b = new ApiClient(t.app)
   await a.register()
@@ -92,8 +95,11 @@ describe('route table', () => {
     expect(guarded.length).toBeGreaterThan(0)
     for (const r of guarded) {
       const res = await new ApiClient(t.app).request(r.method, fill(r.path), r.method === 'GET' ? undefined : {})
-      expect(`${r.method} ${r.path} → ${res.status}`).toBe(`${r.method} ${r.path} → 401`)
+      const expected = SIGN_IN_FIRST.has(`${r.method} ${r.path}`) ? '302 /auth' : '401'
+      const location = res.status === 302 ? ` ${new URL(res.headers.get('location') ?? '', 'http://x').pathname}` : ''
+      expect(`${r.method} ${r.path} → ${res.status}${location}`).toBe(`${r.method} ${r.path} → ${expected}`)
     }
+    expect([...SIGN_IN_FIRST].every((route) => guarded.some((r) => `${r.method} ${r.path}` === route))).toBe(true)
   })
 
   it("answers 404 to user A for every resource of user B", async () => {

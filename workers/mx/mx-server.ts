@@ -56,7 +56,11 @@ export function createMxServer(deps: MxDeps): MxServer {
   }
   // RCPTs of concurrent sessions share one alias lookup (lib/coalesce.ts)
   const findAlias = coalesce((addresses: { localPart: string; domain: string }[]) => findAliasesByAddress(deps.sql, addresses))
-  const recipientDeps = { sql: deps.sql, mailDomains: cfg.mailDomains, srs, operatorEmail: cfg.operatorEmail, findAlias }
+  const recipientDeps = {
+    sql: deps.sql, mailDomains: cfg.mailDomains, srs, findAlias,
+    // read at each RCPT, as before the lookups were shared: the config object is the one source
+    get operatorEmail() { return cfg.operatorEmail },
+  }
   const transactions = new WeakMap<SMTPServerSession, Recipient[]>()
   const answer = (error: unknown, context: string, session: SMTPServerSession): Error => {
     if (error instanceof SmtpReply) return error

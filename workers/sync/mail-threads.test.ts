@@ -3,10 +3,10 @@
 // subject rule applies only to a message that names no other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
-import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
+import { dovecotAvailable, type Dovecot } from '../../scripts/testing/dovecot.ts'
 import { addImapAccount, syncJobFinished, syncNow } from '../../scripts/testing/mailbox-accounts.ts'
-import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
-import { startSyncWorker } from './sync-worker.ts'
+import type { TestApp } from '../../scripts/testing/test-app.ts'
+import { startSyncEnv, type SyncEnv } from '../../scripts/testing/sync-env.ts'
 
 const run = dovecotAvailable()
 
@@ -23,20 +23,13 @@ function mail(subject: string, id: string, inReplyTo?: string, references: strin
 describe.skipIf(!run)('conversations of mail that arrives out of order', () => {
   let dovecot: Dovecot
   let t: TestApp
-  let stop: () => Promise<void>
   let user: ApiClient
+  let env: SyncEnv
   beforeAll(async () => {
-    dovecot = await startDovecot()
-    t = await createTestApp({ ALLOW_PRIVATE_NETWORKS: 'true' })
-    stop = await startSyncWorker(t.boss, { sql: t.db.sql, boss: t.boss, config: t.config, imapCa: dovecot.ca }, { concurrency: 2, intervalSeconds: 3600, pollSeconds: 1 })
-    user = new ApiClient(t.app)
-    await user.register()
+    env = await startSyncEnv()
+    ;({ dovecot, t, user } = env)
   })
-  afterAll(async () => {
-    await stop?.()
-    await t?.close()
-    await dovecot?.stop()
-  })
+  afterAll(() => env?.close())
 
   /** subject → thread id of the account's stored mail */
   const threads = async (providerId: string) =>

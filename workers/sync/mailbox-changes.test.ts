@@ -3,11 +3,11 @@
 // star/read/delete written back where another client sees them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
-import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
+import { dovecotAvailable, type Dovecot } from '../../scripts/testing/dovecot.ts'
 import { syncJobFinished, syncNow } from '../../scripts/testing/mailbox-accounts.ts'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
-import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
-import { startSyncWorker } from './sync-worker.ts'
+import type { TestApp } from '../../scripts/testing/test-app.ts'
+import { startSyncEnv, type SyncEnv } from '../../scripts/testing/sync-env.ts'
 
 const run = dovecotAvailable()
 
@@ -43,23 +43,16 @@ describe.skipIf(!run).each([
 ])('incremental sync and write-back $name', ({ condstore }) => {
   let dovecot: Dovecot
   let t: TestApp
-  let stop: () => Promise<void>
   let user: ApiClient
   let providerId: string
   const login = 'inc@example.test'
 
+  let env: SyncEnv
   beforeAll(async () => {
-    dovecot = await startDovecot({ condstore })
-    t = await createTestApp({ ALLOW_PRIVATE_NETWORKS: 'true' })
-    stop = await startSyncWorker(t.boss, { sql: t.db.sql, boss: t.boss, config: t.config, imapCa: dovecot.ca }, { concurrency: 2, intervalSeconds: 3600, pollSeconds: 1 })
-    user = new ApiClient(t.app)
-    await user.register()
+    env = await startSyncEnv({ dovecot: { condstore } })
+    ;({ dovecot, t, user } = env)
   })
-  afterAll(async () => {
-    await stop?.()
-    await t?.close()
-    await dovecot?.stop()
-  })
+  afterAll(() => env?.close())
 
   it('syncs the mailbox first', async () => {
     const password = dovecot.addUser(login)

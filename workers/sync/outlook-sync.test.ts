@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dueProviderIds, getProviderForSync } from '../../db/email-providers.ts'
 import { onLogEvent } from '../../lib/log.ts'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
-import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
+import { dovecotAvailable, type Dovecot } from '../../scripts/testing/dovecot.ts'
 import { connectOutlook, syncJobFinished, syncNow } from '../../scripts/testing/mailbox-accounts.ts'
 import { startMicrosoftStandIn, type MicrosoftStandIn } from '../../scripts/testing/microsoft-stand-in.ts'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
-import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
+import type { TestApp } from '../../scripts/testing/test-app.ts'
 import { OUTLOOK_EXPIRED_MARKER, OUTLOOK_EXPIRED_MESSAGE } from '../../shared/outlook-connection.ts'
 import { openCredentials } from './mailbox-login.ts'
-import { startSyncWorker } from './sync-worker.ts'
+import { startSyncEnv, type SyncEnv } from '../../scripts/testing/sync-env.ts'
 
 const run = dovecotAvailable()
 
@@ -23,24 +23,22 @@ describe.skipIf(!run)('Outlook accounts over XOAUTH2', () => {
   let microsoft: MicrosoftStandIn
   let dovecot: Dovecot
   let t: TestApp
-  let stop: () => Promise<void>
   let user: ApiClient
   // every API answer and log line of the suite, searched for tokens at the end
   const seen: string[] = []
   onLogEvent((level, event, fields) => seen.push(JSON.stringify({ level, event, ...fields })))
 
+  let env: SyncEnv
   beforeAll(async () => {
     microsoft = await startMicrosoftStandIn()
-    dovecot = await startDovecot({ oauth2IntrospectionUrl: microsoft.introspectionUrl })
-    t = await createTestApp({ ...microsoft.env, MICROSOFT_IMAP_HOST: dovecot.host, MICROSOFT_IMAP_PORT: String(dovecot.port), ALLOW_PRIVATE_NETWORKS: 'true' })
-    stop = await startSyncWorker(t.boss, { sql: t.db.sql, boss: t.boss, config: t.config, imapCa: dovecot.ca }, { concurrency: 2, intervalSeconds: 3600, pollSeconds: 1 })
-    user = new ApiClient(t.app)
-    await user.register()
+    env = await startSyncEnv({
+      dovecot: { oauth2IntrospectionUrl: microsoft.introspectionUrl },
+      env: (dovecot) => ({ ...microsoft.env, MICROSOFT_IMAP_HOST: dovecot.host, MICROSOFT_IMAP_PORT: String(dovecot.port) }),
+    })
+    ;({ dovecot, t, user } = env)
   })
   afterAll(async () => {
-    await stop?.()
-    await t?.close()
-    await dovecot?.stop()
+    await env?.close()
     await microsoft?.close()
   })
 

@@ -119,14 +119,21 @@ export interface ListQuery {
   offset: number
 }
 
-/** One page, newest first, for all the user's accounts or one. */
+/**
+ * One page, newest first, for all the user's accounts or one. The API pages by offset: the rows
+ * skipped are walked in a list index alone (an index-only scan down to the page's first row),
+ * and only the page's own rows are read from the table.
+ */
 export async function listReceivedEmails(db: Db, userId: string, q: ListQuery): Promise<ReceivedEmailListRow[]> {
   const byProvider = q.providerId ? db`and provider_id = ${q.providerId}` : db``
   const byCategory = q.category === 'starred' ? db`and is_starred` : q.category === 'unread' ? db`and not is_read` : db``
+  const matching = db`user_id = ${userId} and not deleted ${byProvider} ${byCategory}`
+  // past the last row the subquery is null and so is the comparison: an empty page
+  const fromPageStart = q.offset === 0 ? db`` : db`and (received_at, id) <= (
+      select received_at, id from received_emails where ${matching} order by received_at desc, id desc offset ${q.offset} limit 1)`
   return db<ReceivedEmailListRow[]>`
-    select ${listColumns(db)} from received_emails
-    where user_id = ${userId} and not deleted ${byProvider} ${byCategory}
-    order by received_at desc, id desc limit ${q.limit} offset ${q.offset}`
+    select ${listColumns(db)} from received_emails where ${matching} ${fromPageStart}
+    order by received_at desc, id desc limit ${q.limit}`
 }
 
 export interface EmailCounts { total: number; unread: number; starred: number; bytes: number }

@@ -8,7 +8,6 @@
 // exec, sh keeps waiting on SIGINT and dies on SIGTERM, orphaning us). Should our parent still
 // die first (SIGKILL, another runner), the ppid check below stops everything too.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts'
 import { embeddedDir } from '../db/database-url.ts'
@@ -17,23 +16,12 @@ import { MONITORED_PROCESSES } from '../db/heartbeat.ts'
 import { metricsPort } from '../db/metrics.ts'
 import { acquireDataDirLock, DataDirBusyError } from './data-dir-lock.ts'
 import { migrateAll } from './migrate-all.ts'
+import { readProcfile, type ProcessLine } from './procfile.ts'
 import { ensureWebBuild } from './web-build.ts'
 
 const ROOT = path.join(import.meta.dirname, '..')
 const COLORS = [36, 35, 33, 32, 34, 91]
 const say = (line: string) => process.stdout.write(`\x1b[1mveilmail\x1b[0m | ${line}\n`)
-
-interface ProcessLine { name: string; argv: string[] }
-
-export function readProcfile(file = path.join(ROOT, 'Procfile')): ProcessLine[] {
-  return readFileSync(file, 'utf8').split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'))
-    .map((l) => {
-      const i = l.indexOf(':')
-      return { name: l.slice(0, i).trim(), argv: l.slice(i + 1).trim().split(/\s+/) }
-    })
-}
 
 function prefixed(stream: NodeJS.ReadableStream, name: string, color: number) {
   let rest = ''

@@ -22,6 +22,7 @@ import { receivedMailBox } from '../../workers/sync/sync-mailbox.ts'
 import { sealCredentials } from '../../workers/sync/mailbox-login.ts'
 import { createBoss, createQueues } from '../../db/queues.ts'
 import { ApiClient } from '../testing/api-client.ts'
+import { readProcfile } from '../procfile.ts'
 import { attachMailbox } from '../testing/mailbox.ts'
 import { DOVECOT, startDovecot } from '../testing/dovecot.ts'
 import { benchDatabase } from './bench-db.ts'
@@ -82,7 +83,10 @@ export async function run(): Promise<void> {
     const user = new ApiClient(app)
     const { user: account } = await user.register()
     const profileDir = process.env.BENCH_SYNC_PROFILE
-    const child = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []), path.join(import.meta.dirname, '..', '..', 'workers', 'sync', 'sync.ts')], {
+    // the sync process as the Procfile runs it (its Node options included), from the repository's root
+    const [, ...procfileArgs] = readProcfile().find((p) => p.name === 'sync')!.argv
+    const child = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []), ...procfileArgs], {
+      cwd: path.join(import.meta.dirname, '..', '..'),
       env: {
         PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: db.url, DATA_DIR: work, SECRET_KEY, ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: dovecot.caFile,
         // only the syncs the benchmark asks for: no schedule tick, no IDLE wake-up (the bench reads /api/emails) in the middle of one

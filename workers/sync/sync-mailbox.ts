@@ -42,7 +42,7 @@ export interface SyncDeps {
  * streamed alone instead of fetched whole.
  */
 const BATCH_MESSAGES = 50
-const BATCH_BYTES = 2 * 1024 * 1024
+const BATCH_BYTES = 1024 * 1024
 const STREAM_BYTES = 2 * 1024 * 1024
 /** Flag updates sent to Postgres per statement. */
 const FLAG_CHUNK = 2000

@@ -81,3 +81,10 @@ export async function findDefaultPublicKey(db: Db, userId: string): Promise<stri
     select public_key from encryption_keys where user_id = ${userId} and is_default`
   return row?.publicKey
 }
+
+/** The default key of the alias's owner (by alias, so a delivery reads it with its alias in one round trip). */
+export async function findAliasOwnerDefaultPublicKey(db: Db, aliasId: string): Promise<string | undefined> {
+  const [row] = await db<{ publicKey: string }[]>`
+    select k.public_key from encryption_keys k join aliases a on a.user_id = k.user_id where a.id = ${aliasId} and k.is_default`
+  return row?.publicKey
+}

@@ -27,12 +27,14 @@ export async function addForwardTargets(db: Db, userId: string, emails: string[]
 }
 
 /**
- * Whether mail may be forwarded to `email` now. Share-locks the row for the caller's
- * transaction, so a confirmation committing meanwhile waits and then releases what was held.
+ * Whether mail of the alias may be forwarded to `email` now (the alias's owner confirmed it; by
+ * alias, so a delivery reads it with its alias in one round trip). Share-locks the row for the
+ * caller's transaction, so a confirmation committing meanwhile waits and then releases what was held.
  */
-export async function isForwardTargetConfirmed(db: Db, userId: string, email: string): Promise<boolean> {
+export async function isForwardTargetConfirmed(db: Db, aliasId: string, email: string): Promise<boolean> {
   const [row] = await db<{ confirmedAt: Date | null }[]>`
-    select confirmed_at from forward_targets where user_id = ${userId} and email = ${email.toLowerCase()} for share`
+    select f.confirmed_at from forward_targets f join aliases a on a.user_id = f.user_id
+    where a.id = ${aliasId} and f.email = ${email.toLowerCase()} for share of f`
   return Boolean(row?.confirmedAt)
 }
 

@@ -18,7 +18,7 @@ describe('configuration', () => {
     expect(cfg.allowPrivateNetworks).toBe(false)
     expect(cfg.google).toBeUndefined()
     expect(cfg.secureCookies).toBe(false)
-    expect(cfg.delivery).toEqual({ concurrency: 8, pollSeconds: 10, queueConcurrency: {} })
+    expect(cfg.delivery).toEqual({ concurrency: 8, pollSeconds: 10, queueConcurrency: {}, processes: 1 })
     expect(cfg.mxMaxConnectionsPerIp).toBe(20)
     expect(cfg.mxGreetPauseMs).toBe(0)
     expect(cfg.mxProcesses).toBe(1)
@@ -67,6 +67,8 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, MX_MAX_CONNECTIONS_PER_IP: '0' })).toThrow(/MX_MAX_CONNECTIONS_PER_IP/)
     expect(loadConfig({ ...base, MX_PROCESSES: '4' }).mxProcesses).toBe(4)
     for (const bad of ['0', '65', 'two']) expect(() => loadConfig({ ...base, MX_PROCESSES: bad })).toThrow(/MX_PROCESSES/)
+    expect(loadConfig({ ...base, DELIVERY_PROCESSES: '2' }).delivery.processes).toBe(2)
+    for (const bad of ['0', '65', 'two']) expect(() => loadConfig({ ...base, DELIVERY_PROCESSES: bad })).toThrow(/DELIVERY_PROCESSES/)
   })
 
   it('names the variable that is wrong', () => {

@@ -70,6 +70,8 @@ const EnvSchema = v.object({
   WEBHOOK_ATTACHMENT_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number)), '1048576'),
   DELIVERY_CONCURRENCY: v.optional(PositiveInt, '8'),
   DELIVERY_POLL_SECONDS: v.optional(PositiveInt, '10'),
+  // delivery processes, each consuming every queue (one Node process works on one core)
+  DELIVERY_PROCESSES: v.optional(v.pipe(PositiveInt, v.maxValue(64)), '1'),
   // Jobs at once per queue in one delivery process, for the queues named: `send-email=64,forward-email=16`.
   QUEUE_CONCURRENCY: v.optional(v.pipe(
     v.string(),
@@ -165,7 +167,7 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     outboundSmtpConnections: e.OUTBOUND_SMTP_CONNECTIONS ?? 4 * e.DELIVERY_CONCURRENCY,
     dkim: { keysDir: e.DKIM_KEYS_DIR ? path.resolve(e.DKIM_KEYS_DIR) : undefined, selector: e.DKIM_SELECTOR },
     webhookAttachmentMaxBytes: e.WEBHOOK_ATTACHMENT_MAX_BYTES,
-    delivery: { concurrency: e.DELIVERY_CONCURRENCY, pollSeconds: e.DELIVERY_POLL_SECONDS, queueConcurrency: e.QUEUE_CONCURRENCY ?? {} },
+    delivery: { concurrency: e.DELIVERY_CONCURRENCY, pollSeconds: e.DELIVERY_POLL_SECONDS, queueConcurrency: e.QUEUE_CONCURRENCY ?? {}, processes: e.DELIVERY_PROCESSES },
     allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS,
     google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
       ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, authUrl: e.GOOGLE_AUTH_URL, tokenUrl: e.GOOGLE_TOKEN_URL, userInfoUrl: e.GOOGLE_USERINFO_URL }

@@ -8,7 +8,7 @@
 // which then starts. Everything started here is stopped on the way out, failure or not.
 // Knobs: BENCH_MX_MESSAGES, BENCH_DRAIN_MESSAGES; BENCH_CPU_PROF_DIR=dir runs the Veilmail
 // processes with `node --cpu-prof` into dir (open the .cpuprofile files in Chrome's DevTools);
-// MX_PROCESSES (default: the number of cores) is passed to the MX;
+// MX_PROCESSES and DELIVERY_PROCESSES (default: the number of cores) are passed to the MX and delivery;
 // BENCH_MX_QUICK=1 measures only reused sessions with the local DNS; BENCH_MX_PARTS picks parts
 // (compare,drain,memory; default all). memory (also `npm run bench -- mx-memory`): 40 concurrent
 // 24 MB messages (BENCH_MEMORY_MESSAGES), peak RSS of each process (the
@@ -156,6 +156,8 @@ export async function run(parts: string[] = PARTS) {
       MAIL_DOMAINS: 'veilmail.test', MX_HOST: '127.0.0.1', MX_PORT: String(mxPort), OUTBOUND_SMTP_URL: `smtp://127.0.0.1:${relayPort}`, LOG_LEVEL: 'info',
       // as many MX processes as cores, as Postfix runs many smtpd (MX_PROCESSES=1 measures one)
       MX_PROCESSES: process.env.MX_PROCESSES ?? String(os.availableParallelism()),
+      // and as many delivery processes (Postfix's smtp processes; DELIVERY_PROCESSES=1 measures one)
+      DELIVERY_PROCESSES: process.env.DELIVERY_PROCESSES ?? String(os.availableParallelism()),
     }
     // TLS certificate and DKIM keys made once here, not by two processes at once.
     const config = loadConfig(env)
@@ -212,7 +214,7 @@ export async function run(parts: string[] = PARTS) {
       }
     }
     if (rows.length) {
-      console.log(`\nMX vs Postfix (npm run bench -- mx): ${MESSAGES} × ${BYTES / 1024} KB, ${SESSIONS} sessions, smtp-source → MX → smtp-sink, MX_PROCESSES=${env.MX_PROCESSES}`)
+      console.log(`\nMX vs Postfix (npm run bench -- mx): ${MESSAGES} × ${BYTES / 1024} KB, ${SESSIONS} sessions, smtp-source → MX → smtp-sink, MX_PROCESSES=${env.MX_PROCESSES}, DELIVERY_PROCESSES=${env.DELIVERY_PROCESSES}`)
       printTable(rows)
     }
     if (picked.has('drain')) await drainPart()

@@ -6,7 +6,7 @@
 import type { Sql, Tx } from '../../db/client.ts'
 import { getAliasForDelivery, type DeliveryAlias } from '../../db/alias-routing.ts'
 import { incrementAliasCounter, type AliasCounter } from '../../db/alias-counters.ts'
-import { deleteSpoolMessageIfDone, finishDelivery, getSpoolMessage, holdDelivery, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../../db/spool.ts'
+import { deleteSpoolMessageIfDone, finishDelivery, getSpoolChunk, getSpoolMessage, holdDelivery, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../../db/spool.ts'
 import { SpoolDamagedError, type SpoolCodec, type SpoolMeta } from '../mail/spool-codec.ts'
 import { SpooledMessage } from '../mail/spooled-message.ts'
 import { UnparseableMessageError } from '../mail/stored-message-parser.ts'
@@ -20,15 +20,24 @@ export interface SpoolContext {
   meta: SpoolMeta
 }
 
-export interface DeliveryContext extends SpoolContext {
+export interface DeliveryContext<R = undefined> extends SpoolContext {
   alias: DeliveryAlias
+  /** what the step's own read (runDelivery's `read`) found */
+  read: R
 }
+
+/** A step's own read, made with the delivery's rows (of a delivery that has an alias). */
+type Read<R> = (tx: Tx, delivery: Delivery, aliasId: string) => Promise<R>
 
 /**
  * What a handler returns: done, failed for good with a short reason code (never server text), or
  * held until its target is confirmed (the message stays spooled; confirming sets it pending again).
+ * `also`: a statement that commits with the sent mark, sent in the same round trip.
  */
-export type DeliveryOutcome = { status: 'sent' } | { status: 'failed'; reason: string } | { status: 'held' }
+export type DeliveryOutcome =
+  | { status: 'sent'; also?: (tx: Tx) => Promise<unknown> }
+  | { status: 'failed'; reason: string }
+  | { status: 'held' }
 
 export interface StepDeps {
   sql: Sql
@@ -46,22 +55,25 @@ async function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Pro
     finishDelivery(tx, delivery.id, outcome.status, outcome.status === 'failed' ? outcome.reason : null),
     ...(delivery.aliasId ? [incrementAliasCounter(tx, delivery.aliasId, outcome.status === 'sent' ? successCounter[delivery.kind] : 'failed')] : []),
     deleteSpoolMessageIfDone(tx, delivery.spoolId),
+    ...(outcome.status === 'sent' && outcome.also ? [outcome.also(tx)] : []),
   ])
 }
 
-/** The delivery's opened message; undefined when it is gone. */
+/** The delivery's opened message; undefined when it is gone. Its row and first chunk in one round trip. */
 async function openSpool(deps: StepDeps, tx: Tx, delivery: Delivery): Promise<SpoolContext | undefined> {
-  const spool = await getSpoolMessage(tx, delivery.spoolId)
+  const [spool, first] = await Promise.all([getSpoolMessage(tx, delivery.spoolId), getSpoolChunk(tx, delivery.spoolId, 0)])
   if (!spool) return undefined
-  return { tx, delivery, spoolId: spool.id, message: new SpooledMessage(tx, deps.codec, spool), meta: deps.codec.openMeta(spool.id, spool.meta) }
+  return { tx, delivery, spoolId: spool.id, message: new SpooledMessage(tx, deps.codec, spool, first), meta: deps.codec.openMeta(spool.id, spool.meta) }
 }
 
-/** The delivery's alias and opened message; undefined when either is gone. */
-async function openDelivery(deps: StepDeps, tx: Tx, delivery: Delivery): Promise<DeliveryContext | undefined> {
+/**
+ * The delivery's alias and opened message; undefined when either is gone. `read` is what the step
+ * reads besides: all of it in one round trip (the statements leave together on the connection).
+ */
+async function openDelivery<R>(deps: StepDeps, tx: Tx, delivery: Delivery, read?: Read<R>): Promise<DeliveryContext<R> | undefined> {
   if (!delivery.aliasId) return undefined
-  // both reads in one round trip
-  const [alias, spool] = await Promise.all([getAliasForDelivery(tx, delivery.aliasId), openSpool(deps, tx, delivery)])
-  return alias && spool ? { ...spool, alias } : undefined
+  const [alias, spool, extra] = await Promise.all([getAliasForDelivery(tx, delivery.aliasId), openSpool(deps, tx, delivery), read?.(tx, delivery, delivery.aliasId)])
+  return alias && spool ? { ...spool, alias, read: extra as R } : undefined
 }
 
 /** What an attempt ran into, for the owner's report: a code (smtp-451, http-503, ECONNREFUSED), never a server's text. */
@@ -81,8 +93,10 @@ function permanent(error: unknown): DeliveryOutcome {
   throw error
 }
 
-export function runDelivery(deps: StepDeps, deliveryId: string, send: (ctx: DeliveryContext) => Promise<DeliveryOutcome>): Promise<DeliveryOutcome | undefined> {
-  return runLocked(deps, deliveryId, (tx, delivery) => openDelivery(deps, tx, delivery), send, 'alias-deleted')
+export function runDelivery<R = undefined>(
+  deps: StepDeps, deliveryId: string, send: (ctx: DeliveryContext<R>) => Promise<DeliveryOutcome>, read?: Read<R>,
+): Promise<DeliveryOutcome | undefined> {
+  return runLocked(deps, deliveryId, (tx, delivery) => openDelivery(deps, tx, delivery, read), send, 'alias-deleted')
 }
 
 /** A delivery that belongs to no alias: mail to postmaster@ or abuse@, for the operator. */
@@ -129,7 +143,7 @@ export async function abandonDelivery(deps: StepDeps, deliveryId: string, keep?:
   await deps.sql.begin(async (tx) => {
     const delivery = await lockDelivery(tx, deliveryId)
     if (!delivery || delivery.status !== 'pending') return
-    const ctx = keep && (await openDelivery(deps, tx, delivery))
+    const ctx = keep && (await openDelivery<undefined>(deps, tx, delivery))
     if (ctx) await keep(ctx)
     await finish(tx, delivery, { status: 'failed', reason: 'retries-exhausted' })
   })

@@ -1,16 +1,16 @@
-// The `delivery` process: queue consumers for inbound forwarding (e-mail, webhooks, replies).
-import { createSql } from '../../db/client.ts'
+// The `delivery` process: queue consumers for inbound forwarding (e-mail, webhooks, replies). With
+// DELIVERY_PROCESSES > 1 it is the primary of that many delivery processes (one Node process works
+// on one core; workers/process-cluster.ts), each consuming every queue: pg-boss hands a job to one
+// fetch only, and a forward locks its delivery row for the whole attempt (delivery-step.ts).
+import cluster from 'node:cluster'
 import { requireDatabaseUrl } from '../../db/database-url.ts'
 import { config } from '../../lib/config.ts'
 import { errorFields, log, setLogProcess } from '../../lib/log.ts'
 import { onShutdown } from '../../lib/process-lifecycle.ts'
-import { startHeartbeat } from '../../db/heartbeat.ts'
-import { serveMetrics } from '../../db/metrics.ts'
 import { DkimConfigError, loadDkimKeys } from '../../lib/dkim-keys.ts'
-import { createDeliveryDeps } from './delivery-deps.ts'
 import { DkimSigner } from '../mail/dkim-signer.ts'
-import { concurrencyPerQueue, QueueConcurrencyError, startDeliveryWorker } from './delivery-worker.ts'
-import { createBoss, createQueues } from '../../db/queues.ts'
+import { concurrencyPerQueue, QueueConcurrencyError } from './delivery-worker.ts'
+import { reportReady, superviseProcesses } from '../process-cluster.ts'
 
 setLogProcess('delivery')
 const cfg = config()
@@ -23,7 +23,7 @@ try {
   process.exit(78) // EX_CONFIG
 }
 const databaseUrl = requireDatabaseUrl(cfg)
-const { concurrency, pollSeconds, queueConcurrency } = cfg.delivery
+const { concurrency, pollSeconds, queueConcurrency, processes } = cfg.delivery
 try {
   concurrencyPerQueue(concurrency, queueConcurrency)
 } catch (error) {
@@ -31,24 +31,35 @@ try {
   process.stderr.write(`Invalid configuration:\n  ${error.message}\n`)
   process.exit(78) // EX_CONFIG
 }
-// Each running job (email, webhook, reply) holds a connection for its delivery row lock, and takes another at times.
-const sql = createSql(databaseUrl, { max: concurrency * 5 + 4, name: 'veilmail-delivery' })
-const boss = createBoss(databaseUrl)
-await boss.start()
-await createQueues(boss)
 
-const deps = createDeliveryDeps(sql, cfg, { dkim })
-const stopWakeUps = await startDeliveryWorker(boss, deps, { concurrency, queueConcurrency, pollSeconds })
-log.info('delivery.started', { concurrency })
+if (cluster.isPrimary && processes > 1) await superviseProcesses(cfg, { name: 'delivery', processes, readyEvent: 'started' })
+else await serve(cluster.isWorker)
 
-const metrics = await serveMetrics(cfg, 'delivery')
-const stopHeartbeat = startHeartbeat(sql, 'delivery')
+async function serve(underPrimary: boolean) {
+  const [{ createSql }, { startHeartbeat }, { serveMetrics }, { createDeliveryDeps }, { startDeliveryWorker }, { createBoss, createQueues }] = await Promise.all([
+    import('../../db/client.ts'), import('../../db/heartbeat.ts'), import('../../db/metrics.ts'), import('./delivery-deps.ts'), import('./delivery-worker.ts'), import('../../db/queues.ts'),
+  ])
+  // Each running job (email, webhook, reply) holds a connection for its delivery row lock, and takes another at times.
+  const sql = createSql(databaseUrl, { max: concurrency * 5 + 4, name: 'veilmail-delivery' })
+  const boss = createBoss(databaseUrl)
+  await boss.start()
+  await createQueues(boss)
 
-onShutdown(async () => {
-  metrics?.close()
-  await stopHeartbeat()
-  await stopWakeUps()
-  await boss.stop({ graceful: true, timeout: 10_000 }).catch((e) => log.warn('queue.stop_failed', errorFields(e)))
-  deps.transport.close()
-  await sql.end({ timeout: 5 })
-})
+  const deps = createDeliveryDeps(sql, cfg, { dkim })
+  const stopWakeUps = await startDeliveryWorker(boss, deps, { concurrency, queueConcurrency, pollSeconds })
+  // under a primary, it says delivery.started once every delivery process consumes
+  log.info(underPrimary ? 'delivery.process_started' : 'delivery.started', { concurrency })
+
+  if (underPrimary) reportReady({ concurrency })
+  const metrics = underPrimary ? undefined : await serveMetrics(cfg, 'delivery')
+  const stopHeartbeat = startHeartbeat(sql, 'delivery')
+
+  onShutdown(async () => {
+    metrics?.close()
+    await stopHeartbeat()
+    await stopWakeUps()
+    await boss.stop({ graceful: true, timeout: 10_000 }).catch((e) => log.warn('queue.stop_failed', errorFields(e)))
+    deps.transport.close()
+    await sql.end({ timeout: 5 })
+  })
+}

@@ -12,7 +12,7 @@
 import { domainOf } from '../../lib/mail-address.ts'
 import { errorFields, log } from '../../lib/log.ts'
 import type { DeliveryAlias } from '../../db/alias-routing.ts'
-import { findDefaultPublicKey } from '../../db/encryption-keys.ts'
+import { findAliasOwnerDefaultPublicKey, findDefaultPublicKey } from '../../db/encryption-keys.ts'
 import { recordThreadMessageIds } from '../../db/thread-message-ids.ts'
 import { isForwardTargetConfirmed } from '../../db/forward-targets.ts'
 import type { Payload } from '../../db/queues.ts'
@@ -61,10 +61,10 @@ type OwnerCopy = { armored: string; recipient: string } | undefined
  * The message encrypted to the owner's default key, made once when first asked for; undefined
  * without a key. The whole message is read for it (age encrypts it as one payload).
  */
-function ownerCopy(ctx: DeliveryContext, headers: HeaderField[]): () => Promise<(OwnerCopy & { forwarded: Buffer }) | undefined> {
+function ownerCopy(ctx: DeliveryContext<unknown>, headers: HeaderField[], key: () => Promise<string | undefined>): () => Promise<(OwnerCopy & { forwarded: Buffer }) | undefined> {
   let made: Promise<(OwnerCopy & { forwarded: Buffer }) | undefined> | undefined
   const make = async () => {
-    const recipient = await findDefaultPublicKey(ctx.tx, ctx.alias.userId)
+    const recipient = await key()
     if (!recipient) return undefined
     const raw = await ctx.message.whole()
     const forwarded = joinMessage(headers, splitMessage(raw).body)
@@ -85,14 +85,14 @@ async function copyForRecord(copy: () => Promise<OwnerCopy>): Promise<OwnerCopy>
 
 export function forwardEmailHandler(deps: DeliveryDeps) {
   return async ({ deliveryId }: Payload<typeof queues.forwardEmail>) => {
-    const outcome = await runDelivery(deps, deliveryId, async (ctx): Promise<DeliveryOutcome> => {
+    const outcome = await runDelivery<{ confirmed: boolean; key: string | undefined }>(deps, deliveryId, async (ctx): Promise<DeliveryOutcome> => {
       const { delivery, alias, spoolId, message: spooled, meta } = ctx
       if (!delivery.target) return { status: 'failed', reason: 'no-target' }
       // Only to addresses that confirmed they want this user's mail (issue 11 item 5).
-      if (!(await isForwardTargetConfirmed(ctx.tx, alias.userId, delivery.target))) return { status: 'held' }
+      if (!ctx.read.confirmed) return { status: 'held' }
       const original = await spooled.headers()
       const headers = await forwardHeadersOf(deps, alias, spoolId, original, meta)
-      const copy = ownerCopy(ctx, headers)
+      const copy = ownerCopy(ctx, headers, async () => ctx.read.key)
       const encrypted = alias.encryptForwarded ? await copy() : undefined
       const message = encrypted
         ? await deps.dkim.sign(encryptedForward({ ...encrypted, publicUrl: deps.config.publicUrl, receivedAt: new Date(meta.receivedAt) }), alias.domain)
@@ -104,8 +104,15 @@ export function forwardEmailHandler(deps: DeliveryDeps) {
         await keepUndelivered(ctx.tx, { alias, target: delivery.target, reason: relayReason(error), copy: await copyForRecord(copy) })
         return { status: 'failed', reason: `smtp-${error.responseCode ?? 'rejected'}` }
       }
-      await recordThreadMessageIds(ctx.tx, alias.id, threadIdsOf(original))
-      return { status: 'sent' }
+      // recorded with the sent mark, in its round trip
+      return { status: 'sent', also: (tx) => recordThreadMessageIds(tx, alias.id, threadIdsOf(original)) }
+    }, async (tx, delivery, aliasId) => {
+      // read with the delivery's rows: whether the target confirmed, and the owner's key (to
+      // encrypt, or keep an encrypted copy of a forward that fails)
+      const [confirmed, key] = await Promise.all([
+        delivery.target ? isForwardTargetConfirmed(tx, aliasId, delivery.target) : false, findAliasOwnerDefaultPublicKey(tx, aliasId),
+      ])
+      return { confirmed, key }
     })
     log.info('delivery.finished', { queue: queues.forwardEmail.name, delivery: deliveryId, status: outcome?.status ?? 'already-done' })
   }
@@ -116,7 +123,7 @@ export function abandonForwardEmail(deps: DeliveryDeps, deliveryId: string): Pro
   return abandonDelivery(deps, deliveryId, async (ctx) => {
     const { delivery, alias } = ctx
     if (!delivery.target) return
-    const copy = ownerCopy(ctx, await forwardHeadersOf(deps, alias, ctx.spoolId, await ctx.message.headers(), ctx.meta))
+    const copy = ownerCopy(ctx, await forwardHeadersOf(deps, alias, ctx.spoolId, await ctx.message.headers(), ctx.meta), () => findDefaultPublicKey(ctx.tx, alias.userId))
     await keepUndelivered(ctx.tx, { alias, target: delivery.target, reason: exhaustedReason(delivery.attempts, delivery.lastError), copy: await copyForRecord(copy) })
   })
 }

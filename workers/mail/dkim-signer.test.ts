@@ -86,4 +86,14 @@ describe('streamed DKIM signing', () => {
     expect(reads).toBe(2)
     expect(await verify(Buffer.concat(parts))).toEqual([['veilmail.test', 'pass', '']])
   })
+
+  it('streams a message of one piece as one piece, the header with the body', async () => {
+    const { headers, body } = splitMessage(Buffer.from(head + 'Hi there\r\n'.repeat(1000)))
+    const stream = await signer.signStreamed(headers, async function* () { yield body }, 'veilmail.test')
+    const parts: Buffer[] = []
+    for await (const part of stream) parts.push(part as Buffer)
+    expect(parts).toHaveLength(1)
+    expect(parts[0].subarray(parts[0].length - body.length)).toEqual(body)
+    expect(await verify(parts[0])).toEqual([['veilmail.test', 'pass', '']])
+  })
 })

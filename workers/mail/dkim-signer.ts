@@ -44,8 +44,14 @@ export class DkimSigner {
     for await (const chunk of body()) hash.update(chunk)
     const head = await this.#signature(headers, hash.digest(), domain, now) + headers.map((h) => h.line + '\r\n').join('') + '\r\n'
     return Readable.from((async function* () {
-      yield Buffer.from(head, 'latin1')
-      yield* body()
+      // The header leaves with the body's first piece: the relay connection writes each piece as it
+      // comes (nodemailer, Nagle off), so a message of one spool chunk is one write, not two.
+      let first: Buffer | undefined = Buffer.from(head, 'latin1')
+      for await (const chunk of body()) {
+        yield first ? Buffer.concat([first, chunk]) : chunk
+        first = undefined
+      }
+      if (first) yield first
     })(), { objectMode: false })
   }
 

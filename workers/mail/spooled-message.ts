@@ -1,7 +1,9 @@
 // A spooled message read back for delivery (docs/mail-flow.md, "Streaming"): chunk by chunk, each opened and
 // checked as it comes, so a delivery holds one chunk of a large message at a time, never the
 // whole. Every read goes to the spool again: a step that needs the body twice (the DKIM body hash,
-// then the send) reads it twice rather than keep it. Rows spooled before chunking (one sealed
+// then the send) reads it twice rather than keep it; only the first chunk (at most one chunk's
+// size, read with the delivery's other rows in one round trip) is kept, as every step reads it
+// for the header and a small message is nothing else. Rows spooled before chunking (one sealed
 // blob in `raw`) read as one chunk.
 import type { Db } from '../../db/client.ts'
 import { getSpoolChunk, type SpoolMessage } from '../../db/spool.ts'
@@ -13,11 +15,15 @@ export class SpooledMessage {
   readonly #codec: SpoolCodec
   readonly #row: SpoolMessage
   #head: Promise<{ headers: HeaderField[]; bodyStart: number }> | undefined
+  /** chunk 0: sealed as the caller read it, then opened once it was checked */
+  #first: { sealed?: Buffer; opened?: Buffer }
 
-  constructor(db: Db, codec: SpoolCodec, row: SpoolMessage) {
+  /** `firstSealed`: chunk 0 when the caller read it already (undefined: read it here). */
+  constructor(db: Db, codec: SpoolCodec, row: SpoolMessage, firstSealed?: Buffer) {
     this.#db = db
     this.#codec = codec
     this.#row = row
+    this.#first = { sealed: firstSealed }
   }
 
   get size(): number {
@@ -32,9 +38,15 @@ export class SpooledMessage {
       return
     }
     for (let seq = 0; seq < chunks; seq++) {
-      const sealed = await getSpoolChunk(this.#db, id, seq)
+      if (seq === 0 && this.#first.opened) {
+        yield this.#first.opened
+        continue
+      }
+      const sealed = (seq === 0 && this.#first.sealed) || (await getSpoolChunk(this.#db, id, seq))
       if (!sealed) throw new SpoolDamagedError(`chunk ${seq} of ${chunks} is missing`)
-      yield this.#codec.openChunk(id, seq, seq === chunks - 1, sealed)
+      const opened = this.#codec.openChunk(id, seq, seq === chunks - 1, sealed)
+      if (seq === 0) this.#first = { opened }
+      yield opened
     }
   }
 

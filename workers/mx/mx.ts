@@ -27,8 +27,9 @@ else await serve(cluster.isWorker)
 async function serve(underPrimary: boolean) {
   // Loaded here, not above: a primary (MX_PROCESSES > 1) never serves, and loading the SMTP,
   // queue and mail-authentication stack cost it seconds of CPU and a hundred MB for nothing.
-  const [{ createSql }, { startHeartbeat }, { serveMetrics, shareMetricsWithPrimary }, { createBoss, createQueues }, { clusterAdmission }, { createMxServer }] = await Promise.all([
+  const [{ createSql }, { startHeartbeat }, { serveMetrics }, { createBoss, createQueues }, { clusterAdmission }, { createMxServer }, { reportReady }] = await Promise.all([
     import('../../db/client.ts'), import('../../db/heartbeat.ts'), import('../../db/metrics.ts'), import('../../db/queues.ts'), import('./mx-admission.ts'), import('./mx-server.ts'),
+    import('../process-cluster.ts'),
   ])
   const sql = createSql(databaseUrl, { max: 20, name: 'veilmail-mx' })
   // The MX only enqueues; maintenance runs in the worker processes.
@@ -41,7 +42,7 @@ async function serve(underPrimary: boolean) {
   // under a primary, it says mx.listening once every MX process listens
   log.info(underPrimary ? 'mx.process_listening' : 'mx.listening', { port })
 
-  if (underPrimary) shareMetricsWithPrimary()
+  if (underPrimary) reportReady({ port })
   const metrics = underPrimary ? undefined : await serveMetrics(cfg, 'mx')
   const stopHeartbeat = startHeartbeat(sql, 'mx')
 

@@ -1,0 +1,117 @@
+// DELIVERY_PROCESSES: the real `delivery` process (node workers/delivery/delivery.ts) as the
+// primary of two delivery processes, each consuming the queues, against a real relay.
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+import { createInterface } from 'node:readline'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getAliasCounters } from '../../db/alias-counters.ts'
+import { queues } from '../../db/queues.ts'
+import { deliveryEnv, productionQueuePolicy } from '../../scripts/testing/delivery-processes.ts'
+import { freePort } from '../../scripts/testing/free-port.ts'
+import { createMailEnv, type MailEnv, type TestAlias } from '../../scripts/testing/mail-env.ts'
+import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
+
+let env: MailEnv
+let alias: TestAlias
+let delivery: ChildProcess
+let metricsPort: number
+
+/** The delivery processes' pids, from their heartbeats (one row per process). */
+async function deliveryPids(): Promise<number[]> {
+  const rows = await env.db.sql<{ instance: string }[]>`select instance from process_heartbeats where process = 'delivery' and beat_at > now() - interval '15 seconds'`
+  return rows.map((r) => Number(r.instance.split(':').pop())).sort()
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** How many times the relay got the forward of each of these subjects. */
+function relayed(subjects: string[]): number[] {
+  return subjects.map((s) => env.relay.messages.filter((m) => m.raw.includes(`Subject: ${s}\r\n`)).length)
+}
+
+/** Deliveries marked sent (a sent delivery is counted once, in the transaction that marks it). */
+async function sentDeliveries(): Promise<number> {
+  return (await getAliasCounters(env.db.sql, [alias.id])).get(alias.id)?.forwarded ?? 0
+}
+
+async function sendMany(label: string, count: number): Promise<string[]> {
+  const subjects = Array.from({ length: count }, (_, i) => `${label} ${i}`)
+  for (const subject of subjects) await env.send({ to: alias.address, subject })
+  return subjects
+}
+
+beforeAll(async () => {
+  env = await createMailEnv({ worker: false })
+  await productionQueuePolicy(env, queues.forwardEmail) // a lost job comes back by the queue's own heartbeat
+  alias = await env.createAlias('me@real.test')
+  metricsPort = await freePort()
+  delivery = spawn(process.execPath, [path.join(import.meta.dirname, 'delivery.ts')], {
+    env: {
+      PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', SECRET_KEY: TEST_SECRET_KEY, ...deliveryEnv(env),
+      DELIVERY_PROCESSES: '2', DELIVERY_CONCURRENCY: '2', METRICS_PORT: String(metricsPort - 2),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  await new Promise<void>((resolve, reject) => {
+    createInterface({ input: delivery.stdout! }).on('line', (line) => line.includes('"event":"delivery.started"') && resolve())
+    delivery.once('exit', (code) => reject(new Error(`delivery exited (${code}) before it started`)))
+  })
+}, 60_000)
+
+afterAll(async () => {
+  if (delivery && delivery.exitCode === null && delivery.signalCode === null) {
+    const pids = await deliveryPids().catch(() => [])
+    delivery.kill('SIGKILL')
+    for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL')
+  }
+  await env?.close()
+})
+
+describe('DELIVERY_PROCESSES', () => {
+  it('runs that many delivery processes, which forward each message once, and their metrics add up', async () => {
+    await expect.poll(deliveryPids, { timeout: 20_000 }).toHaveLength(2)
+    expect((await deliveryPids()).every((pid) => pid !== delivery.pid)).toBe(true)
+
+    const subjects = await sendMany('first', 30)
+    await expect.poll(() => relayed(subjects).every((n) => n > 0), { timeout: 30_000 }).toBe(true)
+    expect(relayed(subjects)).toEqual(subjects.map(() => 1))
+    // the relay hears the message just before the delivery commits as sent
+    await expect.poll(sentDeliveries, { timeout: 10_000 }).toBe(30)
+
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
+    const completed = Number(/veilmail_jobs_total\{queue="forward-email",outcome="completed"\} (\d+)/.exec(metrics)?.[1])
+    expect(completed).toBe(30)
+  }, 60_000)
+
+  it('starts a delivery process killed mid-backlog again, loses none of its jobs, and SIGTERM stops them all', async () => {
+    const before = await deliveryPids()
+    expect(before).toHaveLength(2)
+    const subjects = await sendMany('second', 40)
+    // killed while the backlog is going out: the jobs it held come back when their heartbeat lapses
+    await expect.poll(() => relayed(subjects).filter((n) => n > 0).length, { timeout: 30_000 }).toBeGreaterThan(0)
+    process.kill(before[0], 'SIGKILL')
+    await expect.poll(async () => (await deliveryPids()).filter((pid) => !before.includes(pid)), { timeout: 30_000 }).toHaveLength(1)
+
+    await expect.poll(() => relayed(subjects).every((n) => n > 0), { timeout: 60_000 }).toBe(true)
+    // A message the killed process had handed to the relay before it could mark it sent goes again
+    // (the same Message-ID, delivery-step.ts); at most its two running jobs.
+    const twice = relayed(subjects).filter((n) => n > 1)
+    expect(twice.length).toBeLessThanOrEqual(2)
+    expect(relayed(subjects).every((n) => n <= 2)).toBe(true)
+    await expect.poll(sentDeliveries, { timeout: 30_000 }).toBe(70)
+
+    const pids = (await deliveryPids()).filter(alive)
+    expect(pids).toHaveLength(2)
+    const exited = new Promise<number | null>((resolve) => delivery.once('exit', resolve))
+    delivery.kill('SIGTERM')
+    expect(await exited).toBe(0)
+    await expect.poll(() => pids.filter(alive), { timeout: 15_000 }).toEqual([])
+  }, 120_000)
+})

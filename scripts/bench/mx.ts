@@ -8,7 +8,7 @@
 // which then starts. Everything started here is stopped on the way out, failure or not.
 // Knobs: BENCH_MX_MESSAGES, BENCH_DRAIN_MESSAGES; BENCH_CPU_PROF_DIR=dir runs the Veilmail
 // processes with `node --cpu-prof` into dir (open the .cpuprofile files in Chrome's DevTools);
-// MX_PROCESSES and DELIVERY_PROCESSES (default: the number of cores) are passed to the MX and delivery;
+// MX_PROCESSES and DELIVERY_PROCESSES (default 1, as `npm start`) are passed to the MX and delivery;
 // BENCH_MX_QUICK=1 measures only reused sessions with the local DNS; BENCH_MX_PARTS picks parts
 // (compare,drain,memory; default all). memory (also `npm run bench -- mx-memory`): 40 concurrent
 // 24 MB messages (BENCH_MEMORY_MESSAGES), peak RSS of each process (the
@@ -154,10 +154,10 @@ export async function run(parts: string[] = PARTS) {
     const env: Record<string, string> = {
       SECRET_KEY: 'bench-secret-key-that-is-long-enough-0123456789', DATA_DIR: dataDir, DATABASE_URL: db.url,
       MAIL_DOMAINS: 'veilmail.test', MX_HOST: '127.0.0.1', MX_PORT: String(mxPort), OUTBOUND_SMTP_URL: `smtp://127.0.0.1:${relayPort}`, LOG_LEVEL: 'info',
-      // as many MX processes as cores, as Postfix runs many smtpd (MX_PROCESSES=1 measures one)
-      MX_PROCESSES: process.env.MX_PROCESSES ?? String(os.availableParallelism()),
-      // and as many delivery processes (Postfix's smtp processes; DELIVERY_PROCESSES=1 measures one)
-      DELIVERY_PROCESSES: process.env.DELIVERY_PROCESSES ?? String(os.availableParallelism()),
+      // the defaults of `npm start`: on 2 cores, 2 MX and 2 delivery processes measured lower than
+      // one of each (they compete for the same CPU); set both to compare on a larger machine
+      MX_PROCESSES: process.env.MX_PROCESSES ?? '1',
+      DELIVERY_PROCESSES: process.env.DELIVERY_PROCESSES ?? '1',
     }
     // TLS certificate and DKIM keys made once here, not by two processes at once.
     const config = loadConfig(env)

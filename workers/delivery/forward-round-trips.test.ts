@@ -1,4 +1,4 @@
-// Round trips to Postgres per forward (issue #12: delivery is the bottleneck end to end). The
+// Round trips to Postgres per forward (the delivery process is what limits `npm run bench -- mx` end to end). The
 // delivery's connections run through a counting TCP proxy: a round trip is a burst of client bytes
 // after the server answered that runs statements (Bind or Query messages), so statements sent
 // together (pipelined) count once, and a statement's first preparation on a connection (Parse and

@@ -28,22 +28,27 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (signedOut) clearStoredAuth()
   }, [signedOut, session.isError, session.error])
 
+  // A session check still in flight (the page's first one, sent before the link was followed)
+  // must not land after the sign-in and put the signed-out answer back: it is cancelled first.
   const setUser = useCallback(
-    (next: SessionUser | null) => queryClient.setQueryData(SESSION_QUERY_KEY, next),
+    async (next: SessionUser | null) => {
+      await queryClient.cancelQueries({ queryKey: SESSION_QUERY_KEY })
+      queryClient.setQueryData(SESSION_QUERY_KEY, next)
+    },
     [queryClient],
   )
 
   const resetAuth = useCallback(() => {
     // Drop every cached answer that belonged to the old user, keep the (now empty) session.
     queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_QUERY_KEY[0] })
-    setUser(null)
+    void setUser(null)
     clearStoredAuth()
   }, [queryClient, setUser])
 
   const login = useCallback(
     async (input: LoginInput) => {
       const signedIn = await loginWithEmail(input)
-      setUser(signedIn)
+      await setUser(signedIn)
       return signedIn
     },
     [setUser],
@@ -55,7 +60,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const verifyEmail = useCallback(
     async (token: string) => {
       const verified = await verifyEmailRequest(token)
-      setUser(verified)
+      await setUser(verified)
       return verified
     },
     [setUser],
@@ -63,7 +68,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const connectWallet = useCallback(async () => {
     const { user: signedIn, walletAddress } = await signInWithWallet()
-    setUser(signedIn)
+    await setUser(signedIn)
     storeWalletAddress(walletAddress)
     return signedIn
   }, [setUser])

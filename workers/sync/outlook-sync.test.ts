@@ -187,7 +187,7 @@ describe.skipIf(!run)('Outlook accounts over XOAUTH2', () => {
     expect(await provider(providerId)).toMatchObject({ state: 'idle', lastError: null, needsAttention: false })
     expect(await dueProviderIds(t.db.sql, 0, 1000)).toContain(providerId)
     await expect.poll(async () => (await serverFlags(email)).get(body.emails[0].subject), { timeout: 30_000, interval: 200 }).toContain('\\Seen')
-   }, 120_000) // an outage, a refusal and a new sign-in, each waited for in turn
+  }, 120_000) // an outage, a refusal and a new sign-in, each waited for in turn
 
   it('never shows a token in an API answer or a log line', () => {
     const all = seen.join('\n')

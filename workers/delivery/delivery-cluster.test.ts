@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getAliasCounters } from '../../db/alias-counters.ts'
 import { queues } from '../../db/queues.ts'
 import { deliveryEnv, productionQueuePolicy } from '../../scripts/testing/delivery-processes.ts'
+import { alive, heartbeatPids } from '../../scripts/testing/cluster-processes.ts'
 import { freePort } from '../../scripts/testing/free-port.ts'
 import { createMailEnv, type MailEnv, type TestAlias } from '../../scripts/testing/mail-env.ts'
 import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
@@ -16,20 +17,7 @@ let alias: TestAlias
 let delivery: ChildProcess
 let metricsPort: number
 
-/** The delivery processes' pids, from their heartbeats (one row per process). */
-async function deliveryPids(): Promise<number[]> {
-  const rows = await env.db.sql<{ instance: string }[]>`select instance from process_heartbeats where process = 'delivery' and beat_at > now() - interval '15 seconds'`
-  return rows.map((r) => Number(r.instance.split(':').pop())).sort()
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
+const deliveryPids = () => heartbeatPids(env.db.sql, 'delivery')
 
 /** How many times the relay got the forward of each of these subjects. */
 function relayed(subjects: string[]): number[] {

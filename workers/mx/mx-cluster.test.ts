@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline'
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDnsStandIn, type DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
+import { alive, heartbeatPids } from '../../scripts/testing/cluster-processes.ts'
 import { freePort } from '../../scripts/testing/free-port.ts'
 import { createMailEnv, type MailEnv, type TestAlias } from '../../scripts/testing/mail-env.ts'
 import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
@@ -16,20 +17,7 @@ let mx: ChildProcess
 let port: number
 let metricsPort: number
 
-/** The MX processes' pids, from their heartbeats (one row per process). */
-async function mxPids(): Promise<number[]> {
-  const rows = await env.db.sql<{ instance: string }[]>`select instance from process_heartbeats where process = 'mx' and beat_at > now() - interval '15 seconds'`
-  return rows.map((r) => Number(r.instance.split(':').pop())).sort()
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
+const mxPids = () => heartbeatPids(env.db.sql, 'mx')
 
 /** The first line the MX writes on a new connection. */
 function greeting(): Promise<{ line: string; socket: net.Socket }> {

@@ -5,8 +5,7 @@
 import cluster from 'node:cluster'
 import { requireDatabaseUrl } from '../../db/database-url.ts'
 import { config } from '../../lib/config.ts'
-import { errorFields, log, setLogProcess } from '../../lib/log.ts'
-import { onShutdown } from '../../lib/process-lifecycle.ts'
+import { log, setLogProcess } from '../../lib/log.ts'
 import { DkimConfigError, loadDkimKeys } from '../../lib/dkim-keys.ts'
 import { DkimSigner } from '../mail/dkim-signer.ts'
 import { concurrencyPerQueue, QueueConcurrencyError } from './delivery-worker.ts'
@@ -36,30 +35,25 @@ if (cluster.isPrimary && processes > 1) await superviseProcesses(cfg, { name: 'd
 else await serve(cluster.isWorker)
 
 async function serve(underPrimary: boolean) {
-  const [{ createSql }, { startHeartbeat }, { serveMetrics }, { createDeliveryDeps }, { startDeliveryWorker }, { createBoss, createQueues }] = await Promise.all([
-    import('../../db/client.ts'), import('../../db/heartbeat.ts'), import('../../db/metrics.ts'), import('./delivery-deps.ts'), import('./delivery-worker.ts'), import('../../db/queues.ts'),
+  const [{ runProcess }, { createDeliveryDeps }, { startDeliveryWorker }] = await Promise.all([
+    import('../../db/process-runtime.ts'), import('./delivery-deps.ts'), import('./delivery-worker.ts'),
   ])
-  // Each running job (email, webhook, reply) holds a connection for its delivery row lock, and takes another at times.
-  const sql = createSql(databaseUrl, { max: concurrency * 5 + 4, name: 'veilmail-delivery' })
-  const boss = createBoss(databaseUrl)
-  await boss.start()
-  await createQueues(boss)
-
-  const deps = createDeliveryDeps(sql, cfg, { dkim })
-  const stopWakeUps = await startDeliveryWorker(boss, deps, { concurrency, queueConcurrency, pollSeconds })
-  // under a primary, it says delivery.started once every delivery process consumes
-  log.info(underPrimary ? 'delivery.process_started' : 'delivery.started', { concurrency })
-
-  if (underPrimary) reportReady({ concurrency })
-  const metrics = underPrimary ? undefined : await serveMetrics(cfg, 'delivery')
-  const stopHeartbeat = startHeartbeat(sql, 'delivery')
-
-  onShutdown(async () => {
-    metrics?.close()
-    await stopHeartbeat()
-    await stopWakeUps()
-    await boss.stop({ graceful: true, timeout: 10_000 }).catch((e) => log.warn('queue.stop_failed', errorFields(e)))
-    deps.transport.close()
-    await sql.end({ timeout: 5 })
+  await runProcess({
+    name: 'delivery',
+    databaseUrl,
+    config: cfg,
+    // Each running job (email, webhook, reply) holds a connection for its delivery row lock, and takes another at times.
+    poolSize: concurrency * 5 + 4,
+    queue: { maintenance: true, createQueues: true, stopTimeoutMs: 10_000 },
+    metrics: !underPrimary,
+    async start({ sql, boss }) {
+      const deps = createDeliveryDeps(sql, cfg, { dkim })
+      const stopWakeUps = await startDeliveryWorker(boss, deps, { concurrency, queueConcurrency, pollSeconds })
+      // under a primary, it says delivery.started once every delivery process consumes
+      log.info(underPrimary ? 'delivery.process_started' : 'delivery.started', { concurrency })
+      if (underPrimary) reportReady({ concurrency })
+      // the relay pool closes only after the queue let running jobs finish with it
+      return { stop: stopWakeUps, release: () => deps.transport.close() }
+    },
   })
 }

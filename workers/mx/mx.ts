@@ -3,8 +3,7 @@
 import cluster from 'node:cluster'
 import { requireDatabaseUrl } from '../../db/database-url.ts'
 import { config } from '../../lib/config.ts'
-import { errorFields, log, setLogProcess } from '../../lib/log.ts'
-import { onShutdown } from '../../lib/process-lifecycle.ts'
+import { log, setLogProcess } from '../../lib/log.ts'
 import { loadTlsCredentials, TlsConfigError, type TlsCredentials } from '../../lib/tls.ts'
 import { superviseMxProcesses } from './mx-cluster.ts'
 
@@ -27,30 +26,24 @@ else await serve(cluster.isWorker)
 async function serve(underPrimary: boolean) {
   // Loaded here, not above: a primary (MX_PROCESSES > 1) never serves, and loading the SMTP,
   // queue and mail-authentication stack cost it seconds of CPU and a hundred MB for nothing.
-  const [{ createSql }, { startHeartbeat }, { serveMetrics }, { createBoss, createQueues }, { clusterAdmission }, { createMxServer }, { reportReady }] = await Promise.all([
-    import('../../db/client.ts'), import('../../db/heartbeat.ts'), import('../../db/metrics.ts'), import('../../db/queues.ts'), import('./mx-admission.ts'), import('./mx-server.ts'),
-    import('../process-cluster.ts'),
+  const [{ runProcess }, { clusterAdmission }, { createMxServer }, { reportReady }] = await Promise.all([
+    import('../../db/process-runtime.ts'), import('./mx-admission.ts'), import('./mx-server.ts'), import('../process-cluster.ts'),
   ])
-  const sql = createSql(databaseUrl, { max: 20, name: 'veilmail-mx' })
-  // The MX only enqueues; maintenance runs in the worker processes.
-  const boss = createBoss(databaseUrl, { maintenance: false })
-  await boss.start()
-  await createQueues(boss)
-
-  const mx = createMxServer({ sql, boss, config: cfg, tls, ...(underPrimary ? { admission: clusterAdmission() } : {}) })
-  const port = await mx.listen()
-  // under a primary, it says mx.listening once every MX process listens
-  log.info(underPrimary ? 'mx.process_listening' : 'mx.listening', { port })
-
-  if (underPrimary) reportReady({ port })
-  const metrics = underPrimary ? undefined : await serveMetrics(cfg, 'mx')
-  const stopHeartbeat = startHeartbeat(sql, 'mx')
-
-  onShutdown(async () => {
-    metrics?.close()
-    await stopHeartbeat()
-    await mx.close()
-    await boss.stop({ graceful: true, timeout: 5000 }).catch((e) => log.warn('queue.stop_failed', errorFields(e)))
-    await sql.end({ timeout: 5 })
+  await runProcess({
+    name: 'mx',
+    databaseUrl,
+    config: cfg,
+    poolSize: 20,
+    // the MX only enqueues; maintenance runs in the worker processes
+    queue: { maintenance: false, createQueues: true, stopTimeoutMs: 5000 },
+    metrics: !underPrimary,
+    async start({ sql, boss }) {
+      const mx = createMxServer({ sql, boss, config: cfg, tls, ...(underPrimary ? { admission: clusterAdmission() } : {}) })
+      const port = await mx.listen()
+      // under a primary, it says mx.listening once every MX process listens
+      log.info(underPrimary ? 'mx.process_listening' : 'mx.listening', { port })
+      if (underPrimary) reportReady({ port })
+      return { stop: () => mx.close() }
+    },
   })
 }

@@ -1,6 +1,8 @@
 // The floors of the tree (docs/architecture.md): web -> api -> workers -> db -> lib, with shared/ the
 // browser-safe floor under all of them. A file imports only its own floor and the ones below it;
 // the web app imports only web/ and shared/. Tests may also use scripts/ (the harness in scripts/testing, the migrations runner).
+// Inside web/, imports flow one way (bulletproof-react): shared code (components/, lib/, hooks/) ->
+// features/<name>/ -> app/; a feature never imports another feature: the route composes them.
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -26,13 +28,31 @@ function relativeImports(file: string): string[] {
 
 const floorOf = (file: string) => file.split(path.sep)[0] as Floor | string
 
+/** web/app, web/features/<name>, or the web app's shared code (components, lib, hooks). */
+function webPart(file: string): { part: 'app' | 'feature' | 'shared'; feature?: string } {
+  const [, top, name] = file.split(path.sep)
+  // main.tsx, the entry that mounts the app, sits with it
+  if (top === 'app' || top === 'main.tsx') return { part: 'app' }
+  if (top === 'features') return { part: 'feature', feature: name }
+  return { part: 'shared' }
+}
+
+/** Within web/ (not its tests): app imports anything, a feature itself and shared code, shared code only itself. */
+function webMayImport(file: string, target: string): boolean {
+  const from = webPart(file)
+  const to = webPart(target)
+  if (from.part === 'app') return true
+  if (from.part === 'feature') return to.part === 'shared' || to.feature === from.feature
+  return to.part === 'shared'
+}
+
 /** What a file may import, by where it sits. */
 export function mayImport(file: string, target: string): boolean {
   const from = floorOf(file)
   const to = floorOf(target)
   const isTest = /\.test\.tsx?$/.test(file) || file.startsWith(path.join('web', 'e2e'))
   if (isTest && floorOf(target) === 'scripts') return true
-  if (from === 'web' && !isTest) return to === 'web' || to === 'shared'
+  if (from === 'web' && !isTest) return to === 'shared' || (to === 'web' && webMayImport(file, target))
   if (from === 'shared') return to === 'shared'
   const fromIndex = FLOORS.indexOf(from as Floor)
   const toIndex = FLOORS.indexOf(to as Floor)
@@ -58,5 +78,11 @@ describe('floors', () => {
     expect(mayImport('workers/mx/mx.test.ts', 'scripts/testing/mailbox.ts')).toBe(true)
     expect(mayImport('api/server.ts', 'db/queues.ts')).toBe(true)
     expect(mayImport('web/features/x/a.ts', 'shared/alias-schemas.ts')).toBe(true)
+    expect(mayImport('web/features/inbox/components/a.tsx', 'web/features/compose/components/compose-form.tsx')).toBe(false)
+    expect(mayImport('web/features/inbox/components/a.tsx', 'web/app/inbox/inbox-parts.ts')).toBe(false)
+    expect(mayImport('web/lib/api-client.ts', 'web/features/auth/lib/x.ts')).toBe(false)
+    expect(mayImport('web/features/inbox/components/a.tsx', 'web/features/inbox/lib/b.ts')).toBe(true)
+    expect(mayImport('web/features/inbox/components/a.tsx', 'web/components/ui/button.tsx')).toBe(true)
+    expect(mayImport('web/app/routes/inbox.tsx', 'web/features/compose/components/compose-form.tsx')).toBe(true)
   })
 })

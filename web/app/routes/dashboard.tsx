@@ -4,6 +4,7 @@ import { PageContainer, PageHeader } from '../../components/layout/page-header.t
 import { useDocumentTitle } from '../../hooks/use-document-title.ts'
 import { DeleteAccountCard } from '../../features/account/components/delete-account-card.tsx'
 import { AliasList } from '../../features/aliases/components/alias-list.tsx'
+import { SmtpCredentialsPanel } from '../../features/smtp/components/smtp-credentials-panel.tsx'
 import { CreateAliasForm } from '../../features/aliases/components/create-alias-form.tsx'
 import { useAuth } from '../../lib/auth-context.ts'
 import { UndeliveredCard } from '../../features/undelivered/components/undelivered-card.tsx'
@@ -38,7 +39,7 @@ export function DashboardRoute() {
     <PageContainer>
       <PageHeader title="Email Forwarding" subtitle="Manage privacy aliases and email forwarding settings" />
       <CreateAliasForm userId={user.id} />
-      <AliasList userId={user.id} />
+      <AliasList userId={user.id} parts={{ SmtpPanel: SmtpCredentialsPanel }} />
       <UndeliveredCard />
       <DeleteAccountCard onDeleted={handleDeleted} />
     </PageContainer>

@@ -1,12 +1,13 @@
 import { useDocumentTitle } from '../../hooks/use-document-title.ts'
 import { EmailList } from '../../features/inbox/components/email-list.tsx'
 import { InboxLayout } from '../../features/inbox/components/inbox-layout.tsx'
+import { inboxParts } from '../inbox/inbox-parts.ts'
 
 /** /inbox: the message list of the chosen account and category. */
 export function InboxRoute() {
   useDocumentTitle('Inbox')
   return (
-    <InboxLayout>
+    <InboxLayout parts={inboxParts}>
       <EmailList />
     </InboxLayout>
   )

@@ -9,6 +9,7 @@ import { useAliases } from '../api/get-aliases.ts'
 import { DEFAULT_PAGE_SIZE, filterAliases, pageCount, pageItems } from '../lib/alias-search.ts'
 import { AliasCard } from './alias-card.tsx'
 import { AliasListToolbar } from './alias-list-toolbar.tsx'
+import { AliasPartsContext, type AliasParts } from './alias-parts.ts'
 import { AliasPagination } from './alias-pagination.tsx'
 import { AliasTable } from './alias-table.tsx'
 
@@ -22,7 +23,7 @@ function ListMessage({ icon: Icon, title, children }: { icon: LucideIcon; title:
   )
 }
 
-export function AliasList({ userId }: { userId: string }) {
+export function AliasList({ userId, parts }: { userId: string; parts: AliasParts }) {
   const aliases = useAliases(userId)
   const desktop = useMediaQuery(DESKTOP_QUERY)
   const [search, setSearch] = useState('')
@@ -79,29 +80,31 @@ export function AliasList({ userId }: { userId: string }) {
   }
 
   return (
-    <Card>
-      <CardHeader className="px-4 sm:px-6">
-        <CardTitle>Your Aliases</CardTitle>
-        <CardDescription>
-          {aliases.data ? `${all.length} ${all.length === 1 ? 'alias' : 'aliases'}. ` : ''}Pause an alias to silently drop its mail
-          without deleting it.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4 px-4 sm:px-6">
-        <AliasListToolbar
-          search={search}
-          onSearch={(next) => {
-            setSearch(next)
-            setPage(1)
-          }}
-          pageSize={pageSize}
-          onPageSize={(next) => {
-            setPageSize(next)
-            setPage(1)
-          }}
-        />
-        {body()}
-      </CardContent>
-    </Card>
+    <AliasPartsContext.Provider value={parts}>
+      <Card>
+        <CardHeader className="px-4 sm:px-6">
+          <CardTitle>Your Aliases</CardTitle>
+          <CardDescription>
+            {aliases.data ? `${all.length} ${all.length === 1 ? 'alias' : 'aliases'}. ` : ''}Pause an alias to silently drop its mail
+            without deleting it.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4 px-4 sm:px-6">
+          <AliasListToolbar
+            search={search}
+            onSearch={(next) => {
+              setSearch(next)
+              setPage(1)
+            }}
+            pageSize={pageSize}
+            onPageSize={(next) => {
+              setPageSize(next)
+              setPage(1)
+            }}
+          />
+          {body()}
+        </CardContent>
+      </Card>
+    </AliasPartsContext.Provider>
   )
 }

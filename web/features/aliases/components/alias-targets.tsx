@@ -3,7 +3,7 @@ import { Clock, Mail, PauseCircle, Webhook } from 'lucide-react'
 import type { AliasView, ForwardTargetView } from '../../../../shared/alias-schemas.ts'
 import { isWebhookUrl, splitTargets } from '../../../../shared/alias-target-rules.ts'
 import { toast } from '../../../components/ui/use-toast.ts'
-import { accountMailErrorToast } from '../../auth/lib/rate-limit-toast.ts'
+import { accountMailErrorToast } from '../../../lib/rate-limit-toast.ts'
 import { resendTargetConfirmation, useForwardTargets } from '../api/forward-targets.ts'
 import { aliasTargets, isAliasOn, PAUSED_MESSAGE } from '../lib/alias-state.ts'
 

@@ -7,7 +7,7 @@ import { toast } from '../../../components/ui/use-toast.ts'
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts'
 import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { forgotPassword } from '../api/account-links.ts'
-import { accountMailErrorToast } from '../lib/rate-limit-toast.ts'
+import { accountMailErrorToast } from '../../../lib/rate-limit-toast.ts'
 import { AccountCard } from './account-card.tsx'
 import { EmailField } from './email-field.tsx'
 

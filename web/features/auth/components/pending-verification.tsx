@@ -6,7 +6,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts'
 import { resendVerification } from '../api/account-links.ts'
-import { accountMailErrorToast } from '../lib/rate-limit-toast.ts'
+import { accountMailErrorToast } from '../../../lib/rate-limit-toast.ts'
 import { AccountCard } from './account-card.tsx'
 import { useAuth } from '../../../lib/auth-context.ts'
 

@@ -1,7 +1,7 @@
 // What a failed attempt on the Decrypt page says.
 import type { ToastInput } from '../../../components/ui/use-toast.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
-import { AgeError } from '../../encryption/lib/age-client.ts'
+import { AgeError } from '../../../lib/age/age-client.ts'
 
 export function decryptFailureToast(error: unknown, { manual = false } = {}): ToastInput {
   if (error instanceof AgeError) {

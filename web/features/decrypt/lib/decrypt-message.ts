@@ -2,7 +2,7 @@
 // in the age worker (scrypt for saved keys takes seconds). The text is checked first (no network,
 // no scrypt for a bad paste); failures are AgeError with the texts of shared/age-core.ts.
 import type { KeyMaterial } from '../../../../shared/encryption-schemas.ts'
-import { runAge } from '../../encryption/lib/age-client.ts'
+import { runAge } from '../../../lib/age/age-client.ts'
 
 /** Rejects with AgeError unless the text holds a complete armored age message. */
 export async function checkEncryptedText(encryptedText: string): Promise<void> {

@@ -3,7 +3,7 @@
 // so it runs in the age worker and the page keeps painting its pending state meanwhile.
 import type { NewKeyPair } from '../../../../shared/age-core.ts'
 import type { KeyMaterial } from '../../../../shared/encryption-schemas.ts'
-import { runAge } from './age-client.ts'
+import { runAge } from '../../../lib/age/age-client.ts'
 
 export function makeKeyPair(masterPassword: string): Promise<NewKeyPair> {
   return runAge('createKeyPair', { masterPassword })

@@ -1,12 +1,12 @@
 import { createContext, useContext } from 'react'
-import type { ComposeValues } from '../../compose/lib/compose-form.ts'
+import type { MailDraft } from '../lib/reply-draft.ts'
 
 export interface ComposeRequest {
   /** "Compose Email" or "Reply to: {subject}" */
   title: string
   /** the queued toast: "Email sent" or "Reply sent" */
   queuedTitle: string
-  initial?: Partial<ComposeValues>
+  initial?: MailDraft
 }
 
 /** Opens the inbox's compose dialog from the sidebar or a message. */

@@ -3,15 +3,15 @@ import { useLocation } from 'react-router-dom'
 import { Dialog as DialogPrimitive } from 'radix-ui'
 import { PanelLeftOpen, X } from 'lucide-react'
 import { DESKTOP_QUERY, useMediaQuery } from '../../../hooks/use-media-query.ts'
-import { ComposeDialog } from './compose-dialog.tsx'
 import { InboxComposeContext, type ComposeRequest } from './inbox-compose-context.ts'
+import { InboxPartsContext, type InboxParts } from './inbox-parts.ts'
 import { InboxSidebar } from './inbox-sidebar.tsx'
 
 /**
  * The inbox's frame for the list and the detail: the sidebar beside them on a desktop, a
  * slide-over drawer below 1024 px, where a fixed sidebar would squeeze the list, that closes when a message or settings opens.
  */
-export function InboxLayout({ children }: { children: ReactNode }) {
+export function InboxLayout({ parts, children }: { parts: InboxParts; children: ReactNode }) {
   const desktop = useMediaQuery(DESKTOP_QUERY)
   const [drawerOpen, setDrawerOpen] = useState(false)
   const [compose, setCompose] = useState<ComposeRequest>()
@@ -24,45 +24,47 @@ export function InboxLayout({ children }: { children: ReactNode }) {
   }
 
   return (
-    <InboxComposeContext.Provider value={openCompose}>
-      <div className="mx-auto flex w-full max-w-6xl flex-1 gap-6 px-4 py-6 sm:px-6 lg:py-8">
-        {desktop && (
-          <aside aria-label="Mailboxes" className="w-60 shrink-0 print:hidden">
-            <InboxSidebar />
-          </aside>
-        )}
-        <div className="min-w-0 flex-1">{children}</div>
-      </div>
-      {!desktop && (
-        <DialogPrimitive.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
-          {/* Sticky at the end of the page's content, in a space of its own: it floats over the
-              list while scrolling, never over the footer, and the last rows scroll clear of it. */}
-          <div className="pointer-events-none sticky bottom-0 z-30 mx-auto w-full max-w-6xl px-4 pb-5 sm:px-6">
-            <DialogPrimitive.Trigger
-              aria-label="Open mailboxes"
-              className="pointer-events-auto inline-flex size-12 cursor-pointer items-center justify-center rounded-full bg-primary text-primary-foreground shadow-lg"
-            >
-              <PanelLeftOpen className="size-5" aria-hidden="true" />
-            </DialogPrimitive.Trigger>
-          </div>
-          <DialogPrimitive.Portal>
-            <DialogPrimitive.Overlay data-testid="drawer-overlay" className="fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-fade-in" />
-            <DialogPrimitive.Content
-              aria-describedby={undefined}
-              className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] overflow-y-auto border-r border-border bg-background p-4 shadow-2xl"
-            >
-              <div className="mb-3 flex items-center justify-between">
-                <DialogPrimitive.Title className="font-mono text-sm font-semibold">_INBOX</DialogPrimitive.Title>
-                <DialogPrimitive.Close aria-label="Close mailboxes" className="cursor-pointer rounded-sm p-1 text-muted-foreground hover:bg-muted">
-                  <X className="size-4" aria-hidden="true" />
-                </DialogPrimitive.Close>
-              </div>
+    <InboxPartsContext.Provider value={parts}>
+      <InboxComposeContext.Provider value={openCompose}>
+        <div className="mx-auto flex w-full max-w-6xl flex-1 gap-6 px-4 py-6 sm:px-6 lg:py-8">
+          {desktop && (
+            <aside aria-label="Mailboxes" className="w-60 shrink-0 print:hidden">
               <InboxSidebar />
-            </DialogPrimitive.Content>
-          </DialogPrimitive.Portal>
-        </DialogPrimitive.Root>
-      )}
-      <ComposeDialog request={compose} onClose={() => setCompose(undefined)} />
-    </InboxComposeContext.Provider>
+            </aside>
+          )}
+          <div className="min-w-0 flex-1">{children}</div>
+        </div>
+        {!desktop && (
+          <DialogPrimitive.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
+            {/* Sticky at the end of the page's content, in a space of its own: it floats over the
+                list while scrolling, never over the footer, and the last rows scroll clear of it. */}
+            <div className="pointer-events-none sticky bottom-0 z-30 mx-auto w-full max-w-6xl px-4 pb-5 sm:px-6">
+              <DialogPrimitive.Trigger
+                aria-label="Open mailboxes"
+                className="pointer-events-auto inline-flex size-12 cursor-pointer items-center justify-center rounded-full bg-primary text-primary-foreground shadow-lg"
+              >
+                <PanelLeftOpen className="size-5" aria-hidden="true" />
+              </DialogPrimitive.Trigger>
+            </div>
+            <DialogPrimitive.Portal>
+              <DialogPrimitive.Overlay data-testid="drawer-overlay" className="fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-fade-in" />
+              <DialogPrimitive.Content
+                aria-describedby={undefined}
+                className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] overflow-y-auto border-r border-border bg-background p-4 shadow-2xl"
+              >
+                <div className="mb-3 flex items-center justify-between">
+                  <DialogPrimitive.Title className="font-mono text-sm font-semibold">_INBOX</DialogPrimitive.Title>
+                  <DialogPrimitive.Close aria-label="Close mailboxes" className="cursor-pointer rounded-sm p-1 text-muted-foreground hover:bg-muted">
+                    <X className="size-4" aria-hidden="true" />
+                  </DialogPrimitive.Close>
+                </div>
+                <InboxSidebar />
+              </DialogPrimitive.Content>
+            </DialogPrimitive.Portal>
+          </DialogPrimitive.Root>
+        )}
+        <parts.ComposeDialog request={compose} onClose={() => setCompose(undefined)} />
+      </InboxComposeContext.Provider>
+    </InboxPartsContext.Provider>
   )
 }

@@ -1,7 +1,7 @@
 import type { EmailDetailView } from '../../../../shared/email-schemas.ts'
 import { AttachmentLink, AttachmentList } from '../../../components/mail/attachment-list.tsx'
 import { splitContent } from '../lib/message-content.ts'
-import { EncryptedBlock } from './encrypted-block.tsx'
+import { useInboxParts } from './inbox-parts.ts'
 import { HtmlBody } from './html-body.tsx'
 import { PlainTextBody } from './plain-text-body.tsx'
 
@@ -10,6 +10,7 @@ import { PlainTextBody } from './plain-text-body.tsx'
  * the HTML in its frame; else the plain text; attachments (but the inline images) to download.
  */
 export function MessageBody({ email }: { email: EmailDetailView }) {
+  const { EncryptedBlock } = useInboxParts()
   const parts = splitContent(email.body)
   const encrypted = parts.some((p) => p.kind === 'age')
   const downloads = email.attachments.filter((a) => !(a.contentId && email.html?.includes(`cid:${a.contentId}`)))

@@ -1,6 +1,12 @@
 // Reply and Forward start from the newest message, with the original quoted.
-import type { ComposeValues } from '../../compose/lib/compose-form.ts'
 import { detailDate } from './mail-dates.ts'
+
+/** What Reply and Forward put into the compose form. */
+export interface MailDraft {
+  to: string
+  subject: string
+  body: string
+}
 
 export interface QuotedEmail {
   fromAddress: string
@@ -20,10 +26,10 @@ function quote(heading: string, email: QuotedEmail): string {
   return `\n\n-------- ${heading} --------\nFrom: ${from}\nTo: ${email.toAddress}\nSent: ${detailDate(email.receivedAt)}\nSubject: ${email.subject}\n\n${body}\n`
 }
 
-export function replyDraft(email: QuotedEmail): Pick<ComposeValues, 'to' | 'subject' | 'body'> {
+export function replyDraft(email: QuotedEmail): MailDraft {
   return { to: email.fromAddress, subject: prefixed('Re: ', email.subject), body: quote('Original Message', email) }
 }
 
-export function forwardDraft(email: QuotedEmail): Pick<ComposeValues, 'to' | 'subject' | 'body'> {
+export function forwardDraft(email: QuotedEmail): MailDraft {
   return { to: '', subject: prefixed('Fwd: ', email.subject), body: quote('Forwarded Message', email) }
 }

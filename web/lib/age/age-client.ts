@@ -1,7 +1,7 @@
 // The page's side of the age worker (age-worker.ts): one worker, started on first use, and one
 // promise per request. Nothing here imports age-encryption, so it stays out of the page chunks;
 // the worker script is a same-origin file, which the CSP's script-src 'self' allows.
-import type { AgeFailureKind } from '../../../../shared/age-core.ts'
+import type { AgeFailureKind } from '../../../shared/age-core.ts'
 import type { AgeOp, AgeOps, AgeRequest, AgeResponse } from './age-protocol.ts'
 
 /** An AgeFailure thrown in the worker: same kind, same user-facing message (age-core's texts). */

@@ -1,7 +1,7 @@
 // The messages between the page and the age worker (age-worker.ts): each request names an
 // operation and carries an id that its one response repeats. Types only, so importing this
 // file pulls nothing into a bundle.
-import type { AgeFailureKind, NewKeyPair } from '../../../../shared/age-core.ts'
+import type { AgeFailureKind, NewKeyPair } from '../../../shared/age-core.ts'
 
 /** Every operation the worker runs: what it takes and what it gives back. */
 export interface AgeOps {

@@ -1,5 +1,5 @@
-import type { ToastInput } from '../../../components/ui/use-toast.ts'
-import { ApiError, errorMessage } from '../../../lib/api-client.ts'
+import type { ToastInput } from '../components/ui/use-toast.ts'
+import { ApiError, errorMessage } from './api-client.ts'
 
 /** A failed account-mail request as a toast: "Rate Limit Exceeded" with when to try again, or `title`. */
 export function accountMailErrorToast(error: unknown, title: string): ToastInput {

@@ -1,7 +1,7 @@
 // The age work of the browser (scrypt lock/unlock of private keys, message decryption) runs in
 // this dedicated worker so the page stays responsive while scrypt holds a CPU for seconds.
 // Started by age-client.ts only; Vite builds it, with age-encryption, into its own chunk.
-import { AgeFailure, createKeyPair, decryptArmored, decryptFile, readArmored, unlockPrivateKey } from '../../../../shared/age-core.ts'
+import { AgeFailure, createKeyPair, decryptArmored, decryptFile, readArmored, unlockPrivateKey } from '../../../shared/age-core.ts'
 import type { AgeOp, AgeOps, AgeRequest, AgeResponse } from './age-protocol.ts'
 
 type Handlers = { [K in AgeOp]: (args: AgeOps[K]['args']) => AgeOps[K]['result'] | Promise<AgeOps[K]['result']> }

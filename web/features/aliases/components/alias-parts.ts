@@ -1,0 +1,17 @@
+import { createContext, useContext, type ComponentType } from 'react'
+
+/**
+ * What an alias's details show but another feature builds: the SMTP credentials panel (smtp).
+ * The dashboard route hands it in, so the aliases feature imports no other feature.
+ */
+export interface AliasParts {
+  SmtpPanel: ComponentType<{ aliasId: string; address: string; paused: boolean }>
+}
+
+export const AliasPartsContext = createContext<AliasParts | null>(null)
+
+export function useAliasParts(): AliasParts {
+  const parts = useContext(AliasPartsContext)
+  if (!parts) throw new Error('useAliasParts() outside <AliasList parts={…}>')
+  return parts
+}

@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button.tsx'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx'
 import { toast, type ToastInput } from '../../components/ui/use-toast.ts'
 import { useAuth } from '../../lib/auth-context.ts'
+import { copyToClipboard } from '../../lib/copy-text.ts'
 import { decryptWithSavedKey } from '../../features/decrypt/api/decrypt-with-saved-key.ts'
 import { AutoDecryptForm } from '../../features/decrypt/components/auto-decrypt-form.tsx'
 import { useDecryptedMail } from '../../features/decrypt/components/decrypt-result.tsx'
@@ -15,14 +16,7 @@ import { decryptWithPrivateKey } from '../../features/decrypt/lib/decrypt-messag
 import { useEncryptionKeys } from '../../features/encryption/api/get-encryption-keys.ts'
 import { AgeError } from '../../lib/age/age-client.ts'
 
-async function copy(text: string) {
-  try {
-    await navigator.clipboard.writeText(text)
-    toast({ title: 'Copied to clipboard', description: 'The text was copied.' })
-  } catch {
-    toast({ title: 'Copy failed', description: 'Failed to copy text to clipboard.', variant: 'destructive' })
-  }
-}
+const copy = (text: string) => copyToClipboard(text, { title: 'Copied to clipboard', description: 'The text was copied.' })
 
 /** The decrypt widget's toasts. */
 function failureToast(error: unknown): ToastInput {

@@ -55,6 +55,13 @@ export async function listFolderCounts(db: Db, userId: string): Promise<FolderCo
     where p.user_id = ${userId} order by f.provider_id, f.path`
 }
 
+/** The folder if it belongs to an account of the user. */
+export async function findUserFolder(db: Db, userId: string, folderId: string): Promise<{ id: string; providerId: string } | undefined> {
+  const [row] = await db<{ id: string; providerId: string }[]>`
+    select f.id, f.provider_id from mailbox_folders f join email_providers p on p.id = f.provider_id where f.id = ${folderId} and p.user_id = ${userId}`
+  return row
+}
+
 /** A new UIDVALIDITY (or the first sync): the cursor starts over. */
 export async function resetFolderCursor(db: Db, id: string, uidValidity: bigint): Promise<void> {
   await db`update mailbox_folders set uid_validity = ${uidValidity.toString()}, last_uid = 0, highest_modseq = null where id = ${id}`

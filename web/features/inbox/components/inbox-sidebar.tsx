@@ -120,7 +120,9 @@ const FOLDER_ICONS: Record<string, LucideIcon> = {
 
 /** The account's synced folders (INBOX and those turned on in the settings), each opening that folder alone, with its unread count. */
 function AccountFolders({ view, provider }: { view: InboxView; provider: EmailProviderView }) {
+  // INBOX first, then the others by name
   const folders = provider.folders.filter((f) => f.enabled)
+    .sort((a, b) => Number(b.path.toUpperCase() === 'INBOX') - Number(a.path.toUpperCase() === 'INBOX') || a.path.localeCompare(b.path))
   if (folders.length === 0) return null
   return (
     <ul className="grid gap-0.5 pl-5" aria-label={`Folders of ${provider.email}`}>

@@ -61,6 +61,7 @@ beforeAll(async () => {
   ofB.syncJobId = provider.body.jobId
   const [folder] = await t.db.sql<{ id: string }[]>`
     insert into mailbox_folders (provider_id, path, enabled) values (${ofB.providerId}, 'INBOX', true) returning id`
+  ofB.folderId = folder.id
   const [email] = await t.db.sql<{ id: string }[]>`
     insert into received_emails (user_id, provider_id, folder_id, uid, thread_id, subject, received_at)
     values (${user.id}, ${ofB.providerId}, ${folder.id}, 1, gen_random_uuid(), 'b mail', now()) returning id`
@@ -124,6 +125,9 @@ describe('route table', () => {
     // B's mailbox and mail: not listed or counted for A, and untouched by A's PATCH/DELETE
     expect((await a.json(a.get('/api/email-providers'))).body.providers).toEqual([])
     expect((await a.json(a.get(`/api/emails?providerId=${ofB.providerId}`))).body.emails).toEqual([])
+    expect((await a.get(`/api/emails?folder=${ofB.folderId}`)).status).toBe(404)
+    expect((await a.get(`/api/emails/counts?folder=${ofB.folderId}`)).status).toBe(404)
+    expect((await b.json(b.get(`/api/emails?folder=${ofB.folderId}`))).body.emails).toMatchObject([{ id: ofB.emailId }])
     expect((await a.json(a.get('/api/emails/counts'))).body).toMatchObject({ total: 0, unread: 0, starred: 0 })
     expect((await b.json(b.get('/api/emails/counts'))).body).toMatchObject({ total: 1, unread: 1, starred: 0 })
     expect((await b.json(b.get(`/api/emails/${ofB.emailId}`))).body.email).toMatchObject({ subject: 'b mail', isRead: false, isStarred: false })

@@ -30,6 +30,17 @@ export async function listFolders(db: Db, providerId: string): Promise<MailboxFo
   return db<MailboxFolderRow[]>`select ${columns(db)} from mailbox_folders where provider_id = ${providerId} order by path`
 }
 
+/** The enabled folders other than INBOX of each of `providerIds` (what an IDLE watch follows besides INBOX). */
+export async function enabledOtherFolders(db: Db, providerIds: string[]): Promise<Map<string, string[]>> {
+  const folders = new Map<string, string[]>(providerIds.map((id) => [id, []]))
+  if (providerIds.length === 0) return folders
+  const rows = await db<{ providerId: string; path: string }[]>`
+    select provider_id, path from mailbox_folders
+    where provider_id = any(${providerIds}::uuid[]) and enabled and upper(path) <> 'INBOX' order by provider_id, path`
+  for (const row of rows) folders.get(row.providerId)?.push(row.path)
+  return folders
+}
+
 export interface FolderCountRow {
   id: string; providerId: string; path: string; specialUse: string | null; enabled: boolean; messageCount: number; unseenCount: number; stored: number; unread: number
 }
@@ -42,6 +53,13 @@ export async function listFolderCounts(db: Db, userId: string): Promise<FolderCo
       (select count(*) from received_emails e where e.folder_id = f.id and not e.deleted and not e.is_read)::int as unread
     from mailbox_folders f join email_providers p on p.id = f.provider_id
     where p.user_id = ${userId} order by f.provider_id, f.path`
+}
+
+/** The folder if it belongs to an account of the user. */
+export async function findUserFolder(db: Db, userId: string, folderId: string): Promise<{ id: string; providerId: string } | undefined> {
+  const [row] = await db<{ id: string; providerId: string }[]>`
+    select f.id, f.provider_id from mailbox_folders f join email_providers p on p.id = f.provider_id where f.id = ${folderId} and p.user_id = ${userId}`
+  return row
 }
 
 /** A new UIDVALIDITY (or the first sync): the cursor starts over. */

@@ -114,6 +114,7 @@ const listColumns = (db: Db) => db`
 
 export interface ListQuery {
   providerId?: string
+  folderId?: string
   category: EmailCategory
   limit: number
   offset: number
@@ -126,8 +127,9 @@ export interface ListQuery {
  */
 export async function listReceivedEmails(db: Db, userId: string, q: ListQuery): Promise<ReceivedEmailListRow[]> {
   const byProvider = q.providerId ? db`and provider_id = ${q.providerId}` : db``
+  const byFolder = q.folderId ? db`and folder_id = ${q.folderId}` : db``
   const byCategory = q.category === 'starred' ? db`and is_starred` : q.category === 'unread' ? db`and not is_read` : db``
-  const matching = db`user_id = ${userId} and not deleted ${byProvider} ${byCategory}`
+  const matching = db`user_id = ${userId} and not deleted ${byProvider} ${byFolder} ${byCategory}`
   // past the last row the subquery is null and so is the comparison: an empty page
   const fromPageStart = q.offset === 0 ? db`` : db`and (received_at, id) <= (
       select received_at, id from received_emails where ${matching} order by received_at desc, id desc offset ${q.offset} limit 1)`
@@ -145,6 +147,15 @@ export async function countReceivedEmails(db: Db, userId: string, providerId?: s
     select coalesce(sum(total), 0)::int as total, coalesce(sum(unread), 0)::int as unread, coalesce(sum(starred), 0)::int as starred,
       coalesce(sum(bytes), 0)::float8 as bytes
     from mailbox_counts where user_id = ${userId} ${byProvider}`
+  return row
+}
+
+/** One folder's counts, from the folder list index alone (migration 0038). */
+export async function countFolderEmails(db: Db, userId: string, folderId: string): Promise<EmailCounts> {
+  const [row] = await db<EmailCounts[]>`
+    select count(*)::int as total, count(*) filter (where not is_read)::int as unread, count(*) filter (where is_starred)::int as starred,
+      coalesce(sum(size), 0)::float8 as bytes
+    from received_emails where folder_id = ${folderId} and user_id = ${userId} and not deleted`
   return row
 }
 

@@ -10,10 +10,13 @@ export const ListEmailsQuerySchema = v.object({
   limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'limit must be a whole number'), v.transform(Number), v.minValue(1, 'limit must be at least 1'), v.maxValue(200, 'limit must be 200 or less')), '50'),
   offset: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'offset must be a whole number'), v.transform(Number), v.maxValue(1_000_000, 'offset is too large')), '0'),
   category: v.optional(v.picklist(['inbox', 'unread', 'starred'], 'category must be inbox, unread or starred'), 'inbox'),
+  /** one folder of the user's accounts (a mailbox_folders id) */
+  folder: v.optional(v.pipe(v.string(), v.check((s) => UUID.test(s), 'folder must be a folder id'))),
 })
 
 export const CountsQuerySchema = v.object({
   providerId: v.optional(v.pipe(v.string(), v.check((s) => s === 'all' || UUID.test(s), 'providerId must be an account id or all')), 'all'),
+  folder: v.optional(v.pipe(v.string(), v.check((s) => UUID.test(s), 'folder must be a folder id'))),
   category: v.optional(v.string()),
 })
 

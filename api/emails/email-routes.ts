@@ -2,9 +2,10 @@
 // from IMAP on a page load. Star, read and delete change the row at once and queue a
 // mailbox-changes job (same transaction) that writes them to the IMAP server.
 import { Hono } from 'hono'
+import { findUserFolder } from '../../db/mailbox-folders.ts'
 import { findAttachment, listAttachments } from '../../db/received-attachments.ts'
 import {
-  countReceivedEmails, findReceivedEmail, listConversation, listReceivedEmails, markEmailDeleted, ownsReceivedEmail, setEmailFlags, type ReceivedEmailListRow,
+  countFolderEmails, countReceivedEmails, findReceivedEmail, listConversation, listReceivedEmails, markEmailDeleted, ownsReceivedEmail, setEmailFlags, type ReceivedEmailListRow,
 } from '../../db/received-emails.ts'
 import type { SecretBox } from '../../lib/secret-box.ts'
 import { receivedMailBox } from '../../workers/sync/sync-mailbox.ts'
@@ -37,15 +38,21 @@ export const emailRoutes = new Hono<AppEnv>()
   .get('/', signedIn, inboxSeen, queryParams(ListEmailsQuerySchema), async (c) => {
     const q = c.req.valid('query')
     const { sql, config } = c.var.deps
+    // another user's folder (or none) is not found, like any resource of theirs
+    if (q.folder && !(await findUserFolder(sql, c.var.user.id, q.folder))) return notFound(c)
     const rows = await listReceivedEmails(sql, c.var.user.id, {
-      providerId: q.providerId === 'all' ? undefined : q.providerId, category: q.category, limit: q.limit, offset: q.offset,
+      providerId: q.providerId === 'all' ? undefined : q.providerId, folderId: q.folder, category: q.category, limit: q.limit, offset: q.offset,
     })
     const box = receivedMailBox(config)
     return c.json({ success: true, emails: rows.map((r) => listView(box, r, 100)) })
   })
   .get('/counts', signedIn, inboxSeen, queryParams(CountsQuerySchema), async (c) => {
     const q = c.req.valid('query')
-    const counts = await countReceivedEmails(c.var.deps.sql, c.var.user.id, q.providerId === 'all' ? undefined : q.providerId)
+    const { sql } = c.var.deps
+    if (q.folder && !(await findUserFolder(sql, c.var.user.id, q.folder))) return notFound(c)
+    const counts = q.folder
+      ? await countFolderEmails(sql, c.var.user.id, q.folder)
+      : await countReceivedEmails(sql, c.var.user.id, q.providerId === 'all' ? undefined : q.providerId)
     return c.json({ success: true as const, ...counts })
   })
   .get('/:emailId', signedIn, async (c) => {

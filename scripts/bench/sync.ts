@@ -148,7 +148,8 @@ export async function run(): Promise<void> {
       ])
 
       // The API with 100,000 more stored messages for the same user
-      await storeMessages(sql, config, account.id, STORED)
+      const storedFolder = await storeMessages(sql, config, account.id, STORED)
+      const [synced] = await sql<{ id: string }[]>`select id from mailbox_folders where provider_id = ${providerId} and path = 'INBOX'`
       await sql`analyze received_emails`
       const [{ id: someId }] = await sql<{ id: string }[]>`select id from received_emails where user_id = ${account.id} and subject like 'Stored thread%' order by received_at desc limit 1`
       const timings = async (path: string) => {
@@ -169,6 +170,9 @@ export async function run(): Promise<void> {
         ['list page 1, starred', '/api/emails?providerId=all&limit=50&offset=0&category=starred'],
         ['list page 100 (offset 4,950)', '/api/emails?providerId=all&limit=50&offset=4950&category=inbox'],
         ['counts', '/api/emails/counts'],
+        [`list page 1, one folder (${STORED.toLocaleString('en')} messages)`, `/api/emails?folder=${storedFolder}&limit=50&offset=0&category=inbox`],
+        [`list page 1, one folder (${MESSAGES.toLocaleString('en')} messages)`, `/api/emails?folder=${synced.id}&limit=50&offset=0&category=inbox`],
+        [`counts of one folder (${MESSAGES.toLocaleString('en')} messages)`, `/api/emails/counts?folder=${synced.id}`],
         ['conversation open (GET /api/emails/{id}, 5 messages)', `/api/emails/${someId}`],
       ] as const) {
         const t = await timings(path)
@@ -199,7 +203,8 @@ async function waitForIdle(sql: Sql, providerId: string): Promise<void> {
 }
 
 /** `count` messages for the user in an account of their own, in conversations of five, stored as a sync stores them. */
-async function storeMessages(sql: Sql, config: Config, userId: string, count: number): Promise<void> {
+/** Stores `count` messages in a new account's INBOX; answers that folder's id. */
+async function storeMessages(sql: Sql, config: Config, userId: string, count: number): Promise<string> {
   const providerId = crypto.randomUUID()
   await insertEmailProvider(sql, {
     id: providerId, userId, provider: 'other', email: 'stored@bench.test',
@@ -225,4 +230,5 @@ async function storeMessages(sql: Sql, config: Config, userId: string, count: nu
     }
     await insertReceivedEmails(sql, rows)
   }
+  return folder.id
 }

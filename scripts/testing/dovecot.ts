@@ -27,6 +27,8 @@ export function dovecotAvailable(): boolean {
 export interface DovecotOptions {
   /** false: CONDSTORE and QRESYNC are left out of the capabilities, as on servers without them */
   condstore?: boolean
+  /** false: NOTIFY (RFC 5465) is left out of the capabilities, as on servers without it */
+  notify?: boolean
   /**
    * Also accept SASL XOAUTH2 (as Outlook's IMAP does), each access token checked at this RFC 7662
    * introspection endpoint (Dovecot's oauth2 passdb): live, and for the user logging in.
@@ -76,11 +78,14 @@ async function makeCertificates(dir: string) {
   await run('openssl', ['x509', '-req', '-in', f('server.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca-key.pem'), '-CAcreateserial', '-out', f('cert.pem'), '-days', '2', '-extfile', f('san.ext')])
 }
 
-// CONDSTORE (RFC 7162) and QRESYNC left out; the rest is what Dovecot 2.3 announces after login.
-const WITHOUT_CONDSTORE = 'IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE SORT SORT=DISPLAY THREAD=REFERENCES THREAD=REFS ' +
-  'THREAD=ORDEREDSUBJECT MULTIAPPEND URL-PARTIAL CATENATE UNSELECT CHILDREN NAMESPACE UIDPLUS LIST-EXTENDED I18NLEVEL=1 ' +
-  'ESEARCH ESORT SEARCHRES WITHIN CONTEXT=SEARCH LIST-STATUS BINARY MOVE SNIPPET=FUZZY PREVIEW=FUZZY PREVIEW STATUS=SIZE ' +
-  'SAVEDATE LITERAL+ NOTIFY SPECIAL-USE'
+// What Dovecot 2.3 announces after login, less CONDSTORE and QRESYNC (RFC 7162) and/or NOTIFY (RFC 5465).
+function capabilitiesWithout(options: DovecotOptions): string {
+  return ['IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE SORT SORT=DISPLAY THREAD=REFERENCES THREAD=REFS',
+    'THREAD=ORDEREDSUBJECT MULTIAPPEND URL-PARTIAL CATENATE UNSELECT CHILDREN NAMESPACE UIDPLUS LIST-EXTENDED I18NLEVEL=1',
+    options.condstore === false ? '' : 'CONDSTORE QRESYNC',
+    'ESEARCH ESORT SEARCHRES WITHIN CONTEXT=SEARCH LIST-STATUS BINARY MOVE SNIPPET=FUZZY PREVIEW=FUZZY PREVIEW STATUS=SIZE',
+    'SAVEDATE LITERAL+', options.notify === false ? '' : 'NOTIFY', 'SPECIAL-USE'].filter(Boolean).join(' ')
+}
 
 function waitForPort(port: number, child: ChildProcess, log: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -174,7 +179,7 @@ service stats {
     port = 0
   }
 }
-${options.condstore === false ? `protocol imap {\n  imap_capability = ${WITHOUT_CONDSTORE}\n}\n` : ''}
+${options.condstore === false || options.notify === false ? `protocol imap {\n  imap_capability = ${capabilitiesWithout(options)}\n}\n` : ''}
 `)
   if (options.oauth2IntrospectionUrl) {
     // the token is POSTed as `token=…`; the answer's `username` must be the user logging in

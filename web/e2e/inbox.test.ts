@@ -139,12 +139,25 @@ async function connectMailbox(p: Page, mailbox: string, password: string): Promi
   if (added.status !== 202) throw new Error(`adding the account answered ${added.status}`)
   // the first sync, as the settings page polls it
   const jobUrl = `/api/email-providers/${added.body.provider.id}/sync-jobs/${added.body.jobId}`
+  await waitForSyncJob(p, jobUrl)
+  return added.body.provider.id
+}
+
+/** Polls a sync job as the settings page does, until it is done. */
+async function waitForSyncJob(p: Page, jobUrl: string): Promise<void> {
   for (let status = ''; status !== 'done';) {
     status = await p.evaluate(async (url) => (await (await fetch(url)).json()).status, jobUrl)
-    if (status === 'failed') throw new Error('the first sync failed')
+    if (status === 'failed') throw new Error('the sync failed')
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
-  return added.body.provider.id
+}
+
+/** The id of MAILBOX's account, as the page's own API answers it. */
+async function folderAccount(p: Page): Promise<string> {
+  return p.evaluate(async (mailbox) => {
+    const { providers } = await (await fetch('/api/email-providers')).json()
+    return providers.find((x: { email: string }) => x.email === mailbox).id
+  }, MAILBOX)
 }
 
 beforeAll(async () => {
@@ -227,7 +240,8 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     await page.getByTestId('pager-text').getByText('4 unread conversations').waitFor()
     await page.getByRole('link', { name: 'Starred' }).click()
     await page.getByText('No emails found. Try syncing your accounts.').waitFor()
-    await page.getByRole('link', { name: /^Inbox( \d+)?$/ }).click()
+    // the first of two: the category, then the account's INBOX folder
+    await page.getByRole('link', { name: /^Inbox( \d+)?$/ }).first().click()
     await row(page, 'Weekly deals').waitFor()
   })
 
@@ -474,6 +488,48 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     }
     await expect.poll(seen, { timeout: 30_000, interval: 500 }).toEqual([...subjects].sort())
   })
+
+  it("shows each account's synced folders with unread counts, and one folder's mail alone", async () => {
+    dovecot.writeMessages(MAILBOX, [
+      { raw: message({ from: 'Dana <dana@archive.example>', subject: 'Archived invoice', id: 'archived-1', minute: 50, body: 'Invoice 42.' }) },
+      { raw: message({ from: 'Dana <dana@archive.example>', subject: 'Old newsletter', id: 'archived-2', minute: 51, body: 'News.' }), flags: 'S' },
+    ], 'Archive')
+    await page.goto(server.url + '/inbox')
+    const accounts = page.getByRole('region', { name: 'ACCOUNTS' })
+    const folders = accounts.getByRole('list', { name: `Folders of ${MAILBOX}` })
+    await folders.getByRole('link', { name: /^Inbox/ }).waitFor()
+    expect(await folders.getByRole('link').count()).toBe(1)
+    // Archive turned on (as the settings' switch does), and its first sync done
+    const providerId = await folderAccount(page)
+    const jobId = await page.evaluate(async (url) => (await (await fetch(url, {
+      method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ path: 'Archive', enabled: true }),
+    })).json()).jobId, `/api/email-providers/${providerId}/folders`)
+    await waitForSyncJob(page, `/api/email-providers/${providerId}/sync-jobs/${jobId}`)
+
+    // the account's every folder: INBOX's mail and Archive's together
+    await page.goto(`${server.url}/inbox?account=${providerId}`)
+    await row(page, 'Archived invoice').waitFor()
+    await row(page, 'Weekly deals').waitFor()
+    const archive = folders.getByRole('link', { name: /^Archive/ })
+    expect(await archive.getByTestId('folder-unread').innerText()).toBe('1')
+
+    await archive.click()
+    await page.waitForURL(`**/inbox?account=${providerId}&folder=*`)
+    expect(await archive.getAttribute('aria-current')).toBe('page')
+    await page.getByTestId('pager-text').getByText('1-2 of 2').waitFor()
+    await expect.poll(() => page.getByTestId('email-row').getByTestId('row-subject').allInnerTexts()).toEqual(['Old newsletter', 'Archived invoice'])
+    await page.getByRole('heading', { name: 'Archive', level: 1 }).waitFor({ state: 'attached' })
+    await screenshot(page, 'inbox-folder-1280.png')
+
+    // INBOX alone: none of Archive's
+    await folders.getByRole('link', { name: /^Inbox/ }).click()
+    await row(page, 'Weekly deals').waitFor()
+    expect(await page.getByTestId('email-row').getByTestId('row-subject').allInnerTexts()).not.toContain('Archived invoice')
+    // the account again: every folder
+    await accounts.getByRole('link', { name: MAILBOX }).click()
+    await row(page, 'Archived invoice').waitFor()
+    expect(await archive.getAttribute('aria-current')).toBeNull()
+  }, 120_000)
 
   it('shows a user without accounts the settings first, then the empty inbox', async () => {
     const other = await browser.newContext({ viewport: { width: 1280, height: 900 } })

@@ -9,7 +9,9 @@ import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/test
 import { addImapAccount, syncJobFinished } from '../../scripts/testing/mailbox-accounts.ts'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
+import { startSyncEnv, type SyncEnv } from '../../scripts/testing/sync-env.ts'
 import { startIdleWatcher, type IdleWatcher } from './idle-watcher.ts'
+import { decodeMailboxName, encodeMailboxName, notifyFolders } from './imap-notify.ts'
 import { startSyncWorker } from './sync-worker.ts'
 
 const run = dovecotAvailable()
@@ -126,4 +128,99 @@ describe.skipIf(!run)('IMAP IDLE for open inboxes', () => {
     const [after] = await t.db.sql<{ n: number }[]>`select count(*)::int as n from mailbox_idle_claims`
     expect(after.n).toBe(3)
   }, 180_000)
+})
+
+// Folders beyond INBOX on an open inbox: IDLE reports only INBOX, so the enabled others are
+// followed by NOTIFY (RFC 5465) where Dovecot offers it, and by polling their STATUS where it
+// does not; mail another client puts there reaches Postgres with no Sync press or schedule tick.
+describe.skipIf(!run).each([{ notify: true }, { notify: false }])('IMAP IDLE and the other enabled folders (NOTIFY offered: $notify)', ({ notify }) => {
+  let env: SyncEnv
+  let watcher: IdleWatcher
+  beforeAll(async () => {
+    // the schedule is an hour (startSyncEnv): only the watch (or a Sync press, never made here) syncs
+    env = await startSyncEnv({ dovecot: { notify } })
+    watcher = startIdleWatcher({ sql: env.t.db.sql, boss: env.t.boss, config: env.t.config, imapCa: env.dovecot.ca },
+      { maxConnections: 2, activeSeconds: 120, tickSeconds: 0.5, folderPollSeconds: 1 })
+  })
+  afterAll(async () => {
+    await watcher?.stop()
+    await env?.close()
+  })
+
+  it('brings mail APPENDed to an enabled Sent or Archive into Postgres, and follows a folder turned on later', async () => {
+    const { dovecot, t, user } = env
+    const login = `folders-${notify}@example.test`
+    const password = dovecot.addUser(login)
+    await dovecot.append(login, [plain('In the inbox')])
+    const { providerId, jobId } = await addImapAccount(user, dovecot, login, password)
+    expect(await syncJobFinished(user, providerId, jobId)).toMatchObject({ status: 'done' })
+    const enable = async (path: string) => {
+      const res = await user.json(user.patch(`/api/email-providers/${providerId}/folders`, { path, enabled: true }))
+      expect(res.status).toBe(200)
+      expect(await syncJobFinished(user, providerId, res.body.jobId)).toMatchObject({ status: 'done' })
+    }
+    await enable('Sent')
+    const stored = async () => (await t.db.sql<{ subject: string; path: string }[]>`
+      select e.subject, f.path from received_emails e join mailbox_folders f on f.id = e.folder_id where e.provider_id = ${providerId} order by e.subject`)
+    const settled = async () => {
+      await expect.poll(() => watcher.idling().includes(providerId), { timeout: 30_000 }).toBe(true)
+      await expect.poll(async () => (await t.db.sql`select 1 from mailbox_sync_jobs where provider_id = ${providerId} and status in ('queued', 'running')`).length, { timeout: 30_000 }).toBe(0)
+    }
+
+    expect((await user.get('/api/emails?providerId=all&limit=50&offset=0')).status).toBe(200)
+    await settled()
+    expect(watcher.following(providerId)).toEqual(['Sent'])
+    await dovecot.append(login, [plain('Sent from the phone')], 'Sent')
+    await expect.poll(stored, { timeout: 30_000 }).toContainEqual({ subject: 'Sent from the phone', path: 'Sent' })
+
+    // Archive turned on while the watch runs: followed from then on, on the same connection
+    await enable('Archive')
+    await expect.poll(() => watcher.following(providerId), { timeout: 30_000 }).toEqual(['Archive', 'Sent'])
+    await settled()
+    await dovecot.append(login, [plain('Archived by Thunderbird')], 'Archive')
+    await expect.poll(stored, { timeout: 30_000 }).toContainEqual({ subject: 'Archived by Thunderbird', path: 'Archive' })
+    // one connection watches INBOX and both folders (the syncs' own connections close when they end)
+    await expect.poll(() => dovecot.connections(login), { timeout: 30_000 }).toBe(1)
+    expect((await stored()).map((m) => m.subject)).toEqual(['Archived by Thunderbird', 'In the inbox', 'Sent from the phone'])
+  }, 180_000)
+})
+
+describe.skipIf(!run)('NOTIFY for the folders an IDLE connection has not selected', () => {
+  let dovecot: Dovecot
+  beforeAll(async () => { dovecot = await startDovecot() })
+  afterAll(() => dovecot?.stop())
+
+  it('announces changes in the folders followed and none in the others', async () => {
+    dovecot.addUser('notify@example.test')
+    const client = await dovecot.client('notify@example.test')
+    try {
+      await client.mailboxCreate('Käse & Brot')
+      await client.mailboxOpen('INBOX', { readOnly: true })
+      const announced: string[] = []
+      expect(await notifyFolders(client, () => ['Sent', 'Käse & Brot'], (path) => announced.push(path))).toBe(true)
+      const idle = client.idle()
+      // Trash first, then Sent: the server announces in order on one connection, so a
+      // notification for Trash would come before the one for Sent
+      await dovecot.append('notify@example.test', [plain('Binned')], 'Trash')
+      await dovecot.append('notify@example.test', [plain('Sent')], 'Sent')
+      await expect.poll(() => announced, { timeout: 30_000 }).toContain('Sent')
+      expect(announced.every((m) => m === 'Sent')).toBe(true)
+      // a name outside ASCII (Dovecot announces it in UTF-8, not in RFC 3501 §5.1.3 modified UTF-7)
+      await dovecot.append('notify@example.test', [plain('Lunch')], 'Käse & Brot')
+      await expect.poll(() => announced, { timeout: 30_000 }).toContain('Käse & Brot')
+      await client.noop()
+      await idle
+    } finally {
+      await client.logout().catch(() => client.close())
+    }
+  }, 60_000)
+
+  it('encodes mailbox names as RFC 3501 §5.1.3 asks', () => {
+    expect(encodeMailboxName('Sent')).toBe('Sent')
+    expect(encodeMailboxName('A&B')).toBe('A&-B')
+    // the RFC's own example
+    expect(encodeMailboxName('~peter/mail/台北/日本語')).toBe('~peter/mail/&U,BTFw-/&ZeVnLIqe-')
+    expect(decodeMailboxName('~peter/mail/&U,BTFw-/&ZeVnLIqe-')).toBe('~peter/mail/台北/日本語')
+    expect(decodeMailboxName(encodeMailboxName('Käse & Brot'))).toBe('Käse & Brot')
+  })
 })

@@ -57,6 +57,26 @@ describe.skipIf(!run)('folders beyond INBOX', () => {
     expect(emails.filter((e) => e.folderId === archive.id).map((e) => e.subject).sort()).toEqual(['Old four', 'Old one', 'Old three', 'Old two'])
     expect((await user.json(user.get('/api/emails/counts'))).body).toMatchObject({ total: 6, unread: 5 })
 
+    // one folder's list and counts: ?folder={id}, alone or with its account and a category
+    const inFolder = async (query: string) =>
+      ((await user.json(user.get(`/api/emails?${query}`))).body.emails as { subject: string; folderId: string }[])
+    expect((await inFolder(`folder=${archive.id}`)).map((e) => e.subject).sort()).toEqual(['Old four', 'Old one', 'Old three', 'Old two'])
+    expect((await inFolder(`folder=${archive.id}&providerId=${providerId}&category=unread`)).map((e) => e.subject).sort()).toEqual(['Old four', 'Old three', 'Old two'])
+    const pages = [...(await inFolder(`folder=${archive.id}&limit=2&offset=0`)), ...(await inFolder(`folder=${archive.id}&limit=2&offset=2`))]
+    expect(pages.map((e) => e.subject).sort()).toEqual(['Old four', 'Old one', 'Old three', 'Old two'])
+    const inbox = await folder(providerId, 'INBOX')
+    expect((await inFolder(`folder=${inbox.id}`)).map((e) => e.subject).sort()).toEqual(['Inbox one', 'Inbox two'])
+    expect((await user.json(user.get(`/api/emails/counts?folder=${archive.id}`))).body).toMatchObject({ total: 4, unread: 3, starred: 0 })
+    // a folder of another user's account, one of no account, or no folder id at all
+    const other = new ApiClient(t.app)
+    await other.register()
+    for (const path of [`/api/emails?folder=${archive.id}`, `/api/emails/counts?folder=${archive.id}`, `/api/emails?folder=${crypto.randomUUID()}`]) {
+      expect(await other.json(other.get(path))).toMatchObject({ status: 404, body: { message: 'Not found' } })
+    }
+    for (const bad of ['x', "' or 1=1 --", `${archive.id}x`]) {
+      expect(await user.json(user.get(`/api/emails?folder=${encodeURIComponent(bad)}`))).toMatchObject({ status: 400, body: { message: 'folder must be a folder id' } })
+    }
+
     // it keeps syncing: new mail there, and a star written back to that folder
     await dovecot.append(login, [mail('Old five')], 'Archive')
     expect(await syncNow(user, providerId)).toMatchObject({ status: 'done', syncResult: { newEmailsCount: 1 } })

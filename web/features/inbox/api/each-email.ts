@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { apiRequest } from '../../../lib/api-client.ts'
+import { emailProvidersKey } from '../../../lib/email-providers.ts'
 import { emailCountsKey } from './get-email-counts.ts'
 import { emailListsKey } from './get-emails.ts'
 
@@ -14,10 +15,11 @@ export async function requestEach(method: 'PATCH' | 'DELETE', ids: readonly stri
   }
 }
 
-/** The lists and counts again from the server: star, read, delete and sync can move a message between them. */
+/** The lists and counts (the folders' too) again from the server: star, read, delete and sync can move a message between them. */
 export function refetchMail(client: QueryClient, userId: string) {
   return Promise.all([
     client.invalidateQueries({ queryKey: emailListsKey(userId) }),
     client.invalidateQueries({ queryKey: emailCountsKey(userId) }),
+    client.invalidateQueries({ queryKey: emailProvidersKey }),
   ])
 }

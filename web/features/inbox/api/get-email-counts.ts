@@ -4,11 +4,15 @@ import { apiGet } from '../../../lib/api-client.ts'
 
 export const emailCountsKey = (userId: string) => ['email-counts', userId] as const
 
-/** Unread, starred, total and stored bytes, for every account or one. */
-export function getEmailCounts(account: string): Promise<EmailCountsView> {
-  return apiGet<EmailCountsView>(`/api/emails/counts?providerId=${encodeURIComponent(account)}`)
+/** Unread, starred, total and stored bytes, for every account, one, or one folder of one. */
+export function getEmailCounts(account: string, folder?: string): Promise<EmailCountsView> {
+  const params = new URLSearchParams({ providerId: account })
+  if (folder) params.set('folder', folder)
+  return apiGet<EmailCountsView>(`/api/emails/counts?${params}`)
 }
 
-export function useEmailCounts(userId: string | undefined, account: string) {
-  return useQuery({ queryKey: [...emailCountsKey(userId ?? ''), account], queryFn: () => getEmailCounts(account), enabled: Boolean(userId) })
+export function useEmailCounts(userId: string | undefined, account: string, folder?: string) {
+  return useQuery({
+    queryKey: [...emailCountsKey(userId ?? ''), account, folder ?? 'all'], queryFn: () => getEmailCounts(account, folder), enabled: Boolean(userId),
+  })
 }

@@ -5,16 +5,17 @@ import { PAGE_SIZE, UNREAD_FETCH, type InboxView } from '../lib/inbox-view.ts'
 
 /** Every list of the user; star, read, delete and sync refresh them all, as each can move a message between lists. */
 export const emailListsKey = (userId: string) => ['emails', userId] as const
-export const emailsQueryKey = (userId: string, view: Pick<InboxView, 'account' | 'category' | 'page'>) =>
-  [...emailListsKey(userId), view.account, view.category, view.category === 'unread' ? 0 : view.page] as const
+export const emailsQueryKey = (userId: string, view: Pick<InboxView, 'account' | 'folder' | 'category' | 'page'>) =>
+  [...emailListsKey(userId), view.account, view.folder ?? 'all', view.category, view.category === 'unread' ? 0 : view.page] as const
 
 /** A page of 50 newest first; the unread category fetches up to 200 from the start, unpaged, so the category holds every unread conversation. */
-export async function getEmails(view: Pick<InboxView, 'account' | 'category' | 'page'>): Promise<EmailListView[]> {
+export async function getEmails(view: Pick<InboxView, 'account' | 'folder' | 'category' | 'page'>): Promise<EmailListView[]> {
   const unread = view.category === 'unread'
   const params = new URLSearchParams({
     providerId: view.account, category: view.category,
     limit: String(unread ? UNREAD_FETCH : PAGE_SIZE), offset: String(unread ? 0 : view.page * PAGE_SIZE),
   })
+  if (view.folder) params.set('folder', view.folder)
   return (await apiGet<{ emails: EmailListView[] }>(`/api/emails?${params}`)).emails
 }
 

@@ -16,7 +16,7 @@ import { useSyncAccount } from '../api/sync-account.ts'
 import { useFlagEmails } from '../api/update-email-flags.ts'
 import { groupConversations, pageRange, type Conversation } from '../lib/conversations.ts'
 import { BULK_DELETE_ERROR, BULK_UPDATE_ERROR, bulkDeleteToast, bulkReadToast, READ_FAILED, REFRESHED, STAR_FAILED, unreadSummary } from '../lib/inbox-toasts.ts'
-import { inboxSearch, PAGE_SIZE, readInboxView } from '../lib/inbox-view.ts'
+import { folderName, inboxSearch, PAGE_SIZE, readInboxView } from '../lib/inbox-view.ts'
 import { EmailListToolbar } from './email-list-toolbar.tsx'
 import { EmailRow } from './email-row.tsx'
 
@@ -42,13 +42,13 @@ export function EmailList() {
   const mobile = !useMediaQuery(DESKTOP_QUERY)
   const providers = useEmailProviders()
   const emails = useEmails(userId, view)
-  const counts = useEmailCounts(userId, view.account).data
+  const counts = useEmailCounts(userId, view.account, view.folder).data
   const flag = useFlagEmails()
   const remove = useDeleteEmails()
   const sync = useSyncAccount()
   const conversations = useMemo(() => groupConversations(emails.data ?? []), [emails.data])
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
-  useEffect(() => setSelected(new Set()), [view.account, view.category, view.page])
+  useEffect(() => setSelected(new Set()), [view.account, view.folder, view.category, view.page])
 
   useEffect(() => {
     if (providers.data?.length === 0 && !sentToSettings) {
@@ -160,7 +160,8 @@ export function EmailList() {
     )
   }
 
-  const heading = { inbox: 'Inbox', unread: 'Unread', starred: 'Starred' }[view.category]
+  const folder = view.folder ? providers.data?.flatMap((p) => p.folders).find((f) => f.id === view.folder) : undefined
+  const heading = folder ? folderName(folder.path) : { inbox: 'Inbox', unread: 'Unread', starred: 'Starred' }[view.category]
   return (
     <Card className="overflow-hidden">
       <h1 className="sr-only">{heading}</h1>

@@ -1,5 +1,6 @@
 import { Link, useSearchParams } from 'react-router-dom'
-import { HardDrive, Inbox, Mail, MessageSquareHeart, PenLine, Plus, Settings, Star, type LucideIcon } from 'lucide-react'
+import { Archive, FileText, Folder, HardDrive, Inbox, Mail, MessageSquareHeart, PenLine, Plus, Send, Settings, ShieldAlert, Star, Trash2, type LucideIcon } from 'lucide-react'
+import type { EmailProviderView, FolderView } from '../../../../shared/email-provider-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { cn } from '../../../lib/cn.ts'
 import { FEEDBACK_URL } from '../../../lib/site.ts'
@@ -7,16 +8,16 @@ import { useAuth } from '../../../lib/auth-context.ts'
 import { useEmailCounts } from '../api/get-email-counts.ts'
 import { useEmailProviders } from '../../../lib/email-providers.ts'
 import { storageText } from '../lib/mail-dates.ts'
-import { inboxSearch, readInboxView, type InboxCategory, type InboxView } from '../lib/inbox-view.ts'
+import { folderName, inboxSearch, readInboxView, type InboxCategory, type InboxView } from '../lib/inbox-view.ts'
 import { NEW_EMAIL, useOpenCompose } from './inbox-compose-context.ts'
 
 const ITEM = 'flex w-full items-center gap-3 rounded-md px-3 py-2 text-sm transition-colors'
 
 function CategoryLink({ view, category, icon: Icon, label, count }: { view: InboxView; category: InboxCategory; icon: LucideIcon; label: string; count?: number }) {
-  const active = view.category === category
+  const active = view.category === category && !view.folder
   return (
     <Link
-      to={`/inbox${inboxSearch({ ...view, category, page: 0 })}`}
+      to={`/inbox${inboxSearch({ ...view, folder: undefined, category, page: 0 })}`}
       aria-current={active ? 'page' : undefined}
       className={cn(ITEM, active ? 'bg-accent font-medium text-accent-foreground' : 'text-muted-foreground hover:bg-muted hover:text-foreground')}
     >
@@ -79,6 +80,7 @@ export function InboxSidebar() {
             {providers?.map((p) => (
               <li key={p.id}>
                 <AccountLink view={view} account={p.id} label={p.email} active={p.isActive && p.state !== 'error'} />
+                <AccountFolders view={view} provider={p} />
               </li>
             ))}
           </ul>
@@ -93,10 +95,10 @@ export function InboxSidebar() {
 }
 
 function AccountLink({ view, account, label, active }: { view: InboxView; account: string; label: string; active?: boolean }) {
-  const selected = view.account === account
+  const selected = view.account === account && !view.folder
   return (
     <Link
-      to={`/inbox${inboxSearch({ ...view, account, page: 0 })}`}
+      to={`/inbox${inboxSearch({ ...view, account, folder: undefined, page: 0 })}`}
       aria-current={selected ? 'page' : undefined}
       className={cn(ITEM, 'py-1.5', selected ? 'bg-accent text-accent-foreground' : 'text-muted-foreground hover:bg-muted hover:text-foreground')}
     >
@@ -108,6 +110,39 @@ function AccountLink({ view, account, label, active }: { view: InboxView; accoun
         />
       )}
       <span className="truncate">{label}</span>
+    </Link>
+  )
+}
+
+const FOLDER_ICONS: Record<string, LucideIcon> = {
+  '\\Inbox': Inbox, '\\Sent': Send, '\\Archive': Archive, '\\Trash': Trash2, '\\Drafts': FileText, '\\Junk': ShieldAlert,
+}
+
+/** The account's synced folders (INBOX and those turned on in the settings), each opening that folder alone, with its unread count. */
+function AccountFolders({ view, provider }: { view: InboxView; provider: EmailProviderView }) {
+  // INBOX first, then the others by name
+  const folders = provider.folders.filter((f) => f.enabled)
+    .sort((a, b) => Number(b.path.toUpperCase() === 'INBOX') - Number(a.path.toUpperCase() === 'INBOX') || a.path.localeCompare(b.path))
+  if (folders.length === 0) return null
+  return (
+    <ul className="grid gap-0.5 pl-5" aria-label={`Folders of ${provider.email}`}>
+      {folders.map((f) => <li key={f.id}><FolderLink view={view} providerId={provider.id} folder={f} /></li>)}
+    </ul>
+  )
+}
+
+function FolderLink({ view, providerId, folder }: { view: InboxView; providerId: string; folder: FolderView }) {
+  const selected = view.folder === folder.id
+  const Icon = (folder.specialUse && FOLDER_ICONS[folder.specialUse]) || (folder.path.toUpperCase() === 'INBOX' ? Inbox : Folder)
+  return (
+    <Link
+      to={`/inbox${inboxSearch({ account: providerId, folder: folder.id, category: 'inbox', page: 0 })}`}
+      aria-current={selected ? 'page' : undefined}
+      className={cn(ITEM, 'py-1', selected ? 'bg-accent font-medium text-accent-foreground' : 'text-muted-foreground hover:bg-muted hover:text-foreground')}
+    >
+      <Icon className="size-3.5 shrink-0" aria-hidden="true" />
+      <span className="flex-1 truncate">{folderName(folder.path)}</span>
+      {folder.unread > 0 && <span className="font-mono text-xs tabular-nums" data-testid="folder-unread">{folder.unread}</span>}
     </Link>
   )
 }

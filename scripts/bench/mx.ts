@@ -192,6 +192,7 @@ export async function run(parts: string[] = PARTS) {
     const allDns: { name: string; env: Record<string, string> }[] = [{ name: 'machine resolver', env: {} }, { name: 'local NXDOMAIN (DNS_SERVERS)', env: { DNS_SERVERS: dns.server } }]
     const dnsSetups = allDns
       .filter((d) => !QUICK || d.env.DNS_SERVERS)
+    const postgresCpu = () => (db.pid ? treeCpuMs(db.pid) : NaN)
     const rows: Record<string, string>[] = []
     let steady: number | undefined
 
@@ -216,7 +217,6 @@ export async function run(parts: string[] = PARTS) {
         try {
           services.push(await startService('workers/mx/mx.ts', { ...env, ...setup.env }, 'mx.listening'))
           services.push(await startService('workers/delivery/delivery.ts', { ...env, ...setup.env }, 'delivery.started'))
-          const postgresCpu = () => (db.pid ? treeCpuMs(db.pid) : NaN)
           const cpuBefore = [...services.map((s) => s.cpuMs()), postgresCpu()]
           const started = performance.now()
           const accept = rate(MESSAGES, await smtpSource(mxPort, { messages: MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse: mode.reuse }))
@@ -259,11 +259,16 @@ export async function run(parts: string[] = PARTS) {
         const sink = await startSink(relayPort, DRAIN_MESSAGES)
         const delivery = await startService('workers/delivery/delivery.ts', { ...env, DNS_SERVERS: dns.server }, 'delivery.started')
         try {
+          const cpuBefore = [delivery.cpuMs(), postgresCpu()]
           const took = await waitSink(sink, performance.now(), 300_000)
           const drain = took === undefined ? undefined : rate(DRAIN_MESSAGES, took)
+          const finished = Math.max(1, delivery.count('delivery.finished'))
           drainRow = {
             figure: `drain: ${queued} due forwards, delivery process starts`, value: fmt(drain),
             'against steady end-to-end': `${fmt(steady)} (${ratio(drain, steady)}, target ≥ 0.80×)`, 'peak RSS delivery': `${delivery.peakRssMb().toFixed(0)} MB`,
+            // the delivery alone on the CPU (the MX is idle): the cleanest figure of its cost
+            'CPU per message delivery / Postgres': [delivery.cpuMs(), postgresCpu()].map((ms, i) => `${((ms - cpuBefore[i]) / finished).toFixed(1)} ms`).join(' / '),
+            'load average': os.loadavg()[0].toFixed(1),
           }
         } finally {
           sink.process.kill('SIGKILL')

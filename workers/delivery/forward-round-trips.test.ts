@@ -8,7 +8,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createSql, type Sql } from '../../db/client.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { createDeliveryDeps } from './delivery-deps.ts'
+import { startDeliveryWorker } from './delivery-worker.ts'
 import { forwardEmailHandler } from './forward-email.ts'
+import { queues } from '../../db/queues.ts'
 
 let env: MailEnv
 let proxy: net.Server
@@ -86,3 +88,33 @@ it('forwards a message to a confirmed mailbox in at most 6 round trips to Postgr
   await forward({ deliveryId: id })
   expect(env.relay.messages.filter((m) => m.raw.includes('Subject: round trips'))).toHaveLength(1)
 })
+
+it('fetches and completes due forwards to mailboxes in batches: one fetch and one completion statement for four forwards', async () => {
+  // the jobs of the forwards above were run by hand, not by a worker: none of them may join a batch here
+  await env.db.sql`delete from pgboss.job where name = ${queues.forwardEmail.name}`
+  const alias = await env.createAlias('batch@real.test')
+  for (let i = 0; i < 8; i++) await env.send({ to: alias.address, subject: `batch ${i}` })
+  const deliveries = (await env.db.sql<{ id: string }[]>`select id from deliveries where alias_id = ${alias.id}`).map((d) => d.id)
+  expect(deliveries).toHaveLength(8)
+
+  // eight due jobs before any worker runs; with DELIVERY_CONCURRENCY 8 the worker fetches four at a time
+  // connections as the delivery process sizes its pool (each forward holds one for its row lock)
+  const workerSql = createSql(env.db.url, { max: 8 * 5 + 4, name: 'batches' })
+  const stop = await startDeliveryWorker(env.boss, createDeliveryDeps(workerSql, env.config), { concurrency: 8, pollSeconds: 600 })
+  try {
+    await expect.poll(() => env.relay.messages.filter((m) => m.raw.includes('Subject: batch ')).length, { timeout: 30_000 }).toBe(8)
+    const jobs = () => env.db.sql<{ state: string; startedOn: Date; completedOn: Date | null }[]>`
+      select state, started_on, completed_on from pgboss.job where name = ${queues.forwardEmail.name} and data->>'deliveryId' = any(${deliveries})`
+    await expect.poll(async () => (await jobs()).filter((j) => j.state === 'completed').length, { timeout: 10_000 }).toBe(8)
+    // now() is the time its statement's transaction started: jobs that share it were fetched (or
+    // completed) by one statement. One job per statement would show eight of each.
+    const distinct = (times: (Date | null)[]) => new Set(times.map((t) => t?.toISOString())).size
+    const rows = await jobs()
+    expect(distinct(rows.map((j) => j.startedOn))).toBeLessThanOrEqual(2)
+    expect(distinct(rows.map((j) => j.completedOn))).toBeLessThanOrEqual(2)
+  } finally {
+    await stop()
+    await env.boss.offWork(queues.forwardEmail.name)
+    await workerSql.end({ timeout: 5 })
+  }
+}, 60_000)

@@ -50,6 +50,21 @@ export async function getSpoolMessage(db: Db, id: string): Promise<SpoolMessage 
   return row
 }
 
+/**
+ * The message of a delivery and its first sealed chunk (undefined when the message is gone), by
+ * the delivery's id: a delivery step sends this with the lock of its row, in one round trip.
+ */
+export async function getDeliveryMessage(db: Db, deliveryId: string): Promise<{ message: SpoolMessage; firstChunk: Buffer | undefined } | undefined> {
+  const [row] = await db<(SpoolMessage & { firstChunk: Buffer | null })[]>`
+    select s.id, s.raw, s.meta, s.size, s.chunks, s.received_at, c.sealed as first_chunk
+    from deliveries d join spool_messages s on s.id = d.spool_id
+      left join spool_chunks c on c.spool_id = s.id and c.seq = 0
+    where d.id = ${deliveryId}`
+  if (!row) return undefined
+  const { firstChunk, ...message } = row
+  return { message, firstChunk: firstChunk ?? undefined }
+}
+
 /** One sealed chunk of a message; undefined when it is not there. */
 export async function getSpoolChunk(db: Db, spoolId: string, seq: number): Promise<Buffer | undefined> {
   const [row] = await db<{ sealed: Buffer }[]>`select sealed from spool_chunks where spool_id = ${spoolId} and seq = ${seq}`

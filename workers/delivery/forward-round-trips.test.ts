@@ -101,6 +101,32 @@ it('forwards a message to a confirmed mailbox in at most 3 round trips to Postgr
   expect(from).toContain(`<${made.localPart}@${made.domain}>`)
 })
 
+it('leaves the delivery pending when a statement of the finish fails: the COMMIT sent behind them rolls back', async () => {
+  const alias = await env.createAlias('finish@real.test')
+  const forward = forwardEmailHandler(createDeliveryDeps(sql, env.config))
+  await env.send({ to: alias.address, subject: 'finish fails' })
+  const [{ id, spoolId }] = await env.db.sql<{ id: string; spoolId: string }[]>`select id, spool_id from deliveries where alias_id = ${alias.id}`
+  // the alias's counter refuses the bump, as a broken table or a full disk would refuse a statement
+  await env.db.sql.unsafe(`create function refuse_counter() returns trigger language plpgsql as $$ begin raise exception 'counter refused'; end $$`)
+  await env.db.sql.unsafe(`create trigger refuse_counter before insert or update on alias_counters for each row when (new.alias_id = '${alias.id}') execute function refuse_counter()`)
+  try {
+    await expect(forward({ deliveryId: id })).rejects.toThrow('counter refused')
+  } finally {
+    await env.db.sql.unsafe('drop trigger refuse_counter on alias_counters; drop function refuse_counter()')
+  }
+  // sent, but nothing of the finish committed: still pending, the message still spooled, no thread ids
+  expect(env.relay.messages.filter((m) => m.raw.includes('Subject: finish fails'))).toHaveLength(1)
+  const [delivery] = await env.db.sql<{ status: string; attempts: number }[]>`select status, attempts from deliveries where id = ${id}`
+  expect(delivery).toEqual({ status: 'pending', attempts: 1 }) // the failed attempt is recorded
+  expect(await env.db.sql`select 1 from spool_messages where id = ${spoolId}`).toHaveLength(1)
+  expect(await env.db.sql`select 1 from thread_message_ids where alias_id = ${alias.id}`).toHaveLength(0)
+
+  // the retry sends it again (same Message-ID, receivers dedupe) and this time it is marked
+  await forward({ deliveryId: id })
+  expect(env.relay.messages.filter((m) => m.raw.includes('Subject: finish fails'))).toHaveLength(2)
+  expect(await env.db.sql`select 1 from spool_messages where id = ${spoolId}`).toHaveLength(0) // its last delivery ended
+})
+
 it('fetches and completes due forwards to mailboxes in batches: one fetch and one completion statement for four forwards', async () => {
   // the jobs of the forwards above were run by hand, not by a worker: none of them may join a batch here
   await env.db.sql`delete from pgboss.job where name = ${queues.forwardEmail.name}`

@@ -27,14 +27,16 @@ export async function addForwardTargets(db: Db, userId: string, emails: string[]
 }
 
 /**
- * Whether mail of the alias may be forwarded to `email` now (the alias's owner confirmed it; by
- * alias, so a delivery reads it with its alias in one round trip). Share-locks the row for the
- * caller's transaction, so a confirmation committing meanwhile waits and then releases what was held.
+ * Whether the delivery's target may get the alias's mail now (the alias's owner confirmed it). By
+ * the delivery's id, so a delivery reads it with the lock of its row in one round trip. Share-locks
+ * the row for the caller's transaction, so a confirmation committing meanwhile waits and then
+ * releases what was held.
  */
-export async function isForwardTargetConfirmed(db: Db, aliasId: string, email: string): Promise<boolean> {
+export async function isDeliveryTargetConfirmed(db: Db, deliveryId: string): Promise<boolean> {
   const [row] = await db<{ confirmedAt: Date | null }[]>`
-    select f.confirmed_at from forward_targets f join aliases a on a.user_id = f.user_id
-    where a.id = ${aliasId} and f.email = ${email.toLowerCase()} for share of f`
+    select f.confirmed_at from deliveries d join aliases a on a.id = d.alias_id
+      join forward_targets f on f.user_id = a.user_id and f.email = lower(d.target)
+    where d.id = ${deliveryId} for share of f`
   return Boolean(row?.confirmedAt)
 }
 

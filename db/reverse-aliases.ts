@@ -11,29 +11,36 @@ export interface ReverseAlias {
   contactName: string | null
 }
 
+export interface NewReverseAlias { localPart: string; contactAddress: string; contactName: string | null }
+
 /**
- * The reverse alias of (alias, contact), made with `localPart` when there was none yet. Reads
- * first: the common case (a known contact) takes no lock, so concurrent deliveries never queue.
+ * The reverse aliases of several contacts of one alias in one statement, each made with its
+ * `localPart` when there was none yet: the made rows come from the insert, the known ones from the
+ * select, which sees the table as the statement began (so never a row the insert made). A contact
+ * that a concurrent delivery made after that is in neither; findContactReverseAliases reads it.
  */
-export async function upsertReverseAlias(
-  db: Db,
-  input: { aliasId: string; domain: string; localPart: string; contactAddress: string; contactName: string | null },
-): Promise<ReverseAlias> {
-  const existing = await findContactReverseAlias(db, input.aliasId, input.contactAddress)
-  if (existing) return existing
-  const [row] = await db<ReverseAlias[]>`
-    insert into reverse_aliases (alias_id, local_part, domain, contact_address, contact_name)
-    values (${input.aliasId}, ${input.localPart}, ${input.domain}, ${input.contactAddress}, ${input.contactName})
-    on conflict (alias_id, lower(contact_address)) do nothing
-    returning id, alias_id, local_part, domain, contact_address, contact_name`
-  return row ?? (await findContactReverseAlias(db, input.aliasId, input.contactAddress))! // made by a concurrent delivery
+export async function upsertReverseAliases(db: Db, aliasId: string, domain: string, contacts: NewReverseAlias[]): Promise<ReverseAlias[]> {
+  if (contacts.length === 0) return []
+  return db<ReverseAlias[]>`
+    with made as (
+      insert into reverse_aliases (alias_id, local_part, domain, contact_address, contact_name)
+      select ${aliasId}, c.local_part, ${domain}, c.contact_address, c.contact_name
+      from unnest(${contacts.map((c) => c.localPart)}::text[], ${contacts.map((c) => c.contactAddress)}::text[], ${contacts.map((c) => c.contactName)}::text[])
+        as c(local_part, contact_address, contact_name)
+      on conflict (alias_id, lower(contact_address)) do nothing
+      returning id, alias_id, local_part, domain, contact_address, contact_name
+    )
+    select * from made
+    union all
+    select id, alias_id, local_part, domain, contact_address, contact_name from reverse_aliases
+    where alias_id = ${aliasId} and lower(contact_address) in (select lower(a) from unnest(${contacts.map((c) => c.contactAddress)}::text[]) a)`
 }
 
-export async function findContactReverseAlias(db: Db, aliasId: string, contactAddress: string): Promise<ReverseAlias | undefined> {
-  const [row] = await db<ReverseAlias[]>`
-    select id, alias_id, local_part, domain, contact_address, contact_name
-    from reverse_aliases where alias_id = ${aliasId} and lower(contact_address) = lower(${contactAddress})`
-  return row
+export async function findContactReverseAliases(db: Db, aliasId: string, contactAddresses: string[]): Promise<ReverseAlias[]> {
+  if (contactAddresses.length === 0) return []
+  return db<ReverseAlias[]>`
+    select id, alias_id, local_part, domain, contact_address, contact_name from reverse_aliases
+    where alias_id = ${aliasId} and lower(contact_address) in (select lower(a) from unnest(${contactAddresses}::text[]) a)`
 }
 
 export async function findReverseAlias(db: Db, localPart: string, domain: string): Promise<ReverseAlias | undefined> {

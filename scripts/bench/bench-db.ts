@@ -8,7 +8,8 @@ import { migrateAll } from '../migrate-all.ts'
 import { createScratchDatabase } from '../scratch-database.ts'
 import { freePort } from '../testing/free-port.ts'
 
-export interface BenchDatabase { url: string; close(): Promise<void> }
+/** `pid`: the embedded postmaster (absent on DATABASE_URL), whose CPU the MX benchmark reports. */
+export interface BenchDatabase { url: string; pid?: number; close(): Promise<void> }
 
 export async function benchDatabase(): Promise<BenchDatabase> {
   const name = `vm_bench_${process.pid}_${Date.now()}`
@@ -29,6 +30,7 @@ export async function benchDatabase(): Promise<BenchDatabase> {
   await migrateAll(db.url)
   return {
     url: db.url,
+    pid: db.pid,
     async close() {
       process.off('exit', orphanGuard)
       await db.stop()

@@ -13,7 +13,7 @@
 // (compare,drain,memory; default all). memory (also `npm run bench -- mx-memory`): 40 concurrent
 // 24 MB messages (BENCH_MEMORY_MESSAGES), peak RSS of each process (the
 // per-address cap is raised to match).
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -42,13 +42,41 @@ const allModes = [{ name: 'new connection per message', reuse: false }, { name: 
 const modes = QUICK ? allModes.filter((m) => m.reuse) : allModes
 
 /** A Veilmail process as `npm start` runs it (scripts/start.ts), ready once it logged `readyEvent`. */
-interface Service { name: string; child: ChildProcess; peakRssMb(): number; count(event: string): number; stop(): Promise<void> }
+interface Service { name: string; child: ChildProcess; peakRssMb(): number; cpuMs(): number; count(event: string): number; stop(): Promise<void> }
+
+// CPU time is the figure a shared machine does not blur: wall-clock rates move with the other
+// load, the CPU a process spends per message does not (much).
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
 
 const running = new Set<ChildProcess>()
 // Ctrl-C or a crash: nothing this benchmark started may outlive it.
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL')
 })
+
+/** CPU milliseconds of a process's threads (fields 14 and 15 of /proc/pid/stat, after the command name), with `children` its reaped children's (16 and 17). */
+function processCpuMs(pid: number, children = false): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')
+    const ticks = Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0)
+    return ticks * 1000 / CLOCK_TICKS
+  } catch {
+    return 0
+  }
+}
+
+/** A process's CPU and its children's, the live ones and those that exited (Postgres: the postmaster and its backends). */
+function treeCpuMs(pid: number): number {
+  return processCpuMs(pid, true) + forkedPids(pid).reduce((sum, child) => sum + processCpuMs(child), 0)
+}
+
+function forkedPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number)
+  } catch {
+    return []
+  }
+}
 
 async function startService(script: string, env: Record<string, string>, readyEvent: string): Promise<Service> {
   const name = path.basename(script, '.ts')
@@ -65,16 +93,10 @@ async function startService(script: string, env: Record<string, string>, readyEv
       return 0
     }
   }
-  const forked = (pid: number) => {
-    try {
-      return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number)
-    } catch {
-      return []
-    }
-  }
+  const cpuMs = () => (child.pid ? treeCpuMs(child.pid) : 0)
   const sample = () => {
     if (!child.pid) return
-    peakKb = Math.max(peakKb, hwm(child.pid) + forked(child.pid).reduce((sum, pid) => sum + hwm(pid), 0))
+    peakKb = Math.max(peakKb, hwm(child.pid) + forkedPids(child.pid).reduce((sum, pid) => sum + hwm(pid), 0))
   }
   const sampler = setInterval(sample, 500)
   const exited = new Promise<void>((resolve) => child.once('exit', () => {
@@ -109,7 +131,7 @@ async function startService(script: string, env: Record<string, string>, readyEv
     await stop()
     throw error
   }
-  return { name, child, peakRssMb: () => (sample(), peakKb / 1024), count: (event) => counts.get(event) ?? 0, stop }
+  return { name, child, peakRssMb: () => (sample(), peakKb / 1024), cpuMs, count: (event) => counts.get(event) ?? 0, stop }
 }
 
 const rate = (n: number, ms: number) => n / (ms / 1000)
@@ -170,6 +192,7 @@ export async function run(parts: string[] = PARTS) {
     const allDns: { name: string; env: Record<string, string> }[] = [{ name: 'machine resolver', env: {} }, { name: 'local NXDOMAIN (DNS_SERVERS)', env: { DNS_SERVERS: dns.server } }]
     const dnsSetups = allDns
       .filter((d) => !QUICK || d.env.DNS_SERVERS)
+    const postgresCpu = () => (db.pid ? treeCpuMs(db.pid) : NaN)
     const rows: Record<string, string>[] = []
     let steady: number | undefined
 
@@ -194,9 +217,13 @@ export async function run(parts: string[] = PARTS) {
         try {
           services.push(await startService('workers/mx/mx.ts', { ...env, ...setup.env }, 'mx.listening'))
           services.push(await startService('workers/delivery/delivery.ts', { ...env, ...setup.env }, 'delivery.started'))
+          const cpuBefore = [...services.map((s) => s.cpuMs()), postgresCpu()]
           const started = performance.now()
           const accept = rate(MESSAGES, await smtpSource(mxPort, { messages: MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse: mode.reuse }))
           const took = await waitSink(sink, started, END_TO_END_LIMIT_MS)
+          // the MX took every message once smtp-source returned; the delivery logs each it finished
+          const done = [MESSAGES, services[1].count('delivery.finished'), MESSAGES]
+          const cpuPerMessage = [...services.map((s) => s.cpuMs()), postgresCpu()].map((ms, i) => `${((ms - cpuBefore[i]) / Math.max(1, done[i])).toFixed(1)} ms`)
           const end = took === undefined ? undefined : rate(MESSAGES, took)
           if (mode.reuse && setup.env.DNS_SERVERS) steady = end
           rows.push({
@@ -204,6 +231,8 @@ export async function run(parts: string[] = PARTS) {
             'Veilmail accept': fmt(accept), 'Postfix accept': fmt(pfAccept), 'accept ratio': ratio(accept, pfAccept),
             'Veilmail end-to-end': fmt(end), 'Postfix end-to-end': fmt(pfEnd), 'end-to-end ratio': ratio(end, pfEnd),
             'peak RSS mx / delivery': services.map((s) => `${s.peakRssMb().toFixed(0)} MB`).join(' / '),
+            'CPU per message mx / delivery / Postgres': cpuPerMessage.join(' / '),
+            'load average': os.loadavg()[0].toFixed(1),
           })
           console.log(`  measured: ${mode.name}, ${setup.name}`)
         } finally {
@@ -230,11 +259,16 @@ export async function run(parts: string[] = PARTS) {
         const sink = await startSink(relayPort, DRAIN_MESSAGES)
         const delivery = await startService('workers/delivery/delivery.ts', { ...env, DNS_SERVERS: dns.server }, 'delivery.started')
         try {
+          const cpuBefore = [delivery.cpuMs(), postgresCpu()]
           const took = await waitSink(sink, performance.now(), 300_000)
           const drain = took === undefined ? undefined : rate(DRAIN_MESSAGES, took)
+          const finished = Math.max(1, delivery.count('delivery.finished'))
           drainRow = {
             figure: `drain: ${queued} due forwards, delivery process starts`, value: fmt(drain),
             'against steady end-to-end': `${fmt(steady)} (${ratio(drain, steady)}, target ≥ 0.80×)`, 'peak RSS delivery': `${delivery.peakRssMb().toFixed(0)} MB`,
+            // the delivery alone on the CPU (the MX is idle): the cleanest figure of its cost
+            'CPU per message delivery / Postgres': [delivery.cpuMs(), postgresCpu()].map((ms, i) => `${((ms - cpuBefore[i]) / finished).toFixed(1)} ms`).join(' / '),
+            'load average': os.loadavg()[0].toFixed(1),
           }
         } finally {
           sink.process.kill('SIGKILL')

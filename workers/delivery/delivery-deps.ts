@@ -10,6 +10,7 @@ import { DkimSigner } from '../mail/dkim-signer.ts'
 import { LoopTokens } from '../mail/loop-token.ts'
 import { createOutboundTransport, type OutboundTransport } from './outbound-transport.ts'
 import { SpoolCodec } from '../mail/spool-codec.ts'
+import { ReverseAliasContacts } from './reverse-alias-contacts.ts'
 
 export interface DeliveryDeps {
   sql: Sql
@@ -19,6 +20,8 @@ export interface DeliveryDeps {
   dkim: DkimSigner
   srs: Srs
   loopTokens: LoopTokens
+  /** the reverse aliases this process used (they never change) */
+  reverseAliases: ReverseAliasContacts
   /** DNS for webhook hosts (the SSRF guard resolves with it): DNS_SERVERS through the cache by default */
   lookup?: Lookup
 }
@@ -32,6 +35,7 @@ export function createDeliveryDeps(sql: Sql, config: Config, overrides: Partial<
     dkim: overrides.dkim ?? new DkimSigner(loadDkimKeys(config)),
     srs: new Srs(config.secretKey),
     loopTokens: new LoopTokens(config.secretKey),
+    reverseAliases: new ReverseAliasContacts(),
     lookup: overrides.lookup ?? createDnsResolver({ timeoutMs: config.dnsTimeoutMs, servers: config.dnsServers }).lookup,
     ...overrides,
   }

@@ -3,10 +3,12 @@
 // no longer pending is never sent again. The send and the "sent" mark commit together; a crash
 // between the two sends again with the same Message-ID / webhook-id, which receivers dedupe.
 // When the last pending delivery of a message ends, the spooled message is deleted with it.
+// A forward costs three round trips to Postgres (the delivery process's main cost besides the
+// send): BEGIN; the lock with every read the step needs; the finish with the COMMIT.
 import type { Sql, Tx } from '../../db/client.ts'
-import { getAliasForDelivery, type DeliveryAlias } from '../../db/alias-routing.ts'
+import { getDeliveryAlias, type DeliveryAlias } from '../../db/alias-routing.ts'
 import { incrementAliasCounter, type AliasCounter } from '../../db/alias-counters.ts'
-import { deleteSpoolMessageIfDone, finishDelivery, getSpoolChunk, getSpoolMessage, holdDelivery, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../../db/spool.ts'
+import { deleteSpoolMessageIfDone, finishDelivery, getDeliveryMessage, holdDelivery, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../../db/spool.ts'
 import { SpoolDamagedError, type SpoolCodec, type SpoolMeta } from '../mail/spool-codec.ts'
 import { SpooledMessage } from '../mail/spooled-message.ts'
 import { UnparseableMessageError } from '../mail/stored-message-parser.ts'
@@ -26,8 +28,11 @@ export interface DeliveryContext<R = undefined> extends SpoolContext {
   read: R
 }
 
-/** A step's own read, made with the delivery's rows (of a delivery that has an alias). */
-type Read<R> = (tx: Tx, delivery: Delivery, aliasId: string) => Promise<R>
+/**
+ * A step's own read, by the delivery's id: it leaves with the lock of the delivery row and runs
+ * once the lock is held (statements on one connection run in order).
+ */
+type Read<R> = (tx: Tx, deliveryId: string) => Promise<R>
 
 /**
  * What a handler returns: done, failed for good with a short reason code (never server text), or
@@ -46,11 +51,11 @@ export interface StepDeps {
 
 const successCounter: Record<Delivery['kind'], AliasCounter> = { email: 'forwarded', webhook: 'forwarded', reply: 'replied', operator: 'forwarded' }
 
-async function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<void> {
+function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<unknown> {
   if (outcome.status === 'held') return holdDelivery(tx, delivery.id)
   // One round trip: the statements leave together on the transaction's connection and run in this
   // order (the message lock first), so the last delivery to finish still sees every other done.
-  await Promise.all([
+  return Promise.all([
     lockSpoolMessage(tx, delivery.spoolId),
     finishDelivery(tx, delivery.id, outcome.status, outcome.status === 'failed' ? outcome.reason : null),
     ...(delivery.aliasId ? [incrementAliasCounter(tx, delivery.aliasId, outcome.status === 'sent' ? successCounter[delivery.kind] : 'failed')] : []),
@@ -59,21 +64,34 @@ async function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Pro
   ])
 }
 
-/** The delivery's opened message; undefined when it is gone. Its row and first chunk in one round trip. */
-async function openSpool(deps: StepDeps, tx: Tx, delivery: Delivery): Promise<SpoolContext | undefined> {
-  const [spool, first] = await Promise.all([getSpoolMessage(tx, delivery.spoolId), getSpoolChunk(tx, delivery.spoolId, 0)])
-  if (!spool) return undefined
-  return { tx, delivery, spoolId: spool.id, message: new SpooledMessage(tx, deps.codec, spool, first), meta: deps.codec.openMeta(spool.id, spool.meta) }
+/** What a step reads with the lock of its delivery row, in the same round trip. */
+type Opened<C> = (delivery: Delivery) => C | undefined
+
+/** The delivery's message, opened; undefined when it is gone. */
+function openSpool(deps: StepDeps, tx: Tx, deliveryId: string): Promise<Opened<SpoolContext>> {
+  return getDeliveryMessage(tx, deliveryId).then((found) => (delivery) => {
+    if (!found) return undefined
+    const { message, firstChunk } = found
+    return { tx, delivery, spoolId: message.id, message: new SpooledMessage(tx, deps.codec, message, firstChunk), meta: deps.codec.openMeta(message.id, message.meta) }
+  })
+}
+
+/** The delivery's alias and opened message, and what the step reads besides; undefined when the alias or message is gone. */
+function openDelivery<R>(deps: StepDeps, tx: Tx, deliveryId: string, read?: Read<R>): Promise<Opened<DeliveryContext<R>>> {
+  return Promise.all([getDeliveryAlias(tx, deliveryId), openSpool(deps, tx, deliveryId), read?.(tx, deliveryId)]).then(([alias, spool, extra]) => (delivery) => {
+    const ctx = spool(delivery)
+    return alias && ctx ? { ...ctx, alias, read: extra as R } : undefined
+  })
 }
 
 /**
- * The delivery's alias and opened message; undefined when either is gone. `read` is what the step
- * reads besides: all of it in one round trip (the statements leave together on the connection).
+ * Locks the delivery and, in the same round trip, makes `open`'s reads: they run once the lock is
+ * held, so they see what the holder before us committed. Undefined when the delivery is gone or no
+ * longer `status`.
  */
-async function openDelivery<R>(deps: StepDeps, tx: Tx, delivery: Delivery, read?: Read<R>): Promise<DeliveryContext<R> | undefined> {
-  if (!delivery.aliasId) return undefined
-  const [alias, spool, extra] = await Promise.all([getAliasForDelivery(tx, delivery.aliasId), openSpool(deps, tx, delivery), read?.(tx, delivery, delivery.aliasId)])
-  return alias && spool ? { ...spool, alias, read: extra as R } : undefined
+async function lockAndOpen<C>(tx: Tx, deliveryId: string, status: Delivery['status'], open: (tx: Tx, deliveryId: string) => Promise<Opened<C>>) {
+  const [delivery, opened] = await Promise.all([lockDelivery(tx, deliveryId), open(tx, deliveryId)])
+  return delivery && delivery.status === status ? { delivery, ctx: opened(delivery) } : undefined
 }
 
 /** What an attempt ran into, for the owner's report: a code (smtp-451, http-503, ECONNREFUSED), never a server's text. */
@@ -96,26 +114,33 @@ function permanent(error: unknown): DeliveryOutcome {
 export function runDelivery<R = undefined>(
   deps: StepDeps, deliveryId: string, send: (ctx: DeliveryContext<R>) => Promise<DeliveryOutcome>, read?: Read<R>,
 ): Promise<DeliveryOutcome | undefined> {
-  return runLocked(deps, deliveryId, (tx, delivery) => openDelivery(deps, tx, delivery, read), send, 'alias-deleted')
+  return runLocked(deps, deliveryId, (tx, id) => openDelivery(deps, tx, id, read), send, 'alias-deleted')
 }
 
 /** A delivery that belongs to no alias: mail to postmaster@ or abuse@, for the operator. */
 export function runOperatorDelivery(deps: StepDeps, deliveryId: string, send: (ctx: SpoolContext) => Promise<DeliveryOutcome>): Promise<DeliveryOutcome | undefined> {
-  return runLocked(deps, deliveryId, (tx, delivery) => openSpool(deps, tx, delivery), send, 'message-gone')
+  return runLocked(deps, deliveryId, (tx, id) => openSpool(deps, tx, id), send, 'message-gone')
 }
 
 async function runLocked<C>(
-  deps: StepDeps, deliveryId: string, open: (tx: Tx, delivery: Delivery) => Promise<C | undefined>, send: (ctx: C) => Promise<DeliveryOutcome>, gone: string,
+  deps: StepDeps, deliveryId: string, open: (tx: Tx, deliveryId: string) => Promise<Opened<C>>, send: (ctx: C) => Promise<DeliveryOutcome>, gone: string,
 ): Promise<DeliveryOutcome | undefined> {
   try {
-    return await deps.sql.begin(async (tx) => {
-      const delivery = await lockDelivery(tx, deliveryId)
-      if (!delivery || delivery.status !== 'pending') return undefined
-      const ctx = await open(tx, delivery)
+    const done = await deps.sql.begin(async (tx) => {
+      const opened = await lockAndOpen(tx, deliveryId, 'pending', open)
+      if (!opened) return undefined
+      const { delivery, ctx } = opened
       const outcome: DeliveryOutcome = ctx ? await send(ctx).catch(permanent) : { status: 'failed', reason: gone }
-      await finish(tx, delivery, outcome)
-      return outcome
+      // Not awaited here: postgres.js sends the COMMIT as soon as this callback returns, behind the
+      // finish's statements and in their round trip. A statement of the finish that fails leaves the
+      // transaction aborted, so that COMMIT rolls it back, and awaiting `finished` below throws.
+      const finished = finish(tx, delivery, outcome)
+      finished.catch(() => {}) // awaited below, unless the COMMIT failed first
+      return { outcome, finished }
     })
+    if (!done) return undefined
+    await done.finished
+    return done.outcome
   } catch (error) {
     await recordDeliveryAttempt(deps.sql, deliveryId, attemptError(error)).catch(() => {})
     throw error
@@ -141,11 +166,10 @@ export async function dropDelivery(sql: Sql, deliveryId: string, reason: string)
  */
 export async function abandonDelivery(deps: StepDeps, deliveryId: string, keep?: (ctx: DeliveryContext) => Promise<void>): Promise<void> {
   await deps.sql.begin(async (tx) => {
-    const delivery = await lockDelivery(tx, deliveryId)
-    if (!delivery || delivery.status !== 'pending') return
-    const ctx = keep && (await openDelivery<undefined>(deps, tx, delivery))
-    if (ctx) await keep(ctx)
-    await finish(tx, delivery, { status: 'failed', reason: 'retries-exhausted' })
+    const opened = await lockAndOpen(tx, deliveryId, 'pending', (tx, id) => openDelivery<undefined>(deps, tx, id))
+    if (!opened) return
+    if (keep && opened.ctx) await keep(opened.ctx)
+    await finish(tx, opened.delivery, { status: 'failed', reason: 'retries-exhausted' })
   })
 }
 

@@ -69,7 +69,11 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   const run = (queue: QueueDefinition) => ({ concurrency: concurrency[queue.name], pollSeconds })
   const dead = <Q extends QueueDefinition>(queue: Q): Q => ({ ...queue, name: deadLetterName(queue) })
   const idle = { pollSeconds: 60 }
-  loops[queues.forwardEmail.name] = await work(boss, queues.forwardEmail, forwardEmailHandler(deps), run(queues.forwardEmail))
+  // Forwards to mailboxes in two fetch loops of batches, as outgoing mail below: a batch is fetched
+  // and completed in one statement each (pg-boss's, on the job table), not one of each per forward.
+  // The forwards of a batch all go to the one relay, so none holds up the others for long.
+  const forwardConcurrency = concurrency[queues.forwardEmail.name]
+  loops[queues.forwardEmail.name] = await work(boss, queues.forwardEmail, forwardEmailHandler(deps), { ...run(queues.forwardEmail), batchSize: Math.ceil(forwardConcurrency / 2) })
   loops[queues.forwardWebhook.name] = await work(boss, queues.forwardWebhook, forwardWebhookHandler(deps), run(queues.forwardWebhook))
   loops[queues.forwardReply.name] = await work(boss, queues.forwardReply, forwardReplyHandler(deps), run(queues.forwardReply))
   loops[queues.forwardOperator.name] = await work(boss, queues.forwardOperator, forwardOperatorHandler(deps), run(queues.forwardOperator))

@@ -12,9 +12,9 @@
 import { domainOf } from '../../lib/mail-address.ts'
 import { errorFields, log } from '../../lib/log.ts'
 import type { DeliveryAlias } from '../../db/alias-routing.ts'
-import { findAliasOwnerDefaultPublicKey, findDefaultPublicKey } from '../../db/encryption-keys.ts'
+import { findDefaultPublicKey, findDeliveryOwnerDefaultPublicKey } from '../../db/encryption-keys.ts'
 import { recordThreadMessageIds } from '../../db/thread-message-ids.ts'
-import { isForwardTargetConfirmed } from '../../db/forward-targets.ts'
+import { isDeliveryTargetConfirmed } from '../../db/forward-targets.ts'
 import type { Payload } from '../../db/queues.ts'
 import { queues } from '../../db/queues.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
@@ -26,7 +26,6 @@ import { parseMailboxes } from '../mail/mime-words.ts'
 import { PermanentDeliveryError } from './outbound-transport.ts'
 import { fieldValue, firstValue, joinMessage, messageIds, splitMessage, utf8, type HeaderField } from '../mail/raw-message.ts'
 import { exhaustedReason, keepUndelivered, relayReason } from './keep-undelivered.ts'
-import { reverseAliasAddresses } from './reverse-alias-contacts.ts'
 import type { SpoolMeta } from '../mail/spool-codec.ts'
 
 const MAX_CONTACTS = 50
@@ -39,7 +38,7 @@ export async function forwardHeadersOf(deps: DeliveryDeps, alias: DeliveryAlias,
   const others = [...parseMailboxes(utf8(firstValue(headers, 'to') ?? '')), ...parseMailboxes(utf8(firstValue(headers, 'cc') ?? ''))]
     .filter((m) => !ours(m.address)).slice(0, MAX_CONTACTS)
   const replyTargets = replyTo.length ? replyTo : author && !ours(author.address) ? [author] : []
-  const reverse = await reverseAliasAddresses(deps.sql, alias, [...(author && !ours(author.address) ? [author] : []), ...replyTargets, ...others])
+  const reverse = await deps.reverseAliases.addresses(deps.sql, alias, [...(author && !ours(author.address) ? [author] : []), ...replyTargets, ...others])
   const aliasAddress = `${alias.alias}@${alias.domain}`
   return forwardHeaders({
     headers, spoolId, meta, mxHostname: deps.config.mxHostname, aliasDomain: alias.domain, mailDomains: deps.config.mailDomains,
@@ -106,12 +105,10 @@ export function forwardEmailHandler(deps: DeliveryDeps) {
       }
       // recorded with the sent mark, in its round trip
       return { status: 'sent', also: (tx) => recordThreadMessageIds(tx, alias.id, threadIdsOf(original)) }
-    }, async (tx, delivery, aliasId) => {
-      // read with the delivery's rows: whether the target confirmed, and the owner's key (to
-      // encrypt, or keep an encrypted copy of a forward that fails)
-      const [confirmed, key] = await Promise.all([
-        delivery.target ? isForwardTargetConfirmed(tx, aliasId, delivery.target) : false, findAliasOwnerDefaultPublicKey(tx, aliasId),
-      ])
+    }, async (tx, id) => {
+      // read with the lock of the delivery row: whether the target confirmed, and the owner's key
+      // (to encrypt, or keep an encrypted copy of a forward that fails)
+      const [confirmed, key] = await Promise.all([isDeliveryTargetConfirmed(tx, id), findDeliveryOwnerDefaultPublicKey(tx, id)])
       return { confirmed, key }
     })
     log.info('delivery.finished', { queue: queues.forwardEmail.name, delivery: deliveryId, status: outcome?.status ?? 'already-done' })

@@ -93,7 +93,8 @@ function relaxedHeader(line: string): string {
 /**
  * The body hash over RFC 6376 §3.4.4's relaxed form: whitespace runs as one space, none at line
  * ends, no empty lines at the end, CRLF line ends. Fed in pieces, line by line, so a large body is
- * neither held nor copied; a line cut between two pieces waits for its end.
+ * neither held nor copied; a line cut between two pieces waits for its end. A piece's lines go to
+ * the hash together (one update per piece, not per line: each update crosses into C++).
  */
 export class RelaxedBodyHash {
   readonly #hash = createHash('sha256')
@@ -103,27 +104,34 @@ export class RelaxedBodyHash {
   update(data: Buffer): this {
     const buf = this.#partial.length ? Buffer.concat([this.#partial, data]) : data
     let start = 0
+    let relaxed = ''
     for (let lf = buf.indexOf(0x0a); lf !== -1; lf = buf.indexOf(0x0a, start)) {
-      this.#line(buf, start, lf)
+      relaxed += this.#line(buf, start, lf)
       start = lf + 1
     }
+    if (relaxed) this.#hash.update(relaxed, 'latin1')
     this.#partial = Buffer.from(buf.subarray(start))
     return this
   }
 
   digest(): string {
-    if (this.#partial.length) this.#line(this.#partial, 0, this.#partial.length)
+    if (this.#partial.length) this.#hash.update(this.#line(this.#partial, 0, this.#partial.length), 'latin1')
     return this.#hash.digest('base64')
   }
 
-  #line(buf: Buffer, start: number, end: number): void {
-    const line = buf.toString('latin1', start, end > start && buf[end - 1] === 0x0d ? end - 1 : end).replace(/[ \t]+/g, ' ').replace(/ $/, '')
+  /** The line in relaxed form with the empty lines held back before it, '' while it is empty itself. */
+  #line(buf: Buffer, start: number, end: number): string {
+    let line = buf.toString('latin1', start, end > start && buf[end - 1] === 0x0d ? end - 1 : end)
+    // most lines have no run of whitespace to collapse: only those pay for the regular expression
+    if (line.includes('\t') || line.includes('  ')) line = line.replace(/[ \t]+/g, ' ')
+    if (line.endsWith(' ')) line = line.slice(0, -1)
     if (!line) {
       this.#emptyLines++
-      return
+      return ''
     }
-    this.#hash.update('\r\n'.repeat(this.#emptyLines) + line + '\r\n', 'latin1')
+    const held = this.#emptyLines ? '\r\n'.repeat(this.#emptyLines) : ''
     this.#emptyLines = 0
+    return held + line + '\r\n'
   }
 }
 

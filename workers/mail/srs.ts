@@ -3,7 +3,7 @@
 // domain and bounces come back to us. HASH is an HMAC (from SECRET_KEY) over the rest, TT the
 // day it was made; bounces to an address without a valid, recent hash are refused. We never
 // forward a bounce on (that would reveal the recipient and could loop).
-import { createHmac, hkdfSync } from 'node:crypto'
+import { createHmac, createSecretKey, hkdfSync, type KeyObject } from 'node:crypto'
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
 const MAX_AGE_DAYS = 21
@@ -24,10 +24,11 @@ function base32(bytes: Uint8Array, length: number): string {
 }
 
 export class Srs {
-  readonly #key: Buffer
+  // a KeyObject made once: from bytes, Node would make one per hash (a forward's largest HMAC cost)
+  readonly #key: KeyObject
 
   constructor(secretKey: string) {
-    this.#key = Buffer.from(hkdfSync('sha256', secretKey, 'veilmail', 'srs', 32))
+    this.#key = createSecretKey(Buffer.from(hkdfSync('sha256', secretKey, 'veilmail', 'srs', 32)))
   }
 
   #hash(tt: string, domain: string, local: string): string {

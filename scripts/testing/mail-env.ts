@@ -81,7 +81,8 @@ export async function createMailEnv(options: { worker?: boolean; concurrency?: n
   }
   const mx = createMxServer({ sql: db.sql, boss, config, resolver })
   const mxPort = await mx.listen(0, '127.0.0.1')
-  const deps = createDeliveryDeps(db.sql, config)
+  // the authentication check the MX leaves to the delivery asks the same offline DNS
+  const deps = createDeliveryDeps(db.sql, config, { resolver })
   if (options.worker !== false) await startDeliveryWorker(boss, deps, { concurrency: options.concurrency ?? 2, pollSeconds: 0.5 })
 
   const client = nodemailer.createTransport({ host: '127.0.0.1', port: mxPort, secure: false, tls: { rejectUnauthorized: false }, pool: true, maxConnections: 2 })

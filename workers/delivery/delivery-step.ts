@@ -7,6 +7,9 @@ import type { Sql, Tx } from '../../db/client.ts'
 import { getAliasForDelivery, type DeliveryAlias } from '../../db/alias-routing.ts'
 import { incrementAliasCounter, type AliasCounter } from '../../db/alias-counters.ts'
 import { deleteSpoolMessageIfDone, finishDelivery, getSpoolChunk, getSpoolMessage, holdDelivery, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../../db/spool.ts'
+import type { Config } from '../../lib/config.ts'
+import type { DnsResolver } from '../../lib/dns-resolver.ts'
+import { authenticatedMeta } from '../mail/message-auth.ts'
 import { SpoolDamagedError, type SpoolCodec, type SpoolMeta } from '../mail/spool-codec.ts'
 import { SpooledMessage } from '../mail/spooled-message.ts'
 import { UnparseableMessageError } from '../mail/stored-message-parser.ts'
@@ -42,6 +45,9 @@ export type DeliveryOutcome =
 export interface StepDeps {
   sql: Sql
   codec: SpoolCodec
+  /** for the authentication check the MX left to the delivery */
+  resolver: DnsResolver
+  config: Pick<Config, 'mxHostname' | 'dnsTimeoutMs'>
 }
 
 const successCounter: Record<Delivery['kind'], AliasCounter> = { email: 'forwarded', webhook: 'forwarded', reply: 'replied', operator: 'forwarded' }
@@ -63,7 +69,11 @@ async function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Pro
 async function openSpool(deps: StepDeps, tx: Tx, delivery: Delivery): Promise<SpoolContext | undefined> {
   const [spool, first] = await Promise.all([getSpoolMessage(tx, delivery.spoolId), getSpoolChunk(tx, delivery.spoolId, 0)])
   if (!spool) return undefined
-  return { tx, delivery, spoolId: spool.id, message: new SpooledMessage(tx, deps.codec, spool, first), meta: deps.codec.openMeta(spool.id, spool.meta) }
+  const message = new SpooledMessage(tx, deps.codec, spool, first)
+  const meta = await authenticatedMeta(deps.codec.openMeta(spool.id, spool.meta), () => message.chunks(), {
+    resolver: deps.resolver, mxHostname: deps.config.mxHostname, dnsTimeoutMs: deps.config.dnsTimeoutMs,
+  })
+  return { tx, delivery, spoolId: spool.id, message, meta }
 }
 
 /**

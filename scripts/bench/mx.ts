@@ -42,17 +42,19 @@ const allModes = [{ name: 'new connection per message', reuse: false }, { name: 
 const modes = QUICK ? allModes.filter((m) => m.reuse) : allModes
 
 /** A Veilmail process as `npm start` runs it (scripts/start.ts), ready once it logged `readyEvent`. */
-interface Service { name: string; child: ChildProcess; peakRssMb(): number; cpuMs(): number; count(event: string): number; stop(): Promise<void> }
+interface Service { name: string; child: ChildProcess; peakRssMb(): number; cpuMs(): Cpu; count(event: string): number; stop(): Promise<void> }
 
-/** CPU time (user + system) a process has used so far, in ms: utime and stime of /proc/pid/stat, in clock ticks. */
-function cpuMsOf(pid: number): number {
+interface Cpu { user: number; system: number }
+/** CPU time a process has used so far, in ms: utime and stime of /proc/pid/stat, in clock ticks. */
+function cpuMsOf(pid: number): Cpu {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
+    return { user: (Number(fields[11]) * 1000) / CLOCK_TICKS, system: (Number(fields[12]) * 1000) / CLOCK_TICKS }
   } catch {
-    return 0
+    return { user: 0, system: 0 }
   }
 }
+const addCpu = (a: Cpu, b: Cpu): Cpu => ({ user: a.user + b.user, system: a.system + b.system })
 const CLOCK_TICKS = 100
 
 const running = new Set<ChildProcess>()
@@ -120,7 +122,7 @@ async function startService(script: string, env: Record<string, string>, readyEv
     await stop()
     throw error
   }
-  const cpuMs = () => (child.pid ? cpuMsOf(child.pid) + forked(child.pid).reduce((sum, pid) => sum + cpuMsOf(pid), 0) : 0)
+  const cpuMs = () => (child.pid ? forked(child.pid).map(cpuMsOf).reduce(addCpu, cpuMsOf(child.pid)) : { user: 0, system: 0 })
   return { name, child, peakRssMb: () => (sample(), peakKb / 1024), cpuMs, count: (event) => counts.get(event) ?? 0, stop }
 }
 
@@ -209,7 +211,8 @@ export async function run(parts: string[] = PARTS) {
           const started = performance.now()
           const mxCpuBefore = services[0].cpuMs()
           const accept = rate(MESSAGES, await smtpSource(mxPort, { messages: MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse: mode.reuse }))
-          const mxCpu = services[0].cpuMs() - mxCpuBefore
+          const mxCpuAfter = services[0].cpuMs()
+          const mxCpu = { user: mxCpuAfter.user - mxCpuBefore.user, system: mxCpuAfter.system - mxCpuBefore.system }
           const took = await waitSink(sink, started, END_TO_END_LIMIT_MS)
           const end = took === undefined ? undefined : rate(MESSAGES, took)
           if (mode.reuse && setup.env.DNS_SERVERS) steady = end
@@ -218,7 +221,7 @@ export async function run(parts: string[] = PARTS) {
             'Veilmail accept': fmt(accept), 'Postfix accept': fmt(pfAccept), 'accept ratio': ratio(accept, pfAccept),
             'Veilmail end-to-end': fmt(end), 'Postfix end-to-end': fmt(pfEnd), 'end-to-end ratio': ratio(end, pfEnd),
             // the figure a shared machine does not change much: the MX's CPU for the accept, per message
-            'mx CPU per message': `${(mxCpu / MESSAGES).toFixed(2)} ms`, 'load average': os.loadavg()[0].toFixed(2),
+            'mx CPU per message': `${((mxCpu.user + mxCpu.system) / MESSAGES).toFixed(2)} ms (system ${(mxCpu.system / MESSAGES).toFixed(2)})`, 'load average': os.loadavg()[0].toFixed(2),
             'peak RSS mx / delivery': services.map((s) => `${s.peakRssMb().toFixed(0)} MB`).join(' / '),
           })
           console.log(`  measured: ${mode.name}, ${setup.name}`)

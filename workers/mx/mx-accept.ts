@@ -43,6 +43,11 @@ const aligned = (a: string, b: string) => a === b || a.endsWith('.' + b) || b.en
  * A reply must come from one of the alias's recipients (envelope and From) and, when the
  * sender's domain publishes SPF or signs with DKIM, pass one of them.
  */
+function soleAuthor(headers: HeaderField[]): string | undefined {
+  const from = parseMailboxes(utf8(firstValue(headers, 'from') ?? ''))
+  return from.length === 1 ? from[0].address : undefined
+}
+
 function checkReply(r: Extract<Recipient, { kind: 'reverse' }>, from: string | undefined, auth: AuthOutcome): void {
   const owners = ownerMailboxes(r.alias)
   if (!from || !owners.some((m) => sameAddress(m, from))) throw replies.replyNotAuthenticated()
@@ -167,9 +172,8 @@ export async function acceptMessage(deps: AcceptDeps, stream: Readable, tx: Tran
     }
     const outcome = await check!.end(headers)
     if (outcome?.dmarcReject) throw replies.dmarcReject()
-    const from = parseMailboxes(utf8(firstValue(headers, 'from') ?? ''))
     // a reply's check always ran in the session (sessionCheck)
-    for (const r of recipients) if (r.kind === 'reverse') checkReply(r, from.length === 1 ? from[0].address : undefined, outcome!)
+    for (const r of recipients) if (r.kind === 'reverse') checkReply(r, soleAuthor(headers), outcome!)
     const id = await writer!.commit(recipients, {
       mailFrom: tx.mailFrom, remoteAddress: tx.remoteAddress, helo: tx.helo, secure: tx.secure, receivedAt: new Date().toISOString(),
       ...(outcome ? { auth: summaryOf(outcome) } : {}),

@@ -108,7 +108,7 @@ function sessionCheck(deps: AcceptDeps, tx: Transaction) {
   return {
     /** the header part is complete: the policy lookup starts */
     headers(fields: HeaderField[]) {
-      decision ??= enforcingDmarcPolicy(authorDomain(fields), deps.resolver)
+      if (held) decision ??= enforcingDmarcPolicy(authorDomain(fields), deps.resolver)
     },
     async write(data: Buffer) {
       if (!held) return feed(data)

@@ -158,6 +158,9 @@ describe('MX conversation', () => {
     expect(await storedAuth(quarantine.response)).toMatchObject({ spf: 'pass', dmarc: 'pass', headers: expect.stringContaining('Authentication-Results: mx.veilmail.test;') })
     await expect(env.send({ from: 'ceo@mail.parent.example', envelopeFrom: 'ceo@mail.parent.example', to: alias.address }))
       .rejects.toMatchObject({ responseCode: 550, response: expect.stringContaining('DMARC') })
+    // a message that is all header (RFC 5322 §3.5): decided on the whole of it at the end
+    const headerOnly = await env.send({ envelopeFrom: 'ceo@careful.example', to: alias.address, raw: 'From: ceo@careful.example\r\nSubject: no body\r\n' })
+    expect(await storedAuth(headerOnly.response)).toMatchObject({ spf: 'pass', dmarc: 'pass' })
     const relaxed = await env.send({ from: 'ceo@relaxed.example', envelopeFrom: 'ceo@relaxed.example', to: alias.address })
     expect(await storedAuth(relaxed.response)).toBeUndefined()
     // two author domains: no single policy to go by, so the check runs in the session

@@ -9,7 +9,7 @@ import { PassThrough, type Readable } from 'node:stream'
 import { domainOf, sameAddress } from '../../lib/mail-address.ts'
 import type { DnsResolver } from '../../lib/dns-resolver.ts'
 import type { AuthSummary } from '../mail/spool-codec.ts'
-import { checkAuthentication, enforcingDmarcPolicy, type AuthOutcome } from '../mail/message-auth.ts'
+import { authorDomainOf, checkAuthentication, enforcingDmarcPolicy, type AuthOutcome } from '../mail/message-auth.ts'
 import { ownerMailboxes, type Recipient } from '../mail/mx-recipients.ts'
 import type { Spooler } from './mx-spool.ts'
 import { LOOP_HEADER, type LoopTokens } from '../mail/loop-token.ts'
@@ -68,13 +68,7 @@ function routeOf(deps: AcceptDeps, headers: HeaderField[], recipients: Recipient
   return recipients.filter((r) => !(r.kind === 'alias' && loopValues.has(deps.loopTokens.tokenFor(r.alias.id))))
 }
 
-/** The one domain of the From field (RFC 7489 §3.1: the author domain); undefined when there is not exactly one. */
-function authorDomain(headers: HeaderField[]): string | undefined {
-  const fields = headers.filter((h) => h.key === 'from')
-  if (fields.length !== 1) return undefined
-  const domains = new Set(parseMailboxes(utf8(fieldValue(fields[0]))).map((m) => domainOf(m.address)))
-  return domains.size === 1 ? [...domains][0] || undefined : undefined
-}
+const fromFields = (headers: HeaderField[]) => headers.filter((h) => h.key === 'from').map((h) => utf8(fieldValue(h)))
 
 /**
  * The authentication check of one message, in the session only when its result can change the
@@ -108,7 +102,7 @@ function sessionCheck(deps: AcceptDeps, tx: Transaction) {
   return {
     /** the header part is complete: the policy lookup starts */
     headers(fields: HeaderField[]) {
-      if (held) decision ??= enforcingDmarcPolicy(authorDomain(fields), deps.resolver)
+      if (held) decision ??= enforcingDmarcPolicy(authorDomainOf(fromFields(fields)), deps.resolver)
     },
     async write(data: Buffer) {
       if (!held) return feed(data)
@@ -125,7 +119,7 @@ function sessionCheck(deps: AcceptDeps, tx: Transaction) {
     async end(headers: HeaderField[]): Promise<AuthOutcome | undefined> {
       if (held) {
         // a message that is all header: the decision comes now, on the whole of it
-        const enforcing = await (decision ??= enforcingDmarcPolicy(authorDomain(headers), deps.resolver))
+        const enforcing = await (decision ??= enforcingDmarcPolicy(authorDomainOf(fromFields(headers)), deps.resolver))
         const bytes = held
         held = undefined
         return enforcing ? checkAuthentication(Buffer.concat(bytes), options) : undefined

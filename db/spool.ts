@@ -32,17 +32,27 @@ export interface Delivery {
   lastError: string | null
 }
 
+// The MX's inserts take any number of rows in one statement (it commits concurrent accepts
+// together) through unnest of arrays: one statement text whatever the count, so each connection
+// prepares it once (a VALUES list per row count was a new prepared statement, and a round trip
+// to describe it, for every batch size). Sealed bytes travel as base64 text, decoded by Postgres:
+// postgres.js sends a bytea as hex, twice the bytes, and escapes it again inside an array.
+const base64 = (bytes: Buffer) => bytes.toString('base64')
+
 /** Several messages in one statement (the MX commits concurrent accepts together). */
 export async function insertSpoolMessages(db: Db, messages: NewSpoolMessage[]): Promise<void> {
   if (messages.length === 0) return
-  await db`insert into spool_messages ${db(messages, 'id', 'meta', 'size', 'chunks')}`
+  await db`insert into spool_messages (id, meta, size, chunks)
+    select id, decode(meta, 'base64'), size, chunks
+    from unnest(${messages.map((m) => m.id)}::uuid[], ${messages.map((m) => base64(m.meta))}::text[], ${messages.map((m) => m.size)}::int[], ${messages.map((m) => m.chunks)}::int[]) as m(id, meta, size, chunks)`
 }
 
 /** Sealed chunks of one or more messages (the rows of their messages may follow in the same transaction). */
 export async function insertSpoolChunks(db: Db, chunks: NewSpoolChunk[]): Promise<void> {
   if (chunks.length === 0) return
-  const rows = chunks.map((c) => ({ spool_id: c.spoolId, seq: c.seq, sealed: c.sealed }))
-  await db`insert into spool_chunks ${db(rows, 'spool_id', 'seq', 'sealed')}`
+  await db`insert into spool_chunks (spool_id, seq, sealed)
+    select spool_id, seq, decode(sealed, 'base64')
+    from unnest(${chunks.map((c) => c.spoolId)}::uuid[], ${chunks.map((c) => c.seq)}::int[], ${chunks.map((c) => base64(c.sealed))}::text[]) as c(spool_id, seq, sealed)`
 }
 
 export async function getSpoolMessage(db: Db, id: string): Promise<SpoolMessage | undefined> {
@@ -100,10 +110,9 @@ export interface NewDelivery { id: string; spoolId: string; aliasId: string | nu
 /** Ids are chosen by the caller, so the deliveries' jobs can be enqueued in the same pipeline. */
 export async function insertDeliveries(db: Db, deliveries: NewDelivery[]): Promise<void> {
   if (deliveries.length === 0) return
-  const rows = deliveries.map((d) => ({
-    id: d.id, spool_id: d.spoolId, alias_id: d.aliasId, kind: d.kind, target: d.target, reverse_alias_id: d.reverseAliasId ?? null,
-  }))
-  await db`insert into deliveries ${db(rows, 'id', 'spool_id', 'alias_id', 'kind', 'target', 'reverse_alias_id')}`
+  await db`insert into deliveries (id, spool_id, alias_id, kind, target, reverse_alias_id)
+    select * from unnest(${deliveries.map((d) => d.id)}::uuid[], ${deliveries.map((d) => d.spoolId)}::uuid[], ${deliveries.map((d) => d.aliasId)}::uuid[],
+      ${deliveries.map((d) => d.kind)}::text[], ${deliveries.map((d) => d.target)}::text[], ${deliveries.map((d) => d.reverseAliasId ?? null)}::uuid[])`
 }
 
 /**

@@ -18,7 +18,7 @@ import { loadTlsCredentials } from '../../lib/tls.ts'
 import { createDeliveryDeps } from '../../workers/delivery/delivery-deps.ts'
 import { startDeliveryWorker } from '../../workers/delivery/delivery-worker.ts'
 import { createBoss } from '../../db/queues.ts'
-import { startRelay } from '../testing/mail-stand-ins.ts'
+import { fakeResolver, startRelay } from '../testing/mail-stand-ins.ts'
 import { benchDatabase } from './bench-db.ts'
 import { percentile, printTable, sleep } from './bench-table.ts'
 
@@ -71,7 +71,8 @@ export async function run() {
   await sql`delete from spool_messages`
 
   // (2) Latency at a steady rate through the delivery worker.
-  const deps = createDeliveryDeps(workerSql, config)
+  // the same offline DNS as the MX thread, for the authentication check the MX leaves to the delivery
+  const deps = createDeliveryDeps(workerSql, config, { resolver: fakeResolver() })
   await startDeliveryWorker(boss, deps, { concurrency: 8 })
   const accepted = new Map<string, number>()
   const received = new Map<string, number>()

@@ -9,7 +9,7 @@
 // Knobs: BENCH_MX_MESSAGES, BENCH_DRAIN_MESSAGES; BENCH_CPU_PROF_DIR=dir runs the Veilmail
 // processes with `node --cpu-prof` into dir (open the .cpuprofile files in Chrome's DevTools);
 // MX_PROCESSES and DELIVERY_PROCESSES (default 1, as `npm start`) are passed to the MX and delivery;
-// BENCH_MX_QUICK=1 measures only reused sessions with the local DNS; BENCH_MX_PARTS picks parts
+// BENCH_MX_QUICK=1 measures only reused sessions with the local DNS; BENCH_MX_MODE=new|reused one mode; BENCH_MX_PARTS picks parts
 // (compare,drain,memory; default all). memory (also `npm run bench -- mx-memory`): 40 concurrent
 // 24 MB messages (BENCH_MEMORY_MESSAGES), peak RSS of each process (the
 // per-address cap is raised to match).
@@ -39,7 +39,9 @@ const QUICK = process.env.BENCH_MX_QUICK === '1'
 const PARTS = (process.env.BENCH_MX_PARTS ?? (QUICK ? 'compare' : 'compare,drain,memory')).split(',')
 const BIG = { messages: Number(process.env.BENCH_MEMORY_MESSAGES ?? 40), bytes: 24 * 1024 * 1024 }
 const allModes = [{ name: 'new connection per message', reuse: false }, { name: `${SESSIONS} reused sessions`, reuse: true }]
-const modes = QUICK ? allModes.filter((m) => m.reuse) : allModes
+// BENCH_MX_MODE=new|reused measures one mode (BENCH_MX_QUICK=1 implies reused)
+const pickedMode = process.env.BENCH_MX_MODE ?? (QUICK ? 'reused' : undefined)
+const modes = pickedMode ? allModes.filter((m) => m.reuse === (pickedMode === 'reused')) : allModes
 
 /** A Veilmail process as `npm start` runs it (scripts/start.ts), ready once it logged `readyEvent`. */
 interface Service { name: string; child: ChildProcess; peakRssMb(): number; cpuMs(): number; count(event: string): number; stop(): Promise<void> }

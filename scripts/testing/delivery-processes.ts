@@ -25,5 +25,7 @@ export function deliveryEnv(env: MailEnv): Record<string, string> {
   return {
     DATABASE_URL: env.db.url, DATA_DIR: env.config.dataDir,
     OUTBOUND_SMTP_URL: env.relay.url, MAIL_DOMAINS: env.config.mailDomains.join(','), MX_HOSTNAME: env.config.mxHostname, DELIVERY_POLL_SECONDS: '1', METRICS_PORT: '0',
+    // the authentication check the MX left to the delivery asks an offline DNS, not the machine's
+    DNS_SERVERS: env.dnsServer, DNS_TIMEOUT_MS: String(env.config.dnsTimeoutMs),
   }
 }

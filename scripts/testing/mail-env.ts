@@ -18,6 +18,7 @@ import { createMxServer, type MxServer } from '../../workers/mx/mx-server.ts'
 import { createBoss, queues } from '../../db/queues.ts'
 import { attachMailbox } from './mailbox.ts'
 import { fakeResolver, startRelay, startWebhookReceiver, type Relay, type WebhookReceiver } from './mail-stand-ins.ts'
+import { startDnsStandIn } from './dns-stand-in.ts'
 import { testConfig } from './test-app.ts'
 import { createTestDatabase, type TestDatabase } from './test-database.ts'
 
@@ -49,6 +50,8 @@ export interface MailEnv {
   mx: MxServer
   mxPort: number
   deps: DeliveryDeps
+  /** `host:port` of an offline DNS (NXDOMAIN for every name) for delivery processes (DNS_SERVERS) */
+  dnsServer: string
   /** stops the relay (connections refused) until relayUp() starts a new one on the same port */
   relayDown(): Promise<void>
   relayUp(): Promise<Relay>
@@ -67,6 +70,7 @@ export async function createMailEnv(options: { worker?: boolean; concurrency?: n
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'veilmail-mail-'))
   const relay = await startRelay()
   const webhooks = await startWebhookReceiver()
+  const dns = await startDnsStandIn()
   const config = testConfig({
     DATABASE_URL: db.url, DATA_DIR: dataDir, OUTBOUND_SMTP_URL: relay.url, ALLOW_PRIVATE_NETWORKS: 'true',
     MAIL_DOMAINS: 'veilmail.test,veil.test', MX_HOSTNAME: 'mx.veilmail.test', DNS_TIMEOUT_MS: '500', ...options.env,
@@ -81,13 +85,14 @@ export async function createMailEnv(options: { worker?: boolean; concurrency?: n
   }
   const mx = createMxServer({ sql: db.sql, boss, config, resolver })
   const mxPort = await mx.listen(0, '127.0.0.1')
-  const deps = createDeliveryDeps(db.sql, config)
+  // the authentication check the MX leaves to the delivery asks the same offline DNS
+  const deps = createDeliveryDeps(db.sql, config, { resolver })
   if (options.worker !== false) await startDeliveryWorker(boss, deps, { concurrency: options.concurrency ?? 2, pollSeconds: 0.5 })
 
   const client = nodemailer.createTransport({ host: '127.0.0.1', port: mxPort, secure: false, tls: { rejectUnauthorized: false }, pool: true, maxConnections: 2 })
 
   const env: MailEnv = {
-    db, boss, config, resolver, relay, webhooks, mx, mxPort, deps,
+    db, boss, config, resolver, relay, webhooks, mx, mxPort, deps, dnsServer: dns.server,
     app() {
       return attachMailbox(createApp({ sql: db.sql, boss, config }), { sql: db.sql, secretKey: config.secretKey, relay: () => env.relay })
     },
@@ -124,6 +129,7 @@ export async function createMailEnv(options: { worker?: boolean; concurrency?: n
       deps.transport.close()
       await env.relay.close()
       await webhooks.close()
+      await dns.close()
       await db.drop()
       rmSync(dataDir, { recursive: true, force: true })
     },

@@ -3,7 +3,7 @@
 import type { Sql } from '../../db/client.ts'
 import type { Config } from '../../lib/config.ts'
 import { loadDkimKeys } from '../../lib/dkim-keys.ts'
-import { createDnsResolver } from '../../lib/dns-resolver.ts'
+import { createDnsResolver, type DnsResolver } from '../../lib/dns-resolver.ts'
 import type { Lookup } from '../../lib/ssrf-guard.ts'
 import { Srs } from '../mail/srs.ts'
 import { DkimSigner } from '../mail/dkim-signer.ts'
@@ -24,9 +24,12 @@ export interface DeliveryDeps {
   reverseAliases: ReverseAliasContacts
   /** DNS for webhook hosts (the SSRF guard resolves with it): DNS_SERVERS through the cache by default */
   lookup?: Lookup
+  /** DNS for the authentication check the MX left to the delivery (SPF, DKIM, DMARC, ARC) */
+  resolver: DnsResolver
 }
 
 export function createDeliveryDeps(sql: Sql, config: Config, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps {
+  const dns = createDnsResolver({ timeoutMs: config.dnsTimeoutMs, servers: config.dnsServers })
   return {
     sql,
     config,
@@ -36,7 +39,8 @@ export function createDeliveryDeps(sql: Sql, config: Config, overrides: Partial<
     srs: new Srs(config.secretKey),
     loopTokens: new LoopTokens(config.secretKey),
     reverseAliases: new ReverseAliasContacts(),
-    lookup: overrides.lookup ?? createDnsResolver({ timeoutMs: config.dnsTimeoutMs, servers: config.dnsServers }).lookup,
+    lookup: overrides.lookup ?? dns.lookup,
+    resolver: dns,
     ...overrides,
   }
 }

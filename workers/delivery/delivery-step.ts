@@ -9,6 +9,9 @@ import type { Sql, Tx } from '../../db/client.ts'
 import { getDeliveryAlias, type DeliveryAlias } from '../../db/alias-routing.ts'
 import { incrementAliasCounter, type AliasCounter } from '../../db/alias-counters.ts'
 import { deleteSpoolMessageIfDone, finishDelivery, getDeliveryMessage, holdDelivery, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../../db/spool.ts'
+import type { Config } from '../../lib/config.ts'
+import type { DnsResolver } from '../../lib/dns-resolver.ts'
+import { authenticatedMeta } from '../mail/message-auth.ts'
 import { SpoolDamagedError, type SpoolCodec, type SpoolMeta } from '../mail/spool-codec.ts'
 import { SpooledMessage } from '../mail/spooled-message.ts'
 import { UnparseableMessageError } from '../mail/stored-message-parser.ts'
@@ -47,6 +50,9 @@ export type DeliveryOutcome =
 export interface StepDeps {
   sql: Sql
   codec: SpoolCodec
+  /** for the authentication check the MX left to the delivery */
+  resolver: DnsResolver
+  config: Pick<Config, 'mxHostname' | 'dnsTimeoutMs'>
 }
 
 const successCounter: Record<Delivery['kind'], AliasCounter> = { email: 'forwarded', webhook: 'forwarded', reply: 'replied', operator: 'forwarded' }
@@ -64,22 +70,29 @@ function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<u
   ])
 }
 
-/** What a step reads with the lock of its delivery row, in the same round trip. */
-type Opened<C> = (delivery: Delivery) => C | undefined
+/** What a step reads with the lock of its delivery row, in the same round trip; opened once the lock is held. */
+type Opened<C> = (delivery: Delivery) => Promise<C | undefined>
 
-/** The delivery's message, opened; undefined when it is gone. */
+/**
+ * The delivery's message, opened; undefined when it is gone. The authentication the MX left out
+ * (mail whose author domain enforces no DMARC policy) is checked here, on the stored message.
+ */
 function openSpool(deps: StepDeps, tx: Tx, deliveryId: string): Promise<Opened<SpoolContext>> {
-  return getDeliveryMessage(tx, deliveryId).then((found) => (delivery) => {
+  return getDeliveryMessage(tx, deliveryId).then((found) => async (delivery) => {
     if (!found) return undefined
-    const { message, firstChunk } = found
-    return { tx, delivery, spoolId: message.id, message: new SpooledMessage(tx, deps.codec, message, firstChunk), meta: deps.codec.openMeta(message.id, message.meta) }
+    const { message: row, firstChunk } = found
+    const message = new SpooledMessage(tx, deps.codec, row, firstChunk)
+    const meta = await authenticatedMeta(deps.codec.openMeta(row.id, row.meta), () => message.chunks(), {
+      resolver: deps.resolver, mxHostname: deps.config.mxHostname, dnsTimeoutMs: deps.config.dnsTimeoutMs,
+    })
+    return { tx, delivery, spoolId: row.id, message, meta }
   })
 }
 
 /** The delivery's alias and opened message, and what the step reads besides; undefined when the alias or message is gone. */
 function openDelivery<R>(deps: StepDeps, tx: Tx, deliveryId: string, read?: Read<R>): Promise<Opened<DeliveryContext<R>>> {
-  return Promise.all([getDeliveryAlias(tx, deliveryId), openSpool(deps, tx, deliveryId), read?.(tx, deliveryId)]).then(([alias, spool, extra]) => (delivery) => {
-    const ctx = spool(delivery)
+  return Promise.all([getDeliveryAlias(tx, deliveryId), openSpool(deps, tx, deliveryId), read?.(tx, deliveryId)]).then(([alias, spool, extra]) => async (delivery) => {
+    const ctx = alias ? await spool(delivery) : undefined
     return alias && ctx ? { ...ctx, alias, read: extra as R } : undefined
   })
 }
@@ -91,7 +104,7 @@ function openDelivery<R>(deps: StepDeps, tx: Tx, deliveryId: string, read?: Read
  */
 async function lockAndOpen<C>(tx: Tx, deliveryId: string, status: Delivery['status'], open: (tx: Tx, deliveryId: string) => Promise<Opened<C>>) {
   const [delivery, opened] = await Promise.all([lockDelivery(tx, deliveryId), open(tx, deliveryId)])
-  return delivery && delivery.status === status ? { delivery, ctx: opened(delivery) } : undefined
+  return delivery && delivery.status === status ? { delivery, ctx: await opened(delivery) } : undefined
 }
 
 /** What an attempt ran into, for the owner's report: a code (smtp-451, http-503, ECONNREFUSED), never a server's text. */

@@ -62,7 +62,7 @@ afterAll(async () => {
 
 it('forwards a message to a confirmed mailbox in at most 3 round trips to Postgres (4 from a new contact), sending it once', async () => {
   const alias = await env.createAlias('me@real.test')
-  const forward = forwardEmailHandler(createDeliveryDeps(sql, env.config))
+  const forward = forwardEmailHandler(createDeliveryDeps(sql, env.config, { resolver: env.resolver }))
   const deliveryOf = async (subject: string, from?: string) => {
     await env.send({ to: alias.address, subject, from, headers: { 'In-Reply-To': `<before-${subject.replace(/ /g, '-')}@outside.example>` } })
     const [{ id }] = await env.db.sql<{ id: string }[]>`select d.id from deliveries d where d.alias_id = ${alias.id} and d.status = 'pending'`

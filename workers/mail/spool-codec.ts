@@ -45,6 +45,9 @@ export interface SpoolMeta {
   auth: AuthSummary
 }
 
+/** The meta as sealed: without `auth` when the MX left the check to the delivery (workers/mail/message-auth.ts). */
+export type StoredMeta = Omit<SpoolMeta, 'auth'> & { auth?: AuthSummary }
+
 export class SpoolCodec {
   readonly #box: SecretBox
 
@@ -74,11 +77,11 @@ export class SpoolCodec {
     }
   }
 
-  sealMeta(id: string, meta: SpoolMeta): Buffer {
+  sealMeta(id: string, meta: StoredMeta): Buffer {
     return this.#box.seal(JSON.stringify(meta), `${id}:meta`)
   }
 
-  openMeta(id: string, sealed: Buffer): SpoolMeta {
-    return JSON.parse(this.#box.openText(sealed, `${id}:meta`)) as SpoolMeta
+  openMeta(id: string, sealed: Buffer): StoredMeta {
+    return JSON.parse(this.#box.openText(sealed, `${id}:meta`)) as StoredMeta
   }
 }

@@ -1,14 +1,15 @@
-// The decision on a received message: loops refused, senders authenticated, DMARC p=reject
-// failures refused, replies through reverse aliases allowed only from the alias owner's own
-// authenticated mailbox, then the message spooled. The message is never held whole (docs/mail-flow.md,
-// "Streaming"): while DATA streams in, its bytes go to the spool writer (sealed chunks in a transaction
-// not yet committed) and to the authentication check; only the header part is kept, which is
-// all the decision reads. A loop seen in the header stops both at once.
+// The decision on a received message: loops refused, DMARC p=reject failures refused, replies
+// through reverse aliases allowed only from the alias owner's own authenticated mailbox, then the
+// message spooled. The message is never held whole (docs/mail-flow.md, "Streaming"): while DATA
+// streams in, its bytes go to the spool writer (sealed chunks in a transaction not yet committed)
+// and, when its result can change the answer, to the authentication check (`sessionCheck`); only
+// the header part is kept, which is all the decision reads. A loop seen in the header stops both at once.
 import { once } from 'node:events'
 import { PassThrough, type Readable } from 'node:stream'
 import { domainOf, sameAddress } from '../../lib/mail-address.ts'
 import type { DnsResolver } from '../../lib/dns-resolver.ts'
-import { checkAuthentication, type AuthOutcome } from './mx-auth.ts'
+import type { AuthSummary } from '../mail/spool-codec.ts'
+import { authorDomainOf, checkAuthentication, enforcingDmarcPolicy, type AuthOutcome } from '../mail/message-auth.ts'
 import { ownerMailboxes, type Recipient } from '../mail/mx-recipients.ts'
 import type { Spooler } from './mx-spool.ts'
 import { LOOP_HEADER, type LoopTokens } from '../mail/loop-token.ts'
@@ -42,6 +43,11 @@ const aligned = (a: string, b: string) => a === b || a.endsWith('.' + b) || b.en
  * A reply must come from one of the alias's recipients (envelope and From) and, when the
  * sender's domain publishes SPF or signs with DKIM, pass one of them.
  */
+function soleAuthor(headers: HeaderField[]): string | undefined {
+  const from = parseMailboxes(utf8(firstValue(headers, 'from') ?? ''))
+  return from.length === 1 ? from[0].address : undefined
+}
+
 function checkReply(r: Extract<Recipient, { kind: 'reverse' }>, from: string | undefined, auth: AuthOutcome): void {
   const owners = ownerMailboxes(r.alias)
   if (!from || !owners.some((m) => sameAddress(m, from))) throw replies.replyNotAuthenticated()
@@ -62,52 +68,119 @@ function routeOf(deps: AcceptDeps, headers: HeaderField[], recipients: Recipient
   return recipients.filter((r) => !(r.kind === 'alias' && loopValues.has(deps.loopTokens.tokenFor(r.alias.id))))
 }
 
+const fromFields = (headers: HeaderField[]) => headers.filter((h) => h.key === 'from').map((h) => utf8(fieldValue(h)))
+
+/**
+ * The authentication check of one message, in the session only when its result can change the
+ * answer (workers/mail/message-auth.ts): at once for a reply through a reverse alias; otherwise the
+ * header part is held until the author domain's DMARC policy is known (a cached lookup), and the
+ * check runs only when that policy is enforcing. Left out, it runs at delivery, from the spool.
+ */
+function sessionCheck(deps: AcceptDeps, tx: Transaction) {
+  let input: PassThrough | undefined
+  let result: Promise<AuthOutcome> | undefined
+  // once the check has its answer (or failed) it reads no more: what it is not fed can not pile up
+  let reading = false
+  let settled: Promise<void> | undefined
+  /** the bytes received before the decision; undefined once it is made */
+  let held: Buffer[] | undefined = []
+  let decision: Promise<boolean> | undefined
+  const options = { ip: tx.remoteAddress, helo: tx.helo, sender: tx.mailFrom, mta: deps.mxHostname, resolver: deps.resolver, timeoutMs: deps.dnsTimeoutMs * 4 }
+  const start = () => {
+    input = new PassThrough()
+    result = checkAuthentication(input, options)
+    reading = true
+    settled = result.then(() => { reading = false }, () => { reading = false })
+  }
+  const feed = async (data: Buffer) => {
+    if (input && reading && !input.write(data)) await Promise.race([once(input, 'drain'), settled])
+  }
+  if (tx.recipients.some((r) => r.kind === 'reverse')) {
+    held = undefined
+    start()
+  }
+  return {
+    /** the header part is complete: the policy lookup starts */
+    headers(fields: HeaderField[]) {
+      if (held) decision ??= enforcingDmarcPolicy(authorDomainOf(fromFields(fields)), deps.resolver)
+    },
+    async write(data: Buffer) {
+      if (!held) return feed(data)
+      held.push(data)
+      if (!decision) return
+      const enforcing = await decision
+      const bytes = held
+      held = undefined
+      if (!enforcing) return
+      start()
+      for (const b of bytes) await feed(b)
+    },
+    /** the message is complete: the outcome, or undefined when the check is left to the delivery */
+    async end(headers: HeaderField[]): Promise<AuthOutcome | undefined> {
+      if (held) {
+        // a message that is all header: the decision comes now, on the whole of it
+        const enforcing = await (decision ??= enforcingDmarcPolicy(authorDomainOf(fromFields(headers)), deps.resolver))
+        const bytes = held
+        held = undefined
+        return enforcing ? checkAuthentication(Buffer.concat(bytes), options) : undefined
+      }
+      input?.end()
+      return result
+    },
+    stop() {
+      held = undefined
+      input?.destroy(new Error('message not received'))
+    },
+  }
+}
+
 export async function acceptMessage(deps: AcceptDeps, stream: Readable, tx: Transaction, limits: MessageLimits): Promise<string> {
   // Only mail for an active recipient is stored and authenticated; a paused alias's is counted, never read.
   const wanted = tx.recipients.some(isActive)
   const writer = wanted ? deps.spool.writer() : undefined
-  const authInput = wanted ? new PassThrough() : undefined
-  const auth = authInput && checkAuthentication(authInput, {
-    ip: tx.remoteAddress, helo: tx.helo, sender: tx.mailFrom, mta: deps.mxHostname, resolver: deps.resolver, timeoutMs: deps.dnsTimeoutMs * 4,
-  })
-  // once the check has its answer (or failed) it reads no more: what it is not fed can not pile up
-  let authReading = !!auth
-  const authSettled = auth?.then(() => { authReading = false }, () => { authReading = false })
+  const check = wanted ? sessionCheck(deps, tx) : undefined
   try {
     const { headers } = await receiveMessage(stream, limits, {
       headers(fields) {
-        if (routeOf(deps, fields, tx.recipients).some(isActive)) return true
+        if (routeOf(deps, fields, tx.recipients).some(isActive)) {
+          check?.headers(fields)
+          return true
+        }
         // nothing to store: the connection and the check are let go now, not after the rest of DATA
         void writer?.abort()
-        authInput?.destroy(new Error('not stored'))
+        check?.stop()
         return false
       },
       async write(data) {
         await writer?.write(data)
-        if (authInput && authReading && !authInput.write(data)) await Promise.race([once(authInput, 'drain'), authSettled])
+        await check?.write(data)
       },
     })
-    authInput?.end()
     const recipients = routeOf(deps, headers, tx.recipients)
     if (recipients.length === 0) throw replies.loop()
     if (!recipients.some(isActive)) {
+      check?.stop()
       await writer?.abort()
       await deps.spool(recipients) // paused aliases: counted as dropped, never read or stored
       return '2.0.0 Ok'
     }
-    const outcome = await auth!
-    if (outcome.dmarcReject) throw replies.dmarcReject()
-    const from = parseMailboxes(utf8(firstValue(headers, 'from') ?? ''))
-    for (const r of recipients) if (r.kind === 'reverse') checkReply(r, from.length === 1 ? from[0].address : undefined, outcome)
-    const { dmarcReject: _, ...summary } = outcome
+    const outcome = await check!.end(headers)
+    if (outcome?.dmarcReject) throw replies.dmarcReject()
+    // a reply's check always ran in the session (sessionCheck)
+    for (const r of recipients) if (r.kind === 'reverse') checkReply(r, soleAuthor(headers), outcome!)
     const id = await writer!.commit(recipients, {
-      mailFrom: tx.mailFrom, remoteAddress: tx.remoteAddress, helo: tx.helo, secure: tx.secure, receivedAt: new Date().toISOString(), auth: summary,
+      mailFrom: tx.mailFrom, remoteAddress: tx.remoteAddress, helo: tx.helo, secure: tx.secure, receivedAt: new Date().toISOString(),
+      ...(outcome ? { auth: summaryOf(outcome) } : {}),
     })
     return `2.0.0 Ok: queued as ${id}`
   } catch (error) {
     // refused, or the client went away mid-DATA: nothing of the message is kept
-    authInput?.destroy(new Error('message not received'))
+    check?.stop()
     await writer?.abort()
     throw error
   }
+}
+
+function summaryOf({ dmarcReject: _, ...summary }: AuthOutcome): AuthSummary {
+  return summary
 }

@@ -79,7 +79,10 @@ describe('MX conversation', () => {
     expect(row.meta.includes('outside.example')).toBe(false)
     const codec = new SpoolCodec(env.config.secretKey)
     expect(codec.openChunk(spoolId, 0, true, chunk.sealed).toString()).toContain('Sealed subject line')
-    expect(codec.openMeta(spoolId, row.meta)).toMatchObject({ mailFrom: 'sender@outside.example', auth: { spf: 'none' } })
+    // outside.example publishes no DMARC policy: the authentication check is left to the delivery
+    const stored = codec.openMeta(spoolId, row.meta)
+    expect(stored).toMatchObject({ mailFrom: 'sender@outside.example' })
+    expect(stored.auth).toBeUndefined()
     expect(() => codec.openChunk('00000000-0000-4000-8000-000000000000', 0, true, chunk.sealed)).toThrow()
     const deliveries = await env.db.sql<{ id: string; kind: string }[]>`select id, kind from deliveries where spool_id = ${spoolId} order by kind, target`
     expect(deliveries.map((d) => d.kind)).toEqual(['email', 'email', 'webhook'])
@@ -136,6 +139,33 @@ describe('MX conversation', () => {
     env.resolver.records['strict.example TXT'] = [['v=spf1 ip4:127.0.0.1 -all']]
     const sent = await env.send({ from: 'ceo@strict.example', envelopeFrom: 'ceo@strict.example', to: alias.address })
     expect(sent.response).toMatch(/^250 /)
+  })
+
+  it('authenticates in the session only mail whose author domain enforces DMARC, and keeps its results', async () => {
+    const alias = await env.createAlias('owner@mailbox.example')
+    const codec = new SpoolCodec(env.config.secretKey)
+    const storedAuth = async (response: string) => {
+      const spoolId = /queued as ([0-9a-f-]{36})/.exec(response)![1]
+      const [row] = await env.db.sql<{ meta: Buffer }[]>`select meta from spool_messages where id = ${spoolId}`
+      return codec.openMeta(spoolId, row.meta).auth
+    }
+    env.resolver.records['careful.example TXT'] = [['v=spf1 ip4:127.0.0.1 -all']]
+    env.resolver.records['_dmarc.careful.example TXT'] = [['v=DMARC1; p=quarantine']]
+    // inherited from the organizational domain (RFC 7489 §6.6.3): sp= applies to the subdomain
+    env.resolver.records['_dmarc.parent.example TXT'] = [['v=DMARC1; p=none; sp=reject']]
+    env.resolver.records['_dmarc.relaxed.example TXT'] = [['v=DMARC1; p=none']]
+    const quarantine = await env.send({ from: 'ceo@careful.example', envelopeFrom: 'ceo@careful.example', to: alias.address })
+    expect(await storedAuth(quarantine.response)).toMatchObject({ spf: 'pass', dmarc: 'pass', headers: expect.stringContaining('Authentication-Results: mx.veilmail.test;') })
+    await expect(env.send({ from: 'ceo@mail.parent.example', envelopeFrom: 'ceo@mail.parent.example', to: alias.address }))
+      .rejects.toMatchObject({ responseCode: 550, response: expect.stringContaining('DMARC') })
+    // a message that is all header (RFC 5322 §3.5): decided on the whole of it at the end
+    const headerOnly = await env.send({ envelopeFrom: 'ceo@careful.example', to: alias.address, raw: 'From: ceo@careful.example\r\nSubject: no body\r\n' })
+    expect(await storedAuth(headerOnly.response)).toMatchObject({ spf: 'pass', dmarc: 'pass' })
+    const relaxed = await env.send({ from: 'ceo@relaxed.example', envelopeFrom: 'ceo@relaxed.example', to: alias.address })
+    expect(await storedAuth(relaxed.response)).toBeUndefined()
+    // two author domains: no single policy to go by, so the check runs in the session
+    const twoAuthors = await env.send({ from: 'a@relaxed.example, b@outside.example', envelopeFrom: 'a@relaxed.example', to: alias.address })
+    expect(await storedAuth(twoAuthors.response)).toMatchObject({ dmarc: expect.any(String) })
   })
 })
 

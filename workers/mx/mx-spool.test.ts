@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSql } from '../../db/client.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { Srs } from '../mail/srs.ts'
 import { resolveRecipient, type Recipient } from '../mail/mx-recipients.ts'
@@ -36,6 +37,29 @@ describe('group commit of accepted mail', () => {
     expect(new Set(ids).size).toBe(20)
     // the first runs at once; the 19 made meanwhile share the next transaction
     expect(await stored(ids)).toEqual({ spool: 20, deliveries: 20, jobs: 20, transactions: 2 })
+  })
+
+  it('prepares each insert once on a connection, whatever the number of messages in a batch', async () => {
+    const alias = await env.createAlias('owner@mailbox.example')
+    const recipient = await resolveRecipient({ sql: env.db.sql, mailDomains: env.config.mailDomains, srs: new Srs(env.config.secretKey) }, alias.address, 'sender@outside.example')
+    // one connection: every batch runs on it, and its prepared statements are counted there
+    const sql = createSql(env.db.url, { max: 1, name: 'one-connection' })
+    try {
+      const spool = createSpooler({ sql, boss: env.boss, codec: new SpoolCodec(env.config.secretKey) })
+      const batches = []
+      // the first of each burst commits alone, the others together: batches of 1, 2 and 4 messages
+      for (const burst of [1, 3, 5]) {
+        const ids = (await Promise.all(Array.from({ length: burst }, (_, i) => spool([recipient], { raw: Buffer.from(`Subject: ${burst}-${i}\r\n\r\nbody\r\n`), meta })))) as string[]
+        batches.push((await stored(ids)).transactions)
+      }
+      expect(batches).toEqual([1, 2, 2])
+      const prepared = await sql<{ statement: string }[]>`
+        select statement from pg_prepared_statements
+        where ltrim(statement) like any (array['insert into spool_chunks %', 'insert into spool_messages %', 'insert into deliveries %'])`
+      expect(prepared).toHaveLength(3)
+    } finally {
+      await sql.end({ timeout: 5 })
+    }
   })
 
   it('commits large messages alone, never as one statement of several', async () => {

@@ -16,7 +16,7 @@ import { coalesce } from '../../lib/coalesce.ts'
 import type { Recipient } from '../mail/mx-recipients.ts'
 import { replies } from '../mail/smtp-reply.ts'
 import { enqueueMany, queues } from '../../db/queues.ts'
-import { SPOOL_CHUNK_BYTES, type SpoolCodec, type SpoolMeta } from '../mail/spool-codec.ts'
+import { SPOOL_CHUNK_BYTES, type SpoolCodec, type StoredMeta } from '../mail/spool-codec.ts'
 
 export interface SpoolDeps {
   sql: Sql
@@ -162,7 +162,7 @@ export interface MessageWriter {
   /** the next bytes of the message; resolves when more may be written */
   write(data: Buffer): Promise<void>
   /** the message is complete: stores it for these recipients; resolves once it is durable, with its spool id */
-  commit(recipients: Recipient[], meta: SpoolMeta): Promise<string | undefined>
+  commit(recipients: Recipient[], meta: StoredMeta): Promise<string | undefined>
   /** nothing of the message is kept (idempotent; a no-op after commit) */
   abort(): Promise<void>
 }
@@ -296,7 +296,7 @@ export function createSpooler(deps: SpoolDeps, options: { maxBatch?: number; max
   }
 
   /** Stores and enqueues a message held whole; returns the spool id, or undefined when nothing needed storing. */
-  async function spoolMessage(recipients: Recipient[], message?: { raw: Buffer; meta: SpoolMeta }): Promise<string | undefined> {
+  async function spoolMessage(recipients: Recipient[], message?: { raw: Buffer; meta: StoredMeta }): Promise<string | undefined> {
     const { deliveries, droppedAliasIds } = planDeliveries(recipients)
     if (deliveries.length === 0 && droppedAliasIds.length === 0) return undefined
     if (deliveries.length && !message) throw new Error('deliveries without a message')

@@ -1,0 +1,135 @@
+// Sender authentication: SPF (RFC 7208), DKIM (RFC 6376), DMARC (RFC 7489) and ARC (RFC 8617)
+// with mailauth, through a resolver with short timeouts. The MX runs it while DATA streams in when
+// the answer to the client depends on it: the author domain publishes an enforcing DMARC policy
+// (`enforcingDmarcPolicy`; p=reject failures are refused in the session), or the message is a reply
+// through a reverse alias. Otherwise the results decide nothing at the MX, and the delivery runs
+// the same check on the spooled message (Authentication-Results, webhook payload), so the MX
+// does not pay for it on every accepted message.
+import { createRequire } from 'node:module'
+import { Readable } from 'node:stream'
+import { authenticate } from 'mailauth'
+import addressparser from 'nodemailer/lib/addressparser'
+import type { DnsResolver } from '../../lib/dns-resolver.ts'
+import type { AuthSummary, SpoolMeta, StoredMeta } from './spool-codec.ts'
+
+export interface AuthInput {
+  ip: string
+  helo: string
+  sender: string
+  mta: string
+  resolver: DnsResolver
+  /** the whole check gives up after this long (from the end of the message): every result is then temperror */
+  timeoutMs: number
+}
+
+export interface AuthOutcome extends AuthSummary {
+  /** DMARC failed and the author domain asks for reject (RFC 7489 §6.3, after pct/t=y) */
+  dmarcReject: boolean
+}
+
+const timedOut = (mta: string): AuthSummary => ({
+  spf: 'temperror', dkim: 'temperror', dmarc: 'temperror', arc: 'temperror', dkimPassDomains: [], dkimFailDomains: [],
+  headers: `Authentication-Results: ${mta}; dkim=temperror; spf=temperror; dmarc=temperror\r\n`,
+})
+
+/**
+ * `message` whole, or as a stream that is being received: mailauth hashes the body as it comes
+ * (RFC 6376 §3.7) and the lookups start at its end, which is when the time limit starts too.
+ */
+export async function checkAuthentication(message: Buffer | Readable, input: AuthInput): Promise<AuthOutcome> {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<undefined>((resolve) => {
+    const start = () => { timer = setTimeout(() => resolve(undefined), input.timeoutMs) }
+    if (Buffer.isBuffer(message)) start()
+    // at its end, or when it failed (a spooled message that does not read)
+    else message.once('close', start)
+  })
+  try {
+    const result = await Promise.race([
+      authenticate(message, { ip: input.ip, helo: input.helo, sender: input.sender, mta: input.mta, resolver: input.resolver, disableBimi: true }),
+      deadline,
+    ])
+    if (!result) return { ...timedOut(input.mta), dmarcReject: false }
+    const dkim = result.dkim.results
+    const passing = dkim.filter((r) => r.status.result === 'pass')
+    const dmarc = result.dmarc || undefined
+    return {
+      spf: result.spf ? result.spf.status.result : 'none',
+      dkim: passing.length ? 'pass' : (dkim[0]?.status.result ?? 'none'),
+      dmarc: dmarc ? dmarc.status.result : 'none',
+      arc: result.arc ? result.arc.status.result : 'none',
+      dkimPassDomains: passing.map((r) => (r.signingDomain ?? '').toLowerCase()).filter(Boolean),
+      dkimFailDomains: dkim.filter((r) => r.status.result === 'fail').map((r) => (r.signingDomain ?? '').toLowerCase()).filter(Boolean),
+      headers: result.headers.replace(/\r?\n/g, '\r\n').replace(/(\r\n)?$/, '\r\n'),
+      dmarcReject: dmarc?.status.result === 'fail' && dmarc.policy === 'reject',
+    }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+const require = createRequire(import.meta.url)
+// mailauth's own policy discovery (RFC 7489 §6.6.3) and author domain (§3.1, IDNs as A-labels),
+// so the MX decides on what its DMARC check will use; mailauth ships no types for them.
+const getDmarcRecord = require('mailauth/lib/dmarc/get-dmarc-record.js') as
+  (domain: string, resolver: DnsResolver) => Promise<false | { p?: string; sp?: string; np?: string }>
+const { getAuthorDomain } = require('mailauth/lib/dmarc/author-domain.js') as
+  { getAuthorDomain(addresses: string[], fromFields: number): { authorDomain?: string } }
+
+/**
+ * `local@domain` or `Name <local@domain>` with nothing a full parse could read another way (no
+ * comment, quoted-pair, group, second address or second @): most From fields, read without the
+ * address parser, which was a visible part of the MX's CPU per message.
+ */
+const PLAIN_FROM = /^\s*(?:(?:"[^"\\\r\n]*"|[^"<>@,;:\\()[\]\r\n]*)<([^\s"<>@,;:\\()[\]]+@[^\s"<>@,;:\\()[\]]+)>|([^\s"<>@,;:\\()[\]]+@[^\s"<>@,;:\\()[\]]+))\s*$/
+
+/** The author domain of a message's From fields (RFC 7489 §3.1); undefined unless there is exactly one. */
+export function authorDomainOf(fromFields: string[]): string | undefined {
+  if (fromFields.length !== 1) return undefined
+  const plain = PLAIN_FROM.exec(fromFields[0])
+  const addresses = plain ? [plain[1] ?? plain[2]] : addressparser(fromFields[0], { flatten: true }).map((m) => m.address).filter(Boolean)
+  return getAuthorDomain(addresses, 1).authorDomain
+}
+
+const ENFORCING = new Set(['reject', 'quarantine'])
+
+/**
+ * Whether DMARC may ask the MX to refuse mail from this author domain (RFC 7489 §6.3): the policy
+ * record that applies to it (its own, or its organizational domain's, RFC 7489 §6.6.3) has p, sp
+ * or np at quarantine or reject. Unknown (no single author domain, a DNS failure) counts as
+ * enforcing, so the check runs in the session as before. The lookups go through the resolver's cache.
+ */
+export async function enforcingDmarcPolicy(authorDomain: string | undefined, resolver: DnsResolver): Promise<boolean> {
+  if (!authorDomain) return true
+  try {
+    const record = await getDmarcRecord(authorDomain, resolver)
+    if (!record) return false
+    return [record.p, record.sp, record.np].some((p) => ENFORCING.has(String(p ?? '').toLowerCase()))
+  } catch {
+    return true
+  }
+}
+
+export interface DeferredAuthDeps {
+  resolver: DnsResolver
+  /** the MX's name: the authserv-id of Authentication-Results (RFC 8601 §2.5) */
+  mxHostname: string
+  dnsTimeoutMs: number
+}
+
+/**
+ * A spooled message's meta with its authentication results: those the MX stored, or else the
+ * check run now on the spooled bytes, with the envelope and client the MX recorded.
+ */
+export async function authenticatedMeta(meta: StoredMeta, message: () => AsyncIterable<Buffer>, deps: DeferredAuthDeps): Promise<SpoolMeta> {
+  if (meta.auth) return meta as SpoolMeta
+  const input = Readable.from(message())
+  let unread = false
+  input.once('error', () => { unread = true })
+  const options = { ip: meta.remoteAddress, helo: meta.helo, sender: meta.mailFrom, mta: deps.mxHostname, resolver: deps.resolver, timeoutMs: deps.dnsTimeoutMs * 4 }
+  const outcome = await checkAuthentication(input, options).catch(() => undefined)
+  // a message that does not read has no results: the step's own read meets the same failure and ends the delivery
+  if (!outcome || unread) return { ...meta, auth: timedOut(options.mta) }
+  const { dmarcReject: _, ...auth } = outcome
+  return { ...meta, auth }
+}

@@ -137,6 +137,11 @@ export async function holdDelivery(db: Db, id: string): Promise<void> {
   await db`update deliveries set status = 'held' where id = ${id}`
 }
 
+/** The message's sealed metadata, replaced: a held forward keeps the authentication results of its arrival. */
+export async function updateSpoolMeta(db: Db, id: string, meta: Buffer): Promise<void> {
+  await db`update spool_messages set meta = ${meta} where id = ${id}`
+}
+
 /** Records a failed attempt (error class only, never a server's text: it can quote addresses). */
 export async function recordDeliveryAttempt(db: Db, id: string, error: string): Promise<void> {
   await db`update deliveries set attempts = attempts + 1, last_error = ${error}, last_attempt_at = now() where id = ${id}`

@@ -8,7 +8,7 @@
 import type { Sql, Tx } from '../../db/client.ts'
 import { getDeliveryAlias, type DeliveryAlias } from '../../db/alias-routing.ts'
 import { incrementAliasCounter, type AliasCounter } from '../../db/alias-counters.ts'
-import { deleteSpoolMessageIfDone, finishDelivery, getDeliveryMessage, holdDelivery, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../../db/spool.ts'
+import { deleteSpoolMessageIfDone, updateSpoolMeta, finishDelivery, getDeliveryMessage, holdDelivery, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../../db/spool.ts'
 import type { Config } from '../../lib/config.ts'
 import type { DnsResolver } from '../../lib/dns-resolver.ts'
 import { authenticatedMeta } from '../mail/message-auth.ts'
@@ -23,6 +23,8 @@ export interface SpoolContext {
   spoolId: string
   message: SpooledMessage
   meta: SpoolMeta
+  /** the authentication results were checked by this step (the MX left them out) */
+  checkedHere: boolean
 }
 
 export interface DeliveryContext<R = undefined> extends SpoolContext {
@@ -82,10 +84,11 @@ function openSpool(deps: StepDeps, tx: Tx, deliveryId: string): Promise<Opened<S
     if (!found) return undefined
     const { message: row, firstChunk } = found
     const message = new SpooledMessage(tx, deps.codec, row, firstChunk)
-    const meta = await authenticatedMeta(deps.codec.openMeta(row.id, row.meta), () => message.chunks(), {
+    const stored = deps.codec.openMeta(row.id, row.meta)
+    const meta = await authenticatedMeta(stored, () => message.chunks(), {
       resolver: deps.resolver, mxHostname: deps.config.mxHostname, dnsTimeoutMs: deps.config.dnsTimeoutMs,
     })
-    return { tx, delivery, spoolId: row.id, message, meta }
+    return { tx, delivery, spoolId: row.id, message, meta, checkedHere: !stored.auth }
   })
 }
 
@@ -135,7 +138,7 @@ export function runOperatorDelivery(deps: StepDeps, deliveryId: string, send: (c
   return runLocked(deps, deliveryId, (tx, id) => openSpool(deps, tx, id), send, 'message-gone')
 }
 
-async function runLocked<C>(
+async function runLocked<C extends SpoolContext>(
   deps: StepDeps, deliveryId: string, open: (tx: Tx, deliveryId: string) => Promise<Opened<C>>, send: (ctx: C) => Promise<DeliveryOutcome>, gone: string,
 ): Promise<DeliveryOutcome | undefined> {
   try {
@@ -147,7 +150,12 @@ async function runLocked<C>(
       // Not awaited here: postgres.js sends the COMMIT as soon as this callback returns, behind the
       // finish's statements and in their round trip. A statement of the finish that fails leaves the
       // transaction aborted, so that COMMIT rolls it back, and awaiting `finished` below throws.
-      const finished = finish(tx, delivery, outcome)
+      const finished = Promise.all([
+        finish(tx, delivery, outcome),
+        // A held forward waits for its target (days, maybe): it keeps the results of the check made
+        // now, near its arrival, for when it goes out, and no later step checks the message again.
+        ...(outcome.status === 'held' && ctx?.checkedHere ? [updateSpoolMeta(tx, ctx.spoolId, deps.codec.sealMeta(ctx.spoolId, ctx.meta))] : []),
+      ])
       finished.catch(() => {}) // awaited below, unless the COMMIT failed first
       return { outcome, finished }
     })

@@ -74,6 +74,29 @@ describe('forward target confirmation', () => {
     expect(env.relay.messages.filter((m) => m.to.includes(target) && m.raw.includes('Subject: Confirm forwarding'))).toHaveLength(1)
   })
 
+  it('forwards held mail with the authentication results of its arrival, not of its confirmation', async () => {
+    const { api, user } = await owner()
+    const target = `auth-${crypto.randomUUID().slice(0, 8)}@example.org`
+    const alias = await createAlias(api, user.id, target)
+    const link = await confirmationLink(target)
+    const sender = `s${crypto.randomUUID().slice(0, 8)}.example`
+    // the sender's domain publishes SPF for this client and no DMARC policy: the MX leaves the check to the delivery
+    env.resolver.records[`${sender} TXT`] = [['v=spf1 ip4:127.0.0.1 -all']]
+    const subject = `held auth ${crypto.randomUUID()}`
+    try {
+      await env.send({ to: alias.address, subject, envelopeFrom: `news@${sender}`, from: `news@${sender}` })
+      await expect.poll(() => deliveryStates(target), { timeout: 20_000 }).toEqual(['held'])
+    } finally {
+      // days later the domain no longer publishes it
+      delete env.resolver.records[`${sender} TXT`]
+    }
+    await new ApiClient(env.app()).post('/api/auth/confirm-target', { token: tokenOf(link) })
+    await waitFor(env.relay, 'message', () => forwardsTo(target, subject).length === 1)
+    const [forward] = forwardsTo(target, subject)
+    const results = forward.raw.toString('latin1').match(/^Authentication-Results:[^]*?\r\n(?=\S)/im)?.[0] ?? ''
+    expect(results).toMatch(new RegExp(`spf=pass[^;]*smtp\\.mailfrom=news@${sender.replace('.', '\\.')}`))
+  })
+
   it("is per user: another user's confirmation of the same address does not cover this one", async () => {
     const a = await owner()
     const b = await owner()

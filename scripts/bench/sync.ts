@@ -1,8 +1,9 @@
 // Initial sync of a 10,000-message mailbox from a private Dovecot (2–50 KB, one in fifty with a
-// 30 KB attachment): Veilmail's `sync` process (account added through the API → counts show all
-// 10,000) against `mbsync` (isync) copying the same mailbox to a maildir, in the same run, with
-// the sync process's peak RSS. Then an incremental sync (100 new messages and 500 flag changes
-// made by another client, Sync pressed → job done), and the API with 100,000 more stored
+// 30 KB attachment; text of made-up words, about as compressible as mail): Veilmail's `sync`
+// process (account added through the API → counts show all 10,000) against `mbsync` (isync)
+// copying the same mailbox to a maildir, in the same run, with the sync process's peak RSS.
+// Then an incremental sync (100 new messages and 500 flag changes made by another client, Sync
+// pressed → job done), and the API with 100,000 more stored
 // messages for the same user (a list page, the counts, a conversation opened: p95 of each).
 // Skipped with a message when dovecot or mbsync is missing. BENCH_SYNC_PROFILE=dir writes a
 // CPU profile of the sync process there (node --cpu-prof). BENCH_SYNC_ONLY=initial stops after
@@ -35,9 +36,24 @@ const STORED = 100_000
 const MBSYNC = '/usr/bin/mbsync'
 const SECRET_KEY = randomBytes(32).toString('base64url')
 
+/** A pseudo-random number generator (deterministic: the same mailbox every run). */
+function lcg(seed: number): () => number {
+  let x = seed
+  return () => (x = (x * 1_103_515_245 + 12_345) % 2_147_483_648)
+}
+
+/** 1,000 made-up words: text drawn from them compresses about as much as mail does (3× with zstd), not 100× as a repeated line does. */
+const WORDS = (() => {
+  const next = lcg(7)
+  return Array.from({ length: 1000 }, () => Array.from({ length: 2 + (next() % 8) }, () => String.fromCharCode(97 + (next() % 26))).join(''))
+})()
+
 function message(i: number): Buffer {
   const size = 2000 + ((i * 7919) % 48_000)
-  const body = `Line of benchmark message ${i} with ordinary words. `.repeat(Math.ceil(size / 40)).slice(0, size).replace(/(.{76})/g, '$1\r\n')
+  const next = lcg(i + 1)
+  let text = `Benchmark message ${i}.`
+  while (text.length < size) text += ` ${WORDS[next() % WORDS.length]}${next() % 11 === 0 ? '.' : ''}`
+  const body = text.slice(0, size).replace(/(.{1,76})(?: |$)/g, '$1\r\n')
   const head = `From: Sender ${i % 97} <s${i % 97}@example.org>\r\nTo: owner@mail.test\r\nSubject: Bench message ${i}\r\n` +
     `Date: ${new Date(Date.UTC(2026, 0, 1) + i * 60_000).toUTCString()}\r\nMessage-ID: <bench-${i}@example.org>\r\nMIME-Version: 1.0\r\n`
   if (i % 50 !== 0) return Buffer.from(`${head}Content-Type: text/plain; charset=utf-8\r\n\r\n${body}\r\n`)

@@ -118,6 +118,7 @@ export async function run(): Promise<void> {
     try {
       await sleep(1500) // the process is up and idle before the clock starts
       const syncCpuBefore = cpuMs(child.pid!)
+      const idleKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0)
       cpuBefore = descendantsCpuMs()
       started = performance.now()
       const res = await user.json(user.post('/api/email-providers', {
@@ -140,6 +141,7 @@ export async function run(): Promise<void> {
         ['Veilmail: account added → counts show all', `${(veilmailMs / 1000).toFixed(1)} s`, '≤ 1.0× mbsync'],
         ['ratio Veilmail / mbsync', `${(veilmailMs / mbsyncMs).toFixed(2)}×`, '≤ 1.0'],
         ['sync process peak RSS', `${(peakKb / 1024).toFixed(0)} MB`, '≤ 256 MB'],
+        ['sync process RSS when idle, before the account is added', `${(idleKb / 1024).toFixed(0)} MB`, ''],
         ['sync process CPU (user + system) per message', `${(syncCpuMs / MESSAGES).toFixed(2)} ms/message`, ''],
         ['CPU of the mbsync run', mbsyncCpu, ''],
         ['CPU of the Veilmail run', `sync ${syncCpuMs / 1000} s + Dovecot ${cpuDelta(cpuAfter, cpuBefore, 'dovecot')} s + Postgres ${cpuDelta(cpuAfter, cpuBefore, 'postgres')} s`, ''],

@@ -73,6 +73,12 @@ describe('reading plain-text mail without mailparser\'s body pass', () => {
     expect(readAsciiHeaders(Buffer.from(`From: x@y.example${CRLF}not a header${CRLF}${CRLF}`))).toBeUndefined()
   })
 
+  it('reads a quoted-printable line of 300,000 blanks in linear time (a hostile message, not a hang)', async () => {
+    const raw = Buffer.from(`From: x@sender.example${CRLF}Content-Transfer-Encoding: quoted-printable${CRLF}${CRLF}a${' '.repeat(300_000)}b   ${CRLF}c=41${CRLF}`)
+    const parsed = await parsePlainText(raw)
+    expect(parsed?.text).toBe(`a${' '.repeat(300_000)}b\nc=41\n`.replace('c=41', 'cA'))
+  })
+
   it.each(left)('%s: left to mailparser', async (_, raw) => {
     expect(await parsePlainText(raw)).toBeUndefined()
     expect(comparable(await parseMessage(raw), raw)).toEqual(comparable(await parseWhole(raw), raw))

@@ -245,6 +245,12 @@ function trimNames<T extends { name?: string; group?: T[] }>(list: T[]): T[] {
   return list
 }
 
+function withoutTrailingBlanks(line: string): string {
+  let end = line.length
+  while (end > 0 && (line.charCodeAt(end - 1) === 0x20 || line.charCodeAt(end - 1) === 0x09)) end--
+  return end === line.length ? line : line.slice(0, end)
+}
+
 /** The offset of a message's body: after the first empty line (a message without one is all header). */
 function headerBlockEnd(source: Buffer): number | undefined {
   if (source[0] === 0x0a) return 1
@@ -270,6 +276,10 @@ function decodeBase64(body: Buffer): Buffer | undefined {
  * dropped, soft line breaks ("=" at a line's end) removed, "=XX" as that byte, anything else kept.
  */
 function decodeQuotedPrintable(body: Buffer): Buffer {
-  const text = body.toString('latin1').replace(/[\t ]+$/gm, '').replace(/=(?:\r?\n|$)/g, '')
+  // blanks before each CR, LF and the end cut by hand (what /[\t ]+$/gm cuts, without its quadratic
+  // backtracking on a long run of blanks inside a line)
+  const parts = body.toString('latin1').split(/([\r\n])/)
+  for (let i = 0; i < parts.length; i += 2) parts[i] = withoutTrailingBlanks(parts[i])
+  const text = parts.join('').replace(/=(?:\r?\n|$)/g, '')
   return Buffer.from(text.replace(/=([\da-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1')
 }

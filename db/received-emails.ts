@@ -62,6 +62,14 @@ const INSERT_COLUMNS = [
 ] as const
 
 /**
+ * Postgres's type for bytea: a null body is sent typed as bytea too, so a batch's statement has the
+ * same parameter types whatever its mix of HTML and plain mail, and postgres.js prepares it once
+ * (an untyped null would give each mix a statement of its own: a describe round trip and a cached
+ * statement more per batch).
+ */
+const BYTEA = 17
+
+/**
  * A fetch batch in one statement (one trigger run for the counts). Answers the ids stored: a UID
  * of this folder already stored (a resumed or repeated sync) is left as it was.
  */
@@ -72,7 +80,7 @@ export async function insertReceivedEmails(db: Db, emails: NewReceivedEmail[]): 
     reference_ids: e.referenceIds, thread_id: e.threadId, thread_subject: e.threadSubject, subject: e.subject, from_address: e.fromAddress,
     from_name: e.fromName, to_address: e.toAddress, cc_addresses: e.ccAddresses, bcc_addresses: e.bccAddresses, received_at: e.receivedAt,
     size: e.size, is_read: e.isRead, is_starred: e.isStarred, is_answered: e.isAnswered, has_attachments: e.hasAttachments,
-    modseq: e.modseq === null ? null : e.modseq.toString(), preview: e.preview, body_text: e.bodyText, body_html: e.bodyHtml,
+    modseq: e.modseq === null ? null : e.modseq.toString(), preview: e.preview, body_text: db.typed(e.bodyText, BYTEA), body_html: db.typed(e.bodyHtml, BYTEA),
   }))
   const inserted = await db<{ id: string }[]>`
     insert into received_emails ${db(rows, INSERT_COLUMNS)} on conflict (folder_id, uid) do nothing returning id`

@@ -1,14 +1,16 @@
 // Initial sync of a 10,000-message mailbox from a private Dovecot (2–50 KB, one in fifty with a
-// 30 KB attachment): Veilmail's `sync` process (account added through the API → counts show all
-// 10,000) against `mbsync` (isync) copying the same mailbox to a maildir, in the same run, with
-// the sync process's peak RSS. Then an incremental sync (100 new messages and 500 flag changes
-// made by another client, Sync pressed → job done), and the API with 100,000 more stored
+// 30 KB attachment; text of made-up words, about as compressible as mail): Veilmail's `sync`
+// process (account added through the API → counts show all 10,000) against `mbsync` (isync)
+// copying the same mailbox to a maildir, in the same run, with the sync process's peak RSS.
+// Then an incremental sync (100 new messages and 500 flag changes made by another client, Sync
+// pressed → job done), and the API with 100,000 more stored
 // messages for the same user (a list page, the counts, a conversation opened: p95 of each).
 // Skipped with a message when dovecot or mbsync is missing. BENCH_SYNC_PROFILE=dir writes a
-// CPU profile of the sync process there (node --cpu-prof).
+// CPU profile of the sync process there (node --cpu-prof). BENCH_SYNC_ONLY=initial stops after
+// the initial sync's table (no incremental or API part), with the sync process's CPU time.
 import { execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -34,9 +36,24 @@ const STORED = 100_000
 const MBSYNC = '/usr/bin/mbsync'
 const SECRET_KEY = randomBytes(32).toString('base64url')
 
+/** A pseudo-random number generator (deterministic: the same mailbox every run). */
+function lcg(seed: number): () => number {
+  let x = seed
+  return () => (x = (x * 1_103_515_245 + 12_345) % 2_147_483_648)
+}
+
+/** 1,000 made-up words: text drawn from them compresses about as much as mail does (3× with zstd), not 100× as a repeated line does. */
+const WORDS = (() => {
+  const next = lcg(7)
+  return Array.from({ length: 1000 }, () => Array.from({ length: 2 + (next() % 8) }, () => String.fromCharCode(97 + (next() % 26))).join(''))
+})()
+
 function message(i: number): Buffer {
   const size = 2000 + ((i * 7919) % 48_000)
-  const body = `Line of benchmark message ${i} with ordinary words. `.repeat(Math.ceil(size / 40)).slice(0, size).replace(/(.{76})/g, '$1\r\n')
+  const next = lcg(i + 1)
+  let text = `Benchmark message ${i}.`
+  while (text.length < size) text += ` ${WORDS[next() % WORDS.length]}${next() % 11 === 0 ? '.' : ''}`
+  const body = text.slice(0, size).replace(/(.{1,76})(?: |$)/g, '$1\r\n')
   const head = `From: Sender ${i % 97} <s${i % 97}@example.org>\r\nTo: owner@mail.test\r\nSubject: Bench message ${i}\r\n` +
     `Date: ${new Date(Date.UTC(2026, 0, 1) + i * 60_000).toUTCString()}\r\nMessage-ID: <bench-${i}@example.org>\r\nMIME-Version: 1.0\r\n`
   if (i % 50 !== 0) return Buffer.from(`${head}Content-Type: text/plain; charset=utf-8\r\n\r\n${body}\r\n`)
@@ -69,9 +86,12 @@ export async function run(): Promise<void> {
     writeFileSync(path.join(work, 'rc'), `IMAPAccount bench\nHost localhost\nPort ${dovecot.port}\nUser ${login}\nPass ${password}\nSSLType IMAPS\nCertificateFile ${dovecot.caFile}\n\n` +
       `IMAPStore remote\nAccount bench\n\nMaildirStore local\nPath ${work}/mail/\nInbox ${work}/mail/INBOX\n\n` +
       `Channel inbox\nFar :remote:INBOX\nNear :local:INBOX\nCreate Near\nSync Pull\nSyncState *\n`)
+    let cpuBefore = descendantsCpuMs()
     let started = performance.now()
     await promisify(execFile)(MBSYNC, ['-c', path.join(work, 'rc'), 'inbox'], { maxBuffer: 1 << 24 })
     const mbsyncMs = performance.now() - started
+    let cpuAfter = descendantsCpuMs()
+    const mbsyncCpu = `mbsync ${cpuDelta(cpuAfter, cpuBefore, 'mbsync')} s + Dovecot ${cpuDelta(cpuAfter, cpuBefore, 'dovecot')} s`
 
     // Veilmail: the API adds the account, a real sync process syncs it, the counts show it all
     const config = loadConfig({ NODE_ENV: 'test', SECRET_KEY, DATABASE_URL: db.url, DATA_DIR: work, ALLOW_PRIVATE_NETWORKS: 'true', LOG_LEVEL: 'warn' })
@@ -97,6 +117,9 @@ export async function run(): Promise<void> {
     const exited = new Promise((resolve) => child.once('exit', resolve))
     try {
       await sleep(1500) // the process is up and idle before the clock starts
+      const syncCpuBefore = cpuMs(child.pid!)
+      const idleKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0)
+      cpuBefore = descendantsCpuMs()
       started = performance.now()
       const res = await user.json(user.post('/api/email-providers', {
         provider: 'other', email: login,
@@ -110,13 +133,21 @@ export async function run(): Promise<void> {
         await sleep(50)
       }
       const veilmailMs = performance.now() - started
+      const syncCpuMs = cpuMs(child.pid!) - syncCpuBefore
+      cpuAfter = descendantsCpuMs()
       const peakKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0)
       printTable(`Initial sync of ${MESSAGES.toLocaleString('en')} messages (npm run bench -- sync)`, [
         ['mbsync (isync) to a maildir', `${(mbsyncMs / 1000).toFixed(1)} s`, ''],
         ['Veilmail: account added → counts show all', `${(veilmailMs / 1000).toFixed(1)} s`, '≤ 1.0× mbsync'],
         ['ratio Veilmail / mbsync', `${(veilmailMs / mbsyncMs).toFixed(2)}×`, '≤ 1.0'],
         ['sync process peak RSS', `${(peakKb / 1024).toFixed(0)} MB`, '≤ 256 MB'],
+        ['sync process RSS when idle, before the account is added', `${(idleKb / 1024).toFixed(0)} MB`, ''],
+        ['sync process CPU (user + system) per message', `${(syncCpuMs / MESSAGES).toFixed(2)} ms/message`, ''],
+        ['CPU of the mbsync run', mbsyncCpu, ''],
+        ['CPU of the Veilmail run', `sync ${syncCpuMs / 1000} s + Dovecot ${cpuDelta(cpuAfter, cpuBefore, 'dovecot')} s + Postgres ${cpuDelta(cpuAfter, cpuBefore, 'postgres')} s`, ''],
+        ['load average (1 min) at the end', os.loadavg()[0].toFixed(2), ''],
       ])
+      if (process.env.BENCH_SYNC_ONLY === 'initial') return
 
       // Incremental: another client adds 100 messages and changes the flags of 500, then Sync
       await waitForIdle(sql, providerId)
@@ -193,6 +224,47 @@ export async function run(): Promise<void> {
     rmSync(work, { recursive: true, force: true })
   }
 }
+
+/** /proc/pid/stat after the command name: [state, ppid, …]; utime, stime, cutime, cstime at 11–14 (clock ticks of 10 ms). */
+function procStat(pid: number | string): { comm: string; fields: string[] } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), fields: stat.slice(stat.lastIndexOf(')') + 2).split(' ') }
+  } catch {
+    return undefined // gone meanwhile
+  }
+}
+
+/** CPU time of a process so far (its own, not its children's). */
+function cpuMs(pid: number): number {
+  const { fields } = procStat(pid)!
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/**
+ * CPU time so far of this benchmark's descendants by program (Dovecot's imap processes, the
+ * Postgres backends, mbsync): a live process's own time plus that of the children it reaped.
+ */
+function descendantsCpuMs(): Map<string, number> {
+  const all = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((pid) => ({ pid: Number(pid), stat: procStat(pid) })).filter((p) => p.stat)
+  const below = new Set([process.pid])
+  for (let grew = true; grew;) {
+    grew = false
+    for (const p of all) if (!below.has(p.pid) && below.has(Number(p.stat!.fields[1]))) { below.add(p.pid); grew = true }
+  }
+  const byProgram = new Map<string, number>()
+  for (const p of all) {
+    if (!below.has(p.pid)) continue
+    const f = p.stat!.fields
+    // this process's reaped children are mbsync runs; a Dovecot or Postgres process's are its own kind
+    const own = p.pid === process.pid ? 0 : Number(f[11]) + Number(f[12])
+    const program = p.pid === process.pid ? 'mbsync' : /^(imap|dovecot|anvil|log|config|auth|stats)/.test(p.stat!.comm) ? 'dovecot' : p.stat!.comm.startsWith('postgres') ? 'postgres' : p.stat!.comm
+    byProgram.set(program, (byProgram.get(program) ?? 0) + (own + Number(f[13]) + Number(f[14])) * 10)
+  }
+  return byProgram
+}
+
+const cpuDelta = (after: Map<string, number>, before: Map<string, number>, program: string) => ((after.get(program) ?? 0) - (before.get(program) ?? 0)) / 1000
 
 async function waitForIdle(sql: Sql, providerId: string): Promise<void> {
   for (;;) {

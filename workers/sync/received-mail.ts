@@ -3,6 +3,7 @@
 // a sync: what can be read is kept, the rest falls back to the IMAP envelope.
 import type { Readable } from 'node:stream'
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser'
+import addressparser from 'nodemailer/lib/addressparser'
 
 export interface ParsedAttachment {
   filename: string
@@ -67,9 +68,18 @@ export function threadSubject(subject: string): string {
 
 /** A fetched message, or a large one as a stream (never held whole as one buffer). */
 export async function parseMessage(source: Buffer | Readable): Promise<ParsedMessage> {
+  if (Buffer.isBuffer(source)) {
+    const plain = await parsePlainText(source)
+    if (plain) return plain
+  }
+  return parseWhole(source)
+}
+
+/** Any message, through mailparser whole. */
+export async function parseWhole(source: Buffer | Readable): Promise<ParsedMessage> {
   let mail: ParsedMail
   try {
-    mail = await simpleParser(source, { skipImageLinks: true, skipTextToHtml: true, keepCidLinks: true })
+    mail = await simpleParser(source, PARSER_OPTIONS)
   } catch {
     // unreadable as MIME: a fetched message is kept as its raw text, a streamed one is gone by now
     const raw = Buffer.isBuffer(source) ? source.toString('latin1') : ''
@@ -78,8 +88,13 @@ export async function parseMessage(source: Buffer | Readable): Promise<ParsedMes
       bccAddresses: '', date: null, text: raw, html: null, preview: previewOf(raw), attachments: [],
     }
   }
+  return fromParsed(mail, mail.text ?? null)
+}
+
+const PARSER_OPTIONS = { skipImageLinks: true, skipTextToHtml: true, keepCidLinks: true }
+
+function fromParsed(mail: ParsedMail, text: string | null): ParsedMessage {
   const from = addresses(mail.from)[0]
-  const text = mail.text ?? null
   const html = typeof mail.html === 'string' ? mail.html : null
   const date = mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : null
   return {
@@ -104,4 +119,167 @@ export async function parseMessage(source: Buffer | Readable): Promise<ParsedMes
       listed: !a.related,
     })),
   }
+}
+
+/** Charsets mailparser reads as UTF-8 without a charset decoder (its own list). */
+const UTF8_CHARSETS = new Set(['ascii', 'usascii', 'utf8'])
+
+/** What the plain-text reading takes from the header block: the message's fields and its body's encoding. */
+interface PlainHeaders { fields: Omit<ParsedMessage, 'text' | 'html' | 'preview' | 'attachments'>; encoding: string }
+
+/**
+ * A single-part text/plain message in UTF-8 or US-ASCII, the commonest plain mail, read with a
+ * fraction of mailparser's CPU: its header block is read here when it is plain ASCII with no
+ * encoded word, else by mailparser alone, and its body is decoded in one pass instead of line by
+ * line through mailparser's chain of streams. The result is what mailparser gives for the whole
+ * message (received-mail.test.ts compares both); anything else (multipart, HTML, other charsets,
+ * format=flowed, a Content-Disposition, unusual encodings) returns undefined, for mailparser.
+ */
+export async function parsePlainText(source: Buffer): Promise<ParsedMessage | undefined> {
+  const bodyStart = headerBlockEnd(source)
+  if (bodyStart === undefined) return undefined
+  const block = source.subarray(0, bodyStart)
+  const headers = readAsciiHeaders(block) ?? await readHeadersWithMailparser(block)
+  if (!headers) return undefined
+  // RFC 2045 §6.1: identity encodings, quoted-printable or base64
+  const body = source.subarray(bodyStart)
+  let decoded: Buffer | undefined
+  if (headers.encoding === 'quoted-printable') decoded = decodeQuotedPrintable(body)
+  else if (headers.encoding === 'base64') decoded = decodeBase64(body)
+  else if (['', '7bit', '8bit', 'binary'].includes(headers.encoding)) decoded = body
+  if (!decoded) return undefined
+  const text = decoded.toString('utf8').replace(/\r?\n/g, '\n')
+  return { ...headers.fields, text: text || null, html: null, preview: previewOf(text), attachments: [] }
+}
+
+/** The header block through mailparser (it reads every header as it does for a whole message), when the body is plain text. */
+async function readHeadersWithMailparser(block: Buffer): Promise<PlainHeaders | undefined> {
+  let mail: ParsedMail
+  try {
+    mail = await simpleParser(block, PARSER_OPTIONS)
+  } catch {
+    return undefined
+  }
+  const lines = (key: string) => mail.headerLines.filter((h) => h.key === key)
+  const contentType = lines('content-type')
+  const encoding = lines('content-transfer-encoding')
+  if (contentType.length > 1 || encoding.length > 1 || lines('content-disposition').length) return undefined
+  if (contentType.length) {
+    const type = mail.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined
+    const params = type?.params ?? {}
+    if (type?.value?.toLowerCase().trim() !== 'text/plain' || Object.keys(params).some((k) => k !== 'charset')) return undefined
+    if (params.charset !== undefined && !UTF8_CHARSETS.has(params.charset.toLowerCase().replace(/[^a-z0-9]+/g, ''))) return undefined
+  }
+  const { text: _text, html: _html, preview: _preview, attachments: _attachments, ...fields } = fromParsed(mail, null)
+  return { fields, encoding: encoding.length ? headerValue(encoding[0].line).toLowerCase() : '' }
+}
+
+/** An unfolded header line's value (RFC 5322 §2.2.3), as mailparser reads it. */
+const headerValue = (line: string) => /^\s*[^:]+:(.*)$/.exec(line.replace(/(?:\r?\n|\r)[ \t]*/g, ' ').trim())?.[1].trim() ?? ''
+
+/** `text/plain`, optionally with a UTF-8 or US-ASCII charset: the Content-Type read here; any other goes to mailparser. */
+const PLAIN_TYPE = /^text\/plain(?:\s*;\s*charset=("?)(utf-8|us-ascii|ascii)\1)?\s*;?$/i
+
+/**
+ * A header block of plain ASCII (RFC 5322 §2.2) without encoded words (RFC 2047) or IDNA domains,
+ * read into the same fields mailparser gives: the first non-empty Subject, Message-ID and
+ * In-Reply-To, the first From, every To/Cc/Bcc and References, the Date (unreadable: now, as
+ * mailparser dates it). Undefined for anything else, which mailparser reads.
+ */
+export function readAsciiHeaders(block: Buffer): PlainHeaders | undefined {
+  const raw = block.toString('latin1')
+  if (/[^\t\r\n\x20-\x7e]|=\?|xn--/i.test(raw)) return undefined
+  const lines: { key: string; value: string }[] = []
+  let current = ''
+  const flush = () => {
+    if (!current) return true
+    const colon = current.indexOf(':')
+    if (colon <= 0) return false
+    lines.push({ key: current.slice(0, colon).toLowerCase().trim(), value: headerValue(current) })
+    return true
+  }
+  for (const line of raw.replace(/[\r\n]+$/, '').split(/\r?\n/)) {
+    if (line.startsWith(' ') || line.startsWith('\t')) {
+      if (!current) return undefined
+      current += `\r\n${line}`
+      continue
+    }
+    if (!flush()) return undefined
+    current = line
+  }
+  if (!flush() || /^(from|post) /i.test(lines[0]?.key ?? '')) return undefined
+  const all = (key: string) => lines.filter((l) => l.key === key).map((l) => l.value)
+  const first = (key: string) => all(key).find((v) => v !== '')
+  const types = all('content-type')
+  const encodings = all('content-transfer-encoding')
+  if (types.length > 1 || (types.length && !PLAIN_TYPE.test(types[0])) || all('content-disposition').length) return undefined
+  if (encodings.length > 1 || (encodings.length && !/^(7bit|8bit|binary|quoted-printable|base64)$/i.test(encodings[0]))) return undefined
+  const idFormat = (v: string) => (v && (v.startsWith('<') ? v : `<${v}`) + (v.endsWith('>') ? '' : '>'))
+  const mailboxes = (key: string) => all(key).map((v) => ({ value: trimNames(addressparser(v)) }) as AddressObject)
+  const from = addresses(mailboxes('from').slice(0, 1))[0]
+  const dateValue = all('date')[0]
+  const date = dateValue === undefined ? null : new Date(dateValue)
+  return {
+    encoding: encodings.length ? encodings[0].toLowerCase() : '',
+    fields: {
+      messageId: messageIds(idFormat(first('message-id') ?? ''))[0] ?? null,
+      inReplyTo: messageIds(idFormat(first('in-reply-to') ?? ''))[0] ?? null,
+      referenceIds: messageIds(all('references').flatMap((v) => v.split(/\s+/).map(idFormat).filter(Boolean))),
+      subject: first('subject') ?? '',
+      fromAddress: from?.address ?? '',
+      fromName: from?.name ?? '',
+      toAddress: joined(mailboxes('to')),
+      ccAddresses: joined(mailboxes('cc')),
+      bccAddresses: joined(mailboxes('bcc')),
+      date: date && Number.isNaN(date.getTime()) ? new Date() : date,
+    },
+  }
+}
+
+/** Display names trimmed, as mailparser leaves them (groups included). */
+function trimNames<T extends { name?: string; group?: T[] }>(list: T[]): T[] {
+  for (const a of list) {
+    a.name = (a.name ?? '').trim()
+    if (a.group) trimNames(a.group)
+  }
+  return list
+}
+
+function withoutTrailingBlanks(line: string): string {
+  let end = line.length
+  while (end > 0 && (line.charCodeAt(end - 1) === 0x20 || line.charCodeAt(end - 1) === 0x09)) end--
+  return end === line.length ? line : line.slice(0, end)
+}
+
+/** The offset of a message's body: after the first empty line (a message without one is all header). */
+function headerBlockEnd(source: Buffer): number | undefined {
+  if (source[0] === 0x0a) return 1
+  if (source[0] === 0x0d && source[1] === 0x0a) return 2
+  const crlf = source.indexOf('\n\r\n')
+  const lf = source.indexOf('\n\n')
+  if (crlf < 0 && lf < 0) return undefined
+  return crlf >= 0 && (lf < 0 || crlf < lf) ? crlf + 3 : lf + 2
+}
+
+/**
+ * RFC 2045 §6.8 base64, only in its plain form (whitespace between groups, padding only at the
+ * end); anything else (several padded segments, stray characters) is left to mailparser's decoder.
+ */
+function decodeBase64(body: Buffer): Buffer | undefined {
+  const clean = body.toString('latin1').replace(/[\r\n\t ]+/g, '')
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 !== 0) return undefined
+  return Buffer.from(clean, 'base64')
+}
+
+/**
+ * RFC 2045 §6.7 quoted-printable as mailparser's decoder reads it: trailing whitespace of a line
+ * dropped, soft line breaks ("=" at a line's end) removed, "=XX" as that byte, anything else kept.
+ */
+function decodeQuotedPrintable(body: Buffer): Buffer {
+  // blanks before each CR, LF and the end cut by hand (what /[\t ]+$/gm cuts, without its quadratic
+  // backtracking on a long run of blanks inside a line)
+  const parts = body.toString('latin1').split(/([\r\n])/)
+  for (let i = 0; i < parts.length; i += 2) parts[i] = withoutTrailingBlanks(parts[i])
+  const text = parts.join('').replace(/=(?:\r?\n|$)/g, '')
+  return Buffer.from(text.replace(/=([\da-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1')
 }

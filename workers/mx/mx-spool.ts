@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto'
 import type { PgBoss } from 'pg-boss'
 import type { Sql } from '../../db/client.ts'
 import { incrementAliasCounter } from '../../db/alias-counters.ts'
-import { insertDeliveries, insertSpoolChunks, insertSpoolMessages, type DeliveryKind, type NewDelivery, type NewSpoolChunk, type NewSpoolMessage } from '../../db/spool.ts'
+import { insertDeliveries, insertSpoolChunk, insertSpoolChunks, insertSpoolMessages, type DeliveryKind, type NewDelivery, type NewSpoolChunk, type NewSpoolMessage } from '../../db/spool.ts'
 import { partitionTargets } from '../../shared/alias-target-rules.ts'
 import { coalesce } from '../../lib/coalesce.ts'
 import type { Recipient } from '../mail/mx-recipients.ts'
@@ -252,7 +252,7 @@ export function createSpooler(deps: SpoolDeps, options: { maxBatch?: number; max
         while (pendingBytes > SPOOL_CHUNK_BYTES) {
           const chunk = take(SPOOL_CHUNK_BYTES)
           const { tx } = stream ?? (await open())
-          await insertSpoolChunks(tx, [{ spoolId: id, seq, sealed: deps.codec.sealChunk(id, seq, false, chunk) }])
+          await insertSpoolChunk(tx, { spoolId: id, seq, sealed: deps.codec.sealChunk(id, seq, false, chunk) })
           seq++
         }
       },

@@ -11,7 +11,9 @@ import { sampleMail } from '../../scripts/testing/sample-mail.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
 import { startSyncEnv, type SyncEnv } from '../../scripts/testing/sync-env.ts'
 import { startIdleWatcher, type IdleWatcher } from './idle-watcher.ts'
-import { decodeMailboxName, encodeMailboxName, notifyFolders } from './imap-notify.ts'
+import type { ImapFlow } from 'imapflow'
+import { decodePath, encodePath } from 'imapflow/lib/tools.js'
+import { notifyFolders } from './imap-notify.ts'
 import { startSyncWorker } from './sync-worker.ts'
 
 const run = dovecotAvailable()
@@ -216,6 +218,10 @@ describe.skipIf(!run)('NOTIFY for the folders an IDLE connection has not selecte
   }, 60_000)
 
   it('encodes mailbox names as RFC 3501 §5.1.3 asks', () => {
+    // the codec the watch decodes announced names with: imapflow's, on a connection without UTF8=ACCEPT
+    const rev1 = { enabled: new Set<string>(), capabilities: new Map<string, boolean>([['IMAP4rev1', true]]) } as unknown as ImapFlow
+    const encodeMailboxName = (name: string) => encodePath(rev1, name)
+    const decodeMailboxName = (wire: string) => decodePath(rev1, wire)
     expect(encodeMailboxName('Sent')).toBe('Sent')
     expect(encodeMailboxName('A&B')).toBe('A&-B')
     // the RFC's own example

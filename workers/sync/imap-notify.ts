@@ -9,6 +9,7 @@
 // set can change (the user turns a folder on) without a new NOTIFY SET, and Dovecot 2.3 neither
 // matches a MAILBOXES name outside ASCII nor announces anything after a second NOTIFY SET.
 import type { ImapFlow, StatusObject } from 'imapflow'
+import { decodePath } from 'imapflow/lib/tools.js'
 
 /** The parts of imapflow's connection NOTIFY needs; not in its typings, so checked before use. */
 interface ImapInternals {
@@ -18,47 +19,14 @@ interface ImapInternals {
 
 const EVENTS = ['MessageNew', 'MessageExpunge', 'FlagChange'].map((value) => ({ type: 'ATOM', value }))
 
-/** RFC 3501 §5.1.3 modified UTF-7: the name as it goes on the wire of a server without UTF8=ACCEPT. */
-export function encodeMailboxName(name: string): string {
-  let out = ''
-  let pending = ''
-  const flush = () => {
-    if (!pending) return
-    const utf16 = Buffer.alloc(pending.length * 2)
-    for (let i = 0; i < pending.length; i++) utf16.writeUInt16BE(pending.charCodeAt(i), i * 2)
-    out += `&${utf16.toString('base64').replace(/=+$/, '').replaceAll('/', ',')}-`
-    pending = ''
-  }
-  for (const ch of name) {
-    const code = ch.charCodeAt(0)
-    if (code >= 0x20 && code <= 0x7e) {
-      flush()
-      out += ch === '&' ? '&-' : ch
-    } else {
-      pending += ch
-    }
-  }
-  flush()
-  return out
-}
-
-/** The reverse of encodeMailboxName. */
-export function decodeMailboxName(wire: string): string {
-  return wire.replace(/&([^-]*)-/g, (_, encoded: string) => {
-    if (encoded === '') return '&'
-    const utf16 = Buffer.from(encoded.replaceAll(',', '/'), 'base64')
-    let out = ''
-    for (let i = 0; i + 1 < utf16.length; i += 2) out += String.fromCharCode(utf16.readUInt16BE(i))
-    return out
-  })
-}
-
-/** A mailbox name of an untagged response: an atom, a quoted string, or a literal (Dovecot sends UTF-8 names so). */
-function mailboxName(attribute: unknown, utf8: boolean): string | undefined {
+/**
+ * A mailbox name of an untagged response: an atom, a quoted string (modified UTF-7 unless UTF8=ACCEPT,
+ * RFC 3501 §5.1.3, decoded as imapflow decodes its own paths), or a literal (Dovecot sends UTF-8 names so).
+ */
+function mailboxName(client: ImapFlow, attribute: unknown): string | undefined {
   const value = (attribute as { value?: unknown } | undefined)?.value
   if (Buffer.isBuffer(value)) return value.toString('utf8')
-  if (typeof value !== 'string') return undefined
-  return utf8 ? value : decodeMailboxName(value)
+  return typeof value === 'string' ? decodePath(client, value) : undefined
 }
 
 /**
@@ -70,10 +38,9 @@ function mailboxName(attribute: unknown, utf8: boolean): string | undefined {
 export async function notifyFolders(client: ImapFlow, followed: () => string[], onChange: (path: string) => void): Promise<boolean> {
   const internals = client as unknown as ImapInternals
   if (!client.capabilities.has('NOTIFY') || typeof internals.exec !== 'function' || typeof internals.untaggedHandlers !== 'object') return false
-  const utf8 = client.enabled.has('UTF8=ACCEPT')
   // RFC 5465 §5.2/§5.3: a change in a non-selected mailbox comes as "* STATUS <mailbox> (…)"
   internals.untaggedHandlers.STATUS = (untagged) => {
-    const path = mailboxName(untagged.attributes?.[0], utf8)
+    const path = mailboxName(client, untagged.attributes?.[0])
     if (path !== undefined && followed().includes(path)) onChange(path)
   }
   // RFC 5465 §6: NOTIFY SET (SELECTED (events)) (PERSONAL (events)); FlagChange needs

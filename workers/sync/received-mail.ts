@@ -4,6 +4,7 @@
 import type { Readable } from 'node:stream'
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser'
 import addressparser from 'nodemailer/lib/addressparser'
+import { bodyOffset } from '../mail/raw-message.ts'
 
 export interface ParsedAttachment {
   filename: string
@@ -136,8 +137,8 @@ interface PlainHeaders { fields: Omit<ParsedMessage, 'text' | 'html' | 'preview'
  * format=flowed, a Content-Disposition, unusual encodings) returns undefined, for mailparser.
  */
 export async function parsePlainText(source: Buffer): Promise<ParsedMessage | undefined> {
-  const bodyStart = headerBlockEnd(source)
-  if (bodyStart === undefined) return undefined
+  const bodyStart = bodyOffset(source)
+  if (bodyStart < 0) return undefined
   const block = source.subarray(0, bodyStart)
   const headers = readAsciiHeaders(block) ?? await readHeadersWithMailparser(block)
   if (!headers) return undefined
@@ -249,16 +250,6 @@ function withoutTrailingBlanks(line: string): string {
   let end = line.length
   while (end > 0 && (line.charCodeAt(end - 1) === 0x20 || line.charCodeAt(end - 1) === 0x09)) end--
   return end === line.length ? line : line.slice(0, end)
-}
-
-/** The offset of a message's body: after the first empty line (a message without one is all header). */
-function headerBlockEnd(source: Buffer): number | undefined {
-  if (source[0] === 0x0a) return 1
-  if (source[0] === 0x0d && source[1] === 0x0a) return 2
-  const crlf = source.indexOf('\n\r\n')
-  const lf = source.indexOf('\n\n')
-  if (crlf < 0 && lf < 0) return undefined
-  return crlf >= 0 && (lf < 0 || crlf < lf) ? crlf + 3 : lf + 2
 }
 
 /**

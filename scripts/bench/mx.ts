@@ -13,7 +13,7 @@
 // (compare,drain,memory; default all). memory (also `npm run bench -- mx-memory`): 40 concurrent
 // 24 MB messages (BENCH_MEMORY_MESSAGES), peak RSS of each process (the
 // per-address cap is raised to match).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -27,6 +27,7 @@ import { printTable } from '../print-table.ts'
 import { freePort } from '../testing/free-port.ts'
 import { startDnsStandIn } from '../testing/dns-stand-in.ts'
 import { benchDatabase } from './bench-db.ts'
+import { forkedPids, treeCpuMs } from './process-cpu.ts'
 import { postfixAvailable, smtpSource, startPrivatePostfix, startSink, type Sink } from './postfix-anchor.ts'
 
 const ROOT = path.join(import.meta.dirname, '..', '..')
@@ -46,39 +47,11 @@ const modes = pickedMode ? allModes.filter((m) => m.reuse === (pickedMode === 'r
 /** A Veilmail process as `npm start` runs it (scripts/start.ts), ready once it logged `readyEvent`. */
 interface Service { name: string; child: ChildProcess; peakRssMb(): number; cpuMs(): number; count(event: string): number; stop(): Promise<void> }
 
-// CPU time is the figure a shared machine does not blur: wall-clock rates move with the other
-// load, the CPU a process spends per message does not (much).
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
-
 const running = new Set<ChildProcess>()
 // Ctrl-C or a crash: nothing this benchmark started may outlive it.
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL')
 })
-
-/** CPU milliseconds of a process's threads (fields 14 and 15 of /proc/pid/stat, after the command name), with `children` its reaped children's (16 and 17). */
-function processCpuMs(pid: number, children = false): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')
-    const ticks = Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0)
-    return ticks * 1000 / CLOCK_TICKS
-  } catch {
-    return 0
-  }
-}
-
-/** A process's CPU and its children's, the live ones and those that exited (Postgres: the postmaster and its backends). */
-function treeCpuMs(pid: number): number {
-  return processCpuMs(pid, true) + forkedPids(pid).reduce((sum, child) => sum + processCpuMs(child), 0)
-}
-
-function forkedPids(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number)
-  } catch {
-    return []
-  }
-}
 
 async function startService(script: string, env: Record<string, string>, readyEvent: string): Promise<Service> {
   const name = path.basename(script, '.ts')

@@ -29,6 +29,7 @@ import { attachMailbox } from '../testing/mailbox.ts'
 import { DOVECOT, startDovecot } from '../testing/dovecot.ts'
 import { benchDatabase } from './bench-db.ts'
 import { ms, percentile, printTable, sleep } from './bench-table.ts'
+import { cpuMs, procStat, ticksMs } from './process-cpu.ts'
 
 const MESSAGES = 10_000
 /** messages stored for the API figures (issue 13: 100,000 per user) */
@@ -225,22 +226,6 @@ export async function run(): Promise<void> {
   }
 }
 
-/** /proc/pid/stat after the command name: [state, ppid, …]; utime, stime, cutime, cstime at 11–14 (clock ticks of 10 ms). */
-function procStat(pid: number | string): { comm: string; fields: string[] } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), fields: stat.slice(stat.lastIndexOf(')') + 2).split(' ') }
-  } catch {
-    return undefined // gone meanwhile
-  }
-}
-
-/** CPU time of a process so far (its own, not its children's). */
-function cpuMs(pid: number): number {
-  const { fields } = procStat(pid)!
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
-
 /**
  * CPU time so far of this benchmark's descendants by program (Dovecot's imap processes, the
  * Postgres backends, mbsync): a live process's own time plus that of the children it reaped.
@@ -259,7 +244,7 @@ function descendantsCpuMs(): Map<string, number> {
     // this process's reaped children are mbsync runs; a Dovecot or Postgres process's are its own kind
     const own = p.pid === process.pid ? 0 : Number(f[11]) + Number(f[12])
     const program = p.pid === process.pid ? 'mbsync' : /^(imap|dovecot|anvil|log|config|auth|stats)/.test(p.stat!.comm) ? 'dovecot' : p.stat!.comm.startsWith('postgres') ? 'postgres' : p.stat!.comm
-    byProgram.set(program, (byProgram.get(program) ?? 0) + (own + Number(f[13]) + Number(f[14])) * 10)
+    byProgram.set(program, (byProgram.get(program) ?? 0) + ticksMs(own + Number(f[13]) + Number(f[14])))
   }
   return byProgram
 }

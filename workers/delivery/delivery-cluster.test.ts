@@ -2,12 +2,11 @@
 // primary of two delivery processes, each consuming the queues, against a real relay.
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
-import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getAliasCounters } from '../../db/alias-counters.ts'
 import { queues } from '../../db/queues.ts'
 import { deliveryEnv, productionQueuePolicy } from '../../scripts/testing/delivery-processes.ts'
-import { alive, heartbeatPids } from '../../scripts/testing/cluster-processes.ts'
+import { alive, heartbeatPids, killCluster, untilLogged } from '../../scripts/testing/cluster-processes.ts'
 import { freePort } from '../../scripts/testing/free-port.ts'
 import { createMailEnv, type MailEnv, type TestAlias } from '../../scripts/testing/mail-env.ts'
 import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
@@ -47,18 +46,11 @@ beforeAll(async () => {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  await new Promise<void>((resolve, reject) => {
-    createInterface({ input: delivery.stdout! }).on('line', (line) => line.includes('"event":"delivery.started"') && resolve())
-    delivery.once('exit', (code) => reject(new Error(`delivery exited (${code}) before it started`)))
-  })
+  await untilLogged(delivery, 'delivery.started')
 }, 60_000)
 
 afterAll(async () => {
-  if (delivery && delivery.exitCode === null && delivery.signalCode === null) {
-    const pids = await deliveryPids().catch(() => [])
-    delivery.kill('SIGKILL')
-    for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL')
-  }
+  await killCluster(delivery, deliveryPids)
   await env?.close()
 })
 

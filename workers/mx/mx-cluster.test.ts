@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import net from 'node:net'
 import path from 'node:path'
-import { createInterface } from 'node:readline'
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDnsStandIn, type DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
-import { alive, heartbeatPids } from '../../scripts/testing/cluster-processes.ts'
+import { alive, heartbeatPids, killCluster, untilLogged } from '../../scripts/testing/cluster-processes.ts'
 import { freePort } from '../../scripts/testing/free-port.ts'
 import { createMailEnv, type MailEnv, type TestAlias } from '../../scripts/testing/mail-env.ts'
 import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
@@ -47,18 +46,11 @@ beforeAll(async () => {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  await new Promise<void>((resolve, reject) => {
-    createInterface({ input: mx.stdout! }).on('line', (line) => line.includes('"event":"mx.listening"') && resolve())
-    mx.once('exit', (code) => reject(new Error(`mx exited (${code}) before it listened`)))
-  })
+  await untilLogged(mx, 'mx.listening')
 }, 60_000)
 
 afterAll(async () => {
-  if (mx && mx.exitCode === null && mx.signalCode === null) {
-    const pids = await mxPids().catch(() => [])
-    mx.kill('SIGKILL')
-    for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL')
-  }
+  await killCluster(mx, mxPids)
   await dns?.close()
   await env?.close()
 })

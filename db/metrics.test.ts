@@ -41,6 +41,9 @@ describe('metrics', () => {
     log.info('sync.done', { job: 'j', provider: 'p', added: 3 })
     log.warn('sync.failed', { job: 'j', provider: 'p', kind: 'auth', attempt: 0 })
     log.warn('mailbox_changes.failed', { job: 'j', provider: 'p', kind: 'network', attempt: 0 })
+    log.debug('auth.password_checked')
+    log.debug('auth.password_checked')
+    log.debug('age.scrypt_derived', { logN: 18 })
     setLogLevel('info')
 
     const port = await freePort()
@@ -69,6 +72,8 @@ describe('metrics', () => {
       expect(text).toContain('veilmail_sync_runs_total{job="changes",outcome="failed"} 1')
       expect(text).toContain('veilmail_sync_errors_total{job="sync",kind="auth"} 1')
       expect(text).toContain('veilmail_sync_errors_total{job="changes",kind="network"} 1')
+      expect(text).toContain('veilmail_password_checks_total 2')
+      expect(text).toContain('veilmail_scrypt_derivations_total 1')
       expect(text).toMatch(/^process_resident_memory_bytes \d+/m)
       expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404)
       expect((await fetch(`http://127.0.0.1:${port}/metrics`, { method: 'POST' })).status).toBe(404)

@@ -54,6 +54,16 @@ const syncErrors = new client.Counter({
   labelNames: ['job', 'kind'] as const,
   registers: [registry],
 })
+const passwordChecks = new client.Counter({
+  name: 'veilmail_password_checks_total',
+  help: 'argon2id password verifications (sign-ins, SMTP logins; an unknown account costs one too)',
+  registers: [registry],
+})
+const scryptDerivations = new client.Counter({
+  name: 'veilmail_scrypt_derivations_total',
+  help: 'scrypt key derivations for age passphrases (locking or unlocking a stored private key)',
+  registers: [registry],
+})
 
 onLogEvent((_level, event, fields) => {
   const queue = String(fields.queue ?? '')
@@ -70,6 +80,10 @@ onLogEvent((_level, event, fields) => {
   } else if (event === 'submission.queued') {
     submissions.inc()
     if (typeof fields.jobs === 'number') submissionJobs.inc(fields.jobs)
+  } else if (event === 'auth.password_checked') {
+    passwordChecks.inc()
+  } else if (event === 'age.scrypt_derived') {
+    scryptDerivations.inc()
   } else if (event === 'sync.done' || event === 'mailbox_changes.done') {
     syncRuns.inc({ job: event === 'sync.done' ? 'sync' : 'changes', outcome: 'done' })
   } else if (event === 'sync.failed' || event === 'mailbox_changes.failed') {

@@ -24,9 +24,13 @@ export type Fields = Record<string, string | number | boolean | null | undefined
 type Listener = (level: Level, event: string, fields: Fields) => void
 const listeners: Listener[] = []
 
-/** Every event, whatever LOG_LEVEL: metrics are counted from the events the code already logs. */
-export function onLogEvent(listener: Listener): void {
+/** Every event, whatever LOG_LEVEL: metrics are counted from the events the code already logs. Returns the unsubscribe. */
+export function onLogEvent(listener: Listener): () => void {
   listeners.push(listener)
+  return () => {
+    const at = listeners.indexOf(listener)
+    if (at >= 0) listeners.splice(at, 1)
+  }
 }
 
 // logfmt (https://brandur.org/logfmt): key=value, values quoted when they hold spaces, quotes or '='.

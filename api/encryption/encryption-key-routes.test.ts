@@ -1,6 +1,7 @@
 import { Encrypter, armor, generateX25519Identity, identityToRecipient } from 'age-encryption'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ageAvailable, ageDecrypt, ageDecryptWithPassphrase, ageEncrypt, ageEncryptWithPassphrase, ageKeygen } from '../../scripts/testing/age-cli.ts'
+import { onLogEvent } from '../../lib/log.ts'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
 import { AGE_FAILURE_MESSAGES, createKeyPair, unlockPrivateKey } from '../../shared/age-core.ts'
@@ -205,9 +206,10 @@ describe('rate limit', () => {
       await client.register()
       const created = await client.json(client.post('/api/encryption-keys', { keyName: 'k', masterPassword: 'pw' }))
       expect((await client.post(`/api/encryption-keys/${created.body.key.id}/download`, { masterPassword: 'guess 1' })).status).toBe(403)
-      const started = Date.now()
-      const third = await client.json(client.post(`/api/encryption-keys/${created.body.key.id}/download`, { masterPassword: 'guess 2' }))
-      expect(Date.now() - started).toBeLessThan(500) // no scrypt ran
+      let derivations = 0
+      const stop = onLogEvent((_level, event) => { if (event === 'age.scrypt_derived') derivations++ })
+      const third = await client.json(client.post(`/api/encryption-keys/${created.body.key.id}/download`, { masterPassword: 'guess 2' })).finally(stop)
+      expect(derivations).toBe(0) // refused before any scrypt ran
       expect(third.status).toBe(429)
       expect(third.body).toMatchObject({ rateLimited: true })
     } finally {

@@ -6,6 +6,7 @@
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto'
 import { Stanza, type Identity, type Recipient } from 'age-encryption'
 import { SCRYPT_WORK_FACTOR, SCRYPT_WORK_FACTOR_RANGE } from '../../shared/age-core.ts'
+import { log } from '../../lib/log.ts'
 
 const LABEL = 'age-encryption.org/v1/scrypt'
 const SCRYPT_CONCURRENCY = 2
@@ -29,7 +30,11 @@ async function withSlot<T>(work: () => Promise<T>): Promise<T> {
 function deriveKey(passphrase: string, salt: Uint8Array, logN: number): Promise<Buffer> {
   const N = 2 ** logN
   return withSlot(() => new Promise((resolve, reject) => {
-    scrypt(passphrase, Buffer.concat([Buffer.from(LABEL), salt]), 32, { N, r: 8, p: 1, maxmem: 129 * 8 * N + 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key)))
+    scrypt(passphrase, Buffer.concat([Buffer.from(LABEL), salt]), 32, { N, r: 8, p: 1, maxmem: 129 * 8 * N + 1024 * 1024 }, (error, key) => {
+      log.debug('age.scrypt_derived', { logN }) // counted (veilmail_scrypt_derivations_total)
+      if (error) reject(error)
+      else resolve(key)
+    })
   }))
 }
 

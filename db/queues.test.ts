@@ -157,3 +157,27 @@ describe('delayed jobs', () => {
     }
   })
 })
+
+describe("pg-boss's own statements", () => {
+  it('are prepared once per connection: a fetch and a complete are not parsed and planned on every call', async () => {
+    // one connection, so the statement below runs where the fetches ran
+    const queue = defineQueue({ ...probe, name: 'test-prepared' })
+    await createQueues(boss, [queue])
+    const single = createBoss(db.url, { max: 1, maintenance: false })
+    await single.start()
+    try {
+      for (let i = 0; i < 3; i++) {
+        await enqueue(db.sql, boss, queue, { userId: crypto.randomUUID() })
+        const jobs = await single.fetch(queue.name)
+        expect(jobs).toHaveLength(1)
+        await single.complete(queue.name, jobs[0].id)
+      }
+      const { rows } = await single.getDb().executeSql('select statement from pg_prepared_statements')
+      const prepared = rows.map((r: { statement: string }) => r.statement)
+      expect(prepared.some((s) => /with\s+next\s+as/i.test(s) && /skip\s+locked/i.test(s))).toBe(true) // the fetch
+      expect(prepared.some((s) => /set\s+completed_on/i.test(s))).toBe(true) // the complete
+    } finally {
+      await single.stop({ graceful: false })
+    }
+  })
+})

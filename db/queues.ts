@@ -6,6 +6,7 @@ import { PgBoss } from 'pg-boss'
 import type { Db } from './client.ts'
 import { errorFields, log } from '../lib/log.ts'
 import { announceDue } from './queue-due.ts'
+import { PreparedStatementsDb } from './queue-prepared-db.ts'
 
 export interface QueueDefinition<S extends v.GenericSchema = v.GenericSchema> {
   name: string
@@ -163,14 +164,15 @@ export const queues = {
 export const allQueues: QueueDefinition[] = Object.values(queues)
 
 export function createBoss(databaseUrl: string, options: { max?: number; maintenance?: boolean } = {}): PgBoss {
+  const connection = { connectionString: databaseUrl, max: options.max ?? 5, application_name: 'veilmail-queue' }
   const boss = new PgBoss({
-    connectionString: databaseUrl,
+    ...connection,
+    // its statements prepared per connection (db/queue-prepared-db.ts)
+    db: new PreparedStatementsDb(connection),
     schema: 'pgboss',
-    max: options.max ?? 5,
     useListenNotify: true,
     supervise: options.maintenance ?? true,
     schedule: options.maintenance ?? true,
-    application_name: 'veilmail-queue',
     superviseIntervalSeconds: SUPERVISE_SECONDS,
     monitorIntervalSeconds: SUPERVISE_SECONDS,
   } as ConstructorParameters<typeof PgBoss>[0])

@@ -25,7 +25,7 @@ export async function benchDatabase(): Promise<BenchDatabase> {
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'veilmail-bench-'))
   const db = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres'), port: await freePort(), database: name,
-    ...(PG_STATEMENTS ? { settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } } : {}) })
+    ...(PG_STATEMENTS ? { settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all', 'pg_stat_statements.track_planning': 'on' } } : {}) })
   // A benchmark stopped early (Ctrl-C, timeout) must not leave its Postgres running.
   const orphanGuard = () => {
     try {

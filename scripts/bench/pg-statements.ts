@@ -52,14 +52,14 @@ export async function pgStatements(sql: Sql): Promise<PgStatements> {
       const walAfter = await wal()
       const kinds = new Map<string, number>()
       for (const [pid, { kind, ms }] of await cpuByKind()) kinds.set(kind, (kinds.get(kind) ?? 0) + ms - (cpuBefore.get(pid)?.ms ?? 0))
-      const rows = await sql<{ query: string; calls: number; total: number; rows: number; walBytes: number }[]>`
-        select regexp_replace(query, '\\s+', ' ', 'g') as query, calls::float8 as calls, total_exec_time::float8 as total, rows::float8 as rows, wal_bytes::float8 as wal_bytes
+      const rows = await sql<{ query: string; calls: number; total: number; plan: number; rows: number; walBytes: number }[]>`
+        select regexp_replace(query, '\\s+', ' ', 'g') as query, calls::float8 as calls, total_exec_time::float8 as total, total_plan_time::float8 as plan, rows::float8 as rows, wal_bytes::float8 as wal_bytes
         from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
-        order by total_exec_time desc limit ${Number(process.env.BENCH_PG_STATEMENTS_TOP ?? 15)}`
-      const [all] = await sql<{ total: number; calls: number }[]>`
-        select coalesce(sum(total_exec_time), 0)::float8 as total, coalesce(sum(calls), 0)::float8 as calls from pg_stat_statements`
-      console.log(`\nPostgres, ${title}: ${(all.total / messages).toFixed(2)} ms of statement time and ${(all.calls / messages).toFixed(1)} statements per message; ` +
-        `WAL ${((walAfter.bytes - walBefore.bytes) / messages / 1024).toFixed(1)} KB, ${((walAfter.records - walBefore.records) / messages).toFixed(1)} records and ${((walAfter.fpi - walBefore.fpi) / messages).toFixed(2)} full-page images per message`)
+        order by total_exec_time + total_plan_time desc limit ${Number(process.env.BENCH_PG_STATEMENTS_TOP ?? 15)}`
+      const [all] = await sql<{ total: number; calls: number; jit: number }[]>`
+        select coalesce(sum(total_exec_time + total_plan_time), 0)::float8 as total, coalesce(sum(calls), 0)::float8 as calls, coalesce(sum(jit_functions), 0)::float8 as jit from pg_stat_statements`
+      console.log(`\nPostgres, ${title}: ${(all.total / messages).toFixed(2)} ms of statement time (planning and execution) and ${(all.calls / messages).toFixed(1)} statements per message; ` +
+        `WAL ${((walAfter.bytes - walBefore.bytes) / messages / 1024).toFixed(1)} KB, ${((walAfter.records - walBefore.records) / messages).toFixed(1)} records and ${((walAfter.fpi - walBefore.fpi) / messages).toFixed(2)} full-page images per message; ${all.jit} functions JIT-compiled`)
       console.log('CPU per message by server process (those alive at both ends): ' +
         [...kinds].sort((a, b) => b[1] - a[1]).filter(([, ms]) => ms > 0).map(([kind, ms]) => `${kind} ${(ms / messages).toFixed(2)} ms`).join(', '))
       await new Promise((r) => setTimeout(r, 1500)) // statistics are flushed at most once a second
@@ -76,7 +76,7 @@ export async function pgStatements(sql: Sql): Promise<PgStatements> {
       const hot = new Set([...tablesAfter.values()].filter((t) => t.ins + t.upd - (tablesBefore.get(t.table)?.ins ?? 0) - (tablesBefore.get(t.table)?.upd ?? 0) > messages / 2).map((t) => t.table))
       console.log(`indexes of tables written at least once per two messages that no statement used: ${unused.filter((i) => hot.has(i.split('.').slice(0, 2).join('.'))).join(', ') || 'none'}`)
       printTable(rows.map((r) => ({
-        'ms/msg': (r.total / messages).toFixed(3), 'calls/msg': (r.calls / messages).toFixed(2), 'rows/call': (r.rows / Math.max(1, r.calls)).toFixed(1),
+        'ms/msg': (r.total / messages).toFixed(3), 'planning ms/msg': (r.plan / messages).toFixed(3), 'calls/msg': (r.calls / messages).toFixed(2), 'rows/call': (r.rows / Math.max(1, r.calls)).toFixed(1),
         'WAL B/msg': (r.walBytes / messages).toFixed(0), statement: r.query.slice(0, 140),
       })))
     },

@@ -52,8 +52,8 @@ export async function pgStatements(sql: Sql): Promise<PgStatements> {
       const walAfter = await wal()
       const kinds = new Map<string, number>()
       for (const [pid, { kind, ms }] of await cpuByKind()) kinds.set(kind, (kinds.get(kind) ?? 0) + ms - (cpuBefore.get(pid)?.ms ?? 0))
-      const rows = await sql<{ query: string; calls: number; total: number; plan: number; rows: number; walBytes: number }[]>`
-        select regexp_replace(query, '\\s+', ' ', 'g') as query, calls::float8 as calls, total_exec_time::float8 as total, total_plan_time::float8 as plan, rows::float8 as rows, wal_bytes::float8 as wal_bytes
+      const rows = await sql<{ query: string; calls: number; total: number; plan: number; rows: number; blocks: number; walBytes: number }[]>`
+        select regexp_replace(query, '\\s+', ' ', 'g') as query, calls::float8 as calls, total_exec_time::float8 as total, total_plan_time::float8 as plan, rows::float8 as rows, (shared_blks_hit + shared_blks_read)::float8 as blocks, wal_bytes::float8 as wal_bytes
         from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
         order by total_exec_time + total_plan_time desc limit ${Number(process.env.BENCH_PG_STATEMENTS_TOP ?? 15)}`
       const [all] = await sql<{ total: number; calls: number; jit: number }[]>`
@@ -76,7 +76,7 @@ export async function pgStatements(sql: Sql): Promise<PgStatements> {
       const hot = new Set([...tablesAfter.values()].filter((t) => t.ins + t.upd - (tablesBefore.get(t.table)?.ins ?? 0) - (tablesBefore.get(t.table)?.upd ?? 0) > messages / 2).map((t) => t.table))
       console.log(`indexes of tables written at least once per two messages that no statement used: ${unused.filter((i) => hot.has(i.split('.').slice(0, 2).join('.'))).join(', ') || 'none'}`)
       printTable(rows.map((r) => ({
-        'ms/msg': (r.total / messages).toFixed(3), 'planning ms/msg': (r.plan / messages).toFixed(3), 'calls/msg': (r.calls / messages).toFixed(2), 'rows/call': (r.rows / Math.max(1, r.calls)).toFixed(1),
+        'ms/msg': (r.total / messages).toFixed(3), 'planning ms/msg': (r.plan / messages).toFixed(3), 'calls/msg': (r.calls / messages).toFixed(2), 'rows/call': (r.rows / Math.max(1, r.calls)).toFixed(1), 'pages/call': (r.blocks / Math.max(1, r.calls)).toFixed(0),
         'WAL B/msg': (r.walBytes / messages).toFixed(0), statement: r.query.slice(0, 140),
       })))
     },

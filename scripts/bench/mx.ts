@@ -9,7 +9,8 @@
 // Knobs: BENCH_MX_MESSAGES, BENCH_DRAIN_MESSAGES; BENCH_CPU_PROF_DIR=dir runs the Veilmail
 // processes with `node --cpu-prof` into dir (open the .cpuprofile files in Chrome's DevTools);
 // MX_PROCESSES and DELIVERY_PROCESSES (default 1, as `npm start`) are passed to the MX and delivery;
-// BENCH_PG_STATEMENTS=1 prints Postgres's top statements and WAL per message (pg-statements.ts);
+// BENCH_PG_STATEMENTS=1 prints Postgres's top statements (BENCH_PG_STATEMENTS_TOP of them, 15),
+// WAL, server CPU by process kind and table activity per message (pg-statements.ts);
 // BENCH_MX_QUICK=1 measures only reused sessions with the local DNS; BENCH_MX_MODE=new|reused one mode; BENCH_MX_PARTS picks parts
 // (compare,drain,memory; default all). memory (also `npm run bench -- mx-memory`): 40 concurrent
 // 24 MB messages (BENCH_MEMORY_MESSAGES), peak RSS of each process (the

@@ -157,3 +157,61 @@ describe('delayed jobs', () => {
     }
   })
 })
+
+describe("pg-boss's own statements", () => {
+  it('are prepared once per connection when they take parameters (the complete), and planned on each run when all literal (the fetch)', async () => {
+    // one connection, so the statement below runs where the fetches ran
+    const queue = defineQueue({ ...probe, name: 'test-prepared' })
+    await createQueues(boss, [queue])
+    const single = createBoss(db.url, { max: 1, maintenance: false })
+    await single.start()
+    try {
+      for (let i = 0; i < 3; i++) {
+        await enqueue(db.sql, boss, queue, { userId: crypto.randomUUID() })
+        const jobs = await single.fetch(queue.name)
+        expect(jobs).toHaveLength(1)
+        await single.complete(queue.name, jobs[0].id)
+      }
+      const { rows } = await single.getDb().executeSql('select statement from pg_prepared_statements')
+      const prepared = rows.map((r: { statement: string }) => r.statement)
+      expect(prepared.some((s) => /set\s+completed_on/i.test(s))).toBe(true) // the complete
+      // the fetch names its queue inline: a plan kept from when the table was empty would stay
+      expect(prepared.some((s) => /with\s+next\s+as/i.test(s))).toBe(false)
+    } finally {
+      await single.stop({ graceful: false })
+    }
+  })
+})
+
+describe('a finished batch', () => {
+  it('is completed by id: the job table is not scanned whole for it', async () => {
+    const queue = defineQueue({ ...probe, name: 'test-complete-by-id' })
+    await createQueues(boss, [queue])
+    // one connection: the statistics it flushes are those of every statement the worker ran
+    const single = createBoss(db.url, { max: 1, maintenance: false })
+    await single.start()
+    const seqScans = async () => {
+      await single.getDb().executeSql('select pg_stat_force_next_flush()')
+      await db.sql`select pg_stat_clear_snapshot()`
+      const [row] = await db.sql<{ n: number }[]>`select seq_scan::int as n from pg_stat_user_tables where schemaname = 'pgboss' and relname = 'job_common'`
+      return row.n
+    }
+    try {
+      // the queue's completed jobs, as a week of mail leaves them: scanning them is what a complete must not do
+      await db.sql`insert into pgboss.job_common (name, state, completed_on, data) select ${queue.name}, 'completed', now(), '{}' from generate_series(1, 2000)`
+      await db.sql`analyze pgboss.job_common`
+      await db.sql.begin(async (tx) => {
+        for (let i = 0; i < 40; i++) await enqueue(tx, boss, queue, { userId: crypto.randomUUID() })
+      })
+      const before = await seqScans()
+      let done = 0
+      await work(single, queue, async () => { done++ }, { concurrency: 8, batchSize: 4, pollSeconds: 1 })
+      await expect.poll(() => done).toBe(40)
+      await expect.poll(async () => (await db.sql`select count(*)::int as n from pgboss.job where name = ${queue.name} and state = 'completed'`)[0].n).toBe(2040)
+      await single.offWork(queue.name)
+      expect(await seqScans()).toBe(before)
+    } finally {
+      await single.stop({ graceful: false })
+    }
+  })
+})

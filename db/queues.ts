@@ -6,6 +6,7 @@ import { PgBoss } from 'pg-boss'
 import type { Db } from './client.ts'
 import { errorFields, log } from '../lib/log.ts'
 import { announceDue } from './queue-due.ts'
+import { PreparedStatementsDb } from './queue-prepared-db.ts'
 
 export interface QueueDefinition<S extends v.GenericSchema = v.GenericSchema> {
   name: string
@@ -163,14 +164,15 @@ export const queues = {
 export const allQueues: QueueDefinition[] = Object.values(queues)
 
 export function createBoss(databaseUrl: string, options: { max?: number; maintenance?: boolean } = {}): PgBoss {
+  const connection = { connectionString: databaseUrl, max: options.max ?? 5, application_name: 'veilmail-queue' }
   const boss = new PgBoss({
-    connectionString: databaseUrl,
+    ...connection,
+    // its statements prepared per connection (db/queue-prepared-db.ts)
+    db: new PreparedStatementsDb(connection),
     schema: 'pgboss',
-    max: options.max ?? 5,
     useListenNotify: true,
     supervise: options.maintenance ?? true,
     schedule: options.maintenance ?? true,
-    application_name: 'veilmail-queue',
     superviseIntervalSeconds: SUPERVISE_SECONDS,
     monitorIntervalSeconds: SUPERVISE_SECONDS,
   } as ConstructorParameters<typeof PgBoss>[0])
@@ -274,6 +276,33 @@ export interface WorkOptions {
  * ignores single-job fetches). A short fetch means the queue was empty: the loop then sleeps
  * until a NOTIFY, a due-time wake-up or the poll.
  */
+type JobResult = { id: string; status: 'completed' | 'failed' | 'deadletter'; output?: { error: string } }
+
+/**
+ * Fails the jobs of a batch whose handler threw (each retried per its queue's policy) and sends
+ * those with an invalid payload to the dead-letter queue at once; pg-boss then completes the rest
+ * by id. Not pg-boss's per-job results: it completes those with an UPDATE joined to a JSON
+ * recordset, which Postgres plans as a sequential scan of the whole job table (the recordset is
+ * estimated at 100 rows), completed jobs of the last week included: up to ~800 pages per batch in
+ * `BENCH_PG_STATEMENTS=1 npm run bench -- mx`, where the complete by id reads a few.
+ */
+async function settleUnsuccessful(boss: PgBoss, queue: QueueDefinition, jobs: { id: string; retryCount: number }[], results: JobResult[]): Promise<void> {
+  const byError = new Map<string, { id: string; retryCount: number }[]>()
+  results.forEach((r, i) => {
+    if (r.status === 'completed') return
+    const error = r.status === 'deadletter' ? 'invalid_payload' : (r.output?.error ?? 'error')
+    byError.set(error, [...(byError.get(error) ?? []), jobs[i]])
+  })
+  const invalid = byError.get('invalid_payload')
+  if (invalid) await exhaustRetries(boss, queue, invalid.map((j) => j.id))
+  for (const [error, failed] of byError) await boss.fail(queue.name, failed, { error })
+}
+
+/** An invalid payload is not retried: its job's retries are used up, so failing it dead-letters it. */
+async function exhaustRetries(boss: PgBoss, queue: QueueDefinition, ids: string[]): Promise<void> {
+  await boss.getDb().executeSql('update pgboss.job set retry_limit = retry_count where name = $1 and id = any($2::uuid[])', [queue.name, ids])
+}
+
 export async function work<Q extends QueueDefinition>(
   boss: PgBoss,
   queue: Q,
@@ -283,7 +312,7 @@ export async function work<Q extends QueueDefinition>(
   const polling = options.pollSeconds ? { pollingIntervalSeconds: options.pollSeconds, notifyPollingIntervalSeconds: options.pollSeconds } : {}
   const concurrency = Math.max(1, options.concurrency ?? 1)
   const batchSize = Math.min(Math.max(1, options.batchSize ?? 1), concurrency)
-  const runOne = async (job: { id: string; data: unknown; retryCount: number; signal: AbortSignal }) => {
+  const runOne = async (job: { id: string; data: unknown; retryCount: number; signal: AbortSignal }): Promise<JobResult> => {
     const parsed = v.safeParse(queue.schema, job.data)
     if (!parsed.success) {
       log.error('job.invalid_payload', { queue: queue.name, job: job.id })
@@ -304,11 +333,12 @@ export async function work<Q extends QueueDefinition>(
     const size = Math.min(batchSize, concurrency - started)
     let self: (id: string) => void = () => {}
     const loopId = new Promise<string>((resolve) => { self = resolve })
-    const id = await boss.work<unknown>(queue.name, { batchSize: size, perJobResults: true, localConcurrency: 1, ...polling }, async (jobs) => {
+    const id = await boss.work<unknown>(queue.name, { batchSize: size, localConcurrency: 1, ...polling }, async (jobs) => {
       const results = await Promise.all(jobs.map(runOne))
+      await settleUnsuccessful(boss, queue, jobs, results)
       // a full fetch: more are likely waiting, so this loop skips its idle wait
       if (jobs.length >= size) boss.notifyWorker(await loopId)
-      return results
+      // returning completes the batch's jobs that are still active, by id
     })
     self(id)
     loops.push(id)

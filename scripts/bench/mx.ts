@@ -9,6 +9,8 @@
 // Knobs: BENCH_MX_MESSAGES, BENCH_DRAIN_MESSAGES; BENCH_CPU_PROF_DIR=dir runs the Veilmail
 // processes with `node --cpu-prof` into dir (open the .cpuprofile files in Chrome's DevTools);
 // MX_PROCESSES and DELIVERY_PROCESSES (default 1, as `npm start`) are passed to the MX and delivery;
+// BENCH_PG_STATEMENTS=1 prints Postgres's top statements (BENCH_PG_STATEMENTS_TOP of them, 15),
+// WAL, server CPU by process kind and table activity per message (pg-statements.ts);
 // BENCH_MX_QUICK=1 measures only reused sessions with the local DNS; BENCH_MX_MODE=new|reused one mode; BENCH_MX_PARTS picks parts
 // (compare,drain,memory; default all). memory (also `npm run bench -- mx-memory`): 40 concurrent
 // 24 MB messages (BENCH_MEMORY_MESSAGES), peak RSS of each process (the
@@ -26,7 +28,8 @@ import { loadTlsCredentials } from '../../lib/tls.ts'
 import { printTable } from '../print-table.ts'
 import { freePort } from '../testing/free-port.ts'
 import { startDnsStandIn } from '../testing/dns-stand-in.ts'
-import { benchDatabase } from './bench-db.ts'
+import { benchDatabase, PG_STATEMENTS } from './bench-db.ts'
+import { pgStatements } from './pg-statements.ts'
 import { forkedPids, treeCpuMs } from './process-cpu.ts'
 import { postfixAvailable, smtpSource, startPrivatePostfix, startSink, type Sink } from './postfix-anchor.ts'
 
@@ -141,6 +144,7 @@ export async function run(parts: string[] = PARTS) {
     cleanups.push(() => db.close())
     const sql = createSql(db.url, { max: 2, name: 'bench' })
     cleanups.push(() => sql.end({ timeout: 5 }))
+    const statements = PG_STATEMENTS ? await pgStatements(sql) : undefined
     const dns = await startDnsStandIn()
     cleanups.push(() => dns.close())
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'veilmail-bench-mx-'))
@@ -192,6 +196,7 @@ export async function run(parts: string[] = PARTS) {
         try {
           services.push(await startService('workers/mx/mx.ts', { ...env, ...setup.env }, 'mx.listening'))
           services.push(await startService('workers/delivery/delivery.ts', { ...env, ...setup.env }, 'delivery.started'))
+          await statements?.reset()
           const cpuBefore = [...services.map((s) => s.cpuMs()), postgresCpu()]
           const started = performance.now()
           const accept = rate(MESSAGES, await smtpSource(mxPort, { messages: MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse: mode.reuse }))
@@ -210,6 +215,7 @@ export async function run(parts: string[] = PARTS) {
             'load average': os.loadavg()[0].toFixed(1),
           })
           console.log(`  measured: ${mode.name}, ${setup.name}`)
+          await statements?.report(`${mode.name}, ${setup.name}`, MESSAGES)
         } finally {
           sink.process.kill('SIGKILL')
           for (const s of services.reverse()) await s.stop()

@@ -55,8 +55,14 @@ export class SpoolCodec {
     this.#box = new SecretBox(secretKey, 'spool')
   }
 
+  /**
+   * Compressed before sealing when that shrinks it (zstd level 1, lib/secret-box.ts): mail is mostly
+   * text, and every byte of a chunk is sent to Postgres as base64, sliced into TOAST rows, written
+   * to the WAL and read back by the delivery. Sizes are no secret of the spool (`size` is stored
+   * plain), and a chunk holds one message's bytes only, so compression tells nothing across mail.
+   */
   sealChunk(id: string, seq: number, last: boolean, data: Uint8Array): Buffer {
-    return this.#box.seal(data, chunkData(id, seq, last))
+    return this.#box.seal(data, chunkData(id, seq, last), { compress: true })
   }
 
   /** Throws SpoolDamagedError when the chunk is not the one sealed for this place of this row. */

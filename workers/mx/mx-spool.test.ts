@@ -143,3 +143,23 @@ describe('large messages streaming into the spool', () => {
     expect(await stored([firstId!, thirdId!])).toMatchObject({ spool: 2, deliveries: 2, jobs: 2 })
   })
 })
+
+describe('the sealed chunks of a message', () => {
+  it('are stored compressed when that shrinks them, and open to the bytes received', async () => {
+    const alias = await env.createAlias('owner@mailbox.example')
+    const recipient = await resolveRecipient({ sql: env.db.sql, mailDomains: env.config.mailDomains, srs: new Srs(env.config.secretKey) }, alias.address, 'sender@outside.example')
+    const codec = new SpoolCodec(env.config.secretKey)
+    const spool = createSpooler({ sql: env.db.sql, boss: env.boss, codec })
+    const text = Buffer.from(`Subject: minutes\r\n\r\n${'The meeting is moved to Thursday at ten.\r\n'.repeat(250)}`)
+    // random bytes (an already compressed attachment) do not shrink: they are sealed as they are
+    const noise = Buffer.concat([Buffer.from('Subject: noise\r\n\r\n'), crypto.getRandomValues(new Uint8Array(10_000))])
+    for (const raw of [text, noise]) {
+      const id = (await spool([recipient], { raw, meta })) as string
+      const [chunk] = await env.db.sql<{ sealed: Buffer; size: number }[]>`
+        select c.sealed, s.size from spool_chunks c join spool_messages s on s.id = c.spool_id where c.spool_id = ${id} and c.seq = 0`
+      expect(codec.openChunk(id, 0, true, chunk.sealed)).toEqual(raw)
+      if (raw === text) expect(chunk.sealed.length).toBeLessThan(chunk.size / 4)
+      else expect(chunk.sealed.length).toBeGreaterThanOrEqual(chunk.size)
+    }
+  })
+})

@@ -246,7 +246,8 @@ async function runApiOnly(): Promise<void> {
       const user = new ApiClient(attachMailbox(createApp({ sql, boss, config }), { sql, secretKey: config.secretKey }))
       const { user: account } = await user.register()
       // what the initial and the incremental sync leave stored
-      const synced = await storeMessages(sql, config, account.id, MESSAGES + 100, 'synced')
+      // dated as the mailbox's messages are (a minute apart from 2026-01-01): newer than the 100,000
+      const synced = await storeMessages(sql, config, account.id, MESSAGES + 100, 'synced', { from: Date.UTC(2026, 0, 1), step: 60_000 })
       await apiFigures(sql, config, user, account.id, synced)
     } finally {
       await boss.stop({ graceful: false })
@@ -260,7 +261,7 @@ async function runApiOnly(): Promise<void> {
 
 /** Stores 100,000 more messages for the user, then times the API's reads (p95 of 200 requests each). */
 async function apiFigures(sql: Sql, config: Config, user: ApiClient, userId: string, syncedFolder: string): Promise<void> {
-  const storedFolder = await storeMessages(sql, config, userId, STORED, 'stored')
+  const storedFolder = await storeMessages(sql, config, userId, STORED, 'stored', { from: Date.UTC(2024, 0, 1), step: 600_000 })
   await sql`analyze received_emails`
   const [{ id: someId }] = await sql<{ id: string }[]>`select id from received_emails where user_id = ${userId} and subject like 'Stored thread%' order by received_at desc limit 1`
   const timings = async (path: string) => {
@@ -297,7 +298,7 @@ async function apiFigures(sql: Sql, config: Config, user: ApiClient, userId: str
 }
 
 /** Stores `count` messages in a new account's INBOX, in conversations of five, as a sync stores them; answers that folder's id. */
-async function storeMessages(sql: Sql, config: Config, userId: string, count: number, name: string): Promise<string> {
+async function storeMessages(sql: Sql, config: Config, userId: string, count: number, name: string, dates: { from: number; step: number }): Promise<string> {
   const providerId = crypto.randomUUID()
   const email = `${name}@bench.test`
   await insertEmailProvider(sql, {
@@ -316,7 +317,7 @@ async function storeMessages(sql: Sql, config: Config, userId: string, count: nu
         id, userId, providerId, folderId: folder.id, uid: i + 1, messageId: `<${name}-${i}@bench.test>`, inReplyTo: i % 5 ? `<${name}-${i - 1}@bench.test>` : null,
         referenceIds: i % 5 ? [`<${name}-${i - (i % 5)}@bench.test>`] : [], threadId: thread, threadSubject: `${name} thread ${Math.floor(i / 5)}`,
         subject: `${i % 5 ? 'Re: ' : ''}${name === 'stored' ? 'Stored' : 'Synced'} thread ${Math.floor(i / 5)}`, fromAddress: `s${i % 311}@example.org`, fromName: `Sender ${i % 311}`,
-        toAddress: 'owner@mail.test', ccAddresses: '', bccAddresses: '', receivedAt: new Date(Date.UTC(2024, 0, 1) + i * 600_000), size: 4000 + (i % 20_000),
+        toAddress: 'owner@mail.test', ccAddresses: '', bccAddresses: '', receivedAt: new Date(dates.from + i * dates.step), size: 4000 + (i % 20_000),
         isRead: i % 3 !== 0, isStarred: i % 40 === 0, isAnswered: false, hasAttachments: i % 50 === 0, modseq: null,
         preview: box.seal(`Preview of stored message ${i}, with a few ordinary words to fill a line of the list.`, `${id}:preview`),
         bodyText: box.seal(`Body of stored message ${i}.`, `${id}:text`), bodyHtml: null,

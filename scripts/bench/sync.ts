@@ -264,6 +264,7 @@ async function apiFigures(sql: Sql, config: Config, user: ApiClient, userId: str
   const storedFolder = await storeMessages(sql, config, userId, STORED, 'stored', { from: Date.UTC(2024, 0, 1), step: 600_000 })
   await sql`analyze received_emails`
   const [{ id: someId }] = await sql<{ id: string }[]>`select id from received_emails where user_id = ${userId} and subject like 'Stored thread%' order by received_at desc limit 1`
+  const [{ providerId: storedAccount }] = await sql<{ providerId: string }[]>`select provider_id from mailbox_folders where id = ${storedFolder}`
   const figures = [
     ['list page 1 (50, all accounts)', '/api/emails?providerId=all&limit=50&offset=0&category=inbox'],
     ['list page 1, unread', '/api/emails?providerId=all&limit=50&offset=0&category=unread'],
@@ -275,6 +276,9 @@ async function apiFigures(sql: Sql, config: Config, user: ApiClient, userId: str
     [`counts of one folder (${STORED.toLocaleString('en')} messages)`, `/api/emails/counts?folder=${storedFolder}`],
     [`list page 1, one folder (${(MESSAGES + 100).toLocaleString('en')} messages)`, `/api/emails?folder=${syncedFolder}&limit=50&offset=0&category=inbox`],
     [`counts of one folder (${(MESSAGES + 100).toLocaleString('en')} messages)`, `/api/emails/counts?folder=${syncedFolder}`],
+    // an account's categories, as the inbox asks for them (unread: up to 200 from the start)
+    [`one account (${STORED.toLocaleString('en')} messages), unread (200)`, `/api/emails?providerId=${storedAccount}&limit=200&offset=0&category=unread`],
+    [`one account (${STORED.toLocaleString('en')} messages), starred page 1`, `/api/emails?providerId=${storedAccount}&limit=50&offset=0&category=starred`],
     ['accounts with their folders\' counts (GET /api/email-providers, the sidebar)', '/api/email-providers'],
     ['conversation open (GET /api/emails/{id}, 5 messages)', `/api/emails/${someId}`],
   ] as const

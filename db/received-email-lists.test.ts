@@ -50,4 +50,38 @@ describe('listReceivedEmails', () => {
       }
     })
   })
+
+  it("reads one account's unread and starred pages from that account alone, however much newer such mail the user's other accounts hold", async () => {
+    const user = (await insertUser(db.sql, { email: 'categories@veilmail.test', authMethod: 'email' }))!
+    const [older, newer] = [randomUUID(), randomUUID()]
+    const folders: Record<string, string> = {}
+    for (const providerId of [older, newer]) {
+      await insertEmailProvider(db.sql, { id: providerId, userId: user.id, provider: 'other', email: `${providerId}@example.test`, credentials: Buffer.from('x') })
+      folders[providerId] = (await upsertFolder(db.sql, providerId, 'INBOX', '\\Inbox', true)).id
+    }
+    // every other message unread and starred: the account's whole list holds as many read ones in between
+    const email = (providerId: string, uid: number, receivedAt: Date, flagged = uid % 2 === 0): NewReceivedEmail => ({
+      id: randomUUID(), userId: user.id, providerId, folderId: folders[providerId], uid, messageId: null, inReplyTo: null, referenceIds: [],
+      threadId: randomUUID(), threadSubject: 's', subject: 'S', fromAddress: 'a@example.test', fromName: '', toAddress: 'b@example.test',
+      ccAddresses: '', bccAddresses: '', receivedAt, size: 10, isRead: !flagged, isStarred: flagged, isAnswered: false, hasAttachments: false,
+      modseq: null, preview: Buffer.from('p'), bodyText: null, bodyHtml: null,
+    })
+    // 3,000 in one account, then 1,000 newer unread and starred ones in the other
+    for (let start = 0; start < 3000; start += 1000) {
+      await insertReceivedEmails(db.sql, Array.from({ length: 1000 }, (_, i) => email(older, start + i + 1, new Date(Date.UTC(2024, 0, 1) + (start + i) * 60_000))))
+    }
+    await insertReceivedEmails(db.sql, Array.from({ length: 1000 }, (_, i) => email(newer, i + 1, new Date(Date.UTC(2026, 0, 1) + i * 60_000), true)))
+    await db.sql`vacuum analyze received_emails`
+    await db.sql.begin(async (tx) => {
+      const fetched = async () => (await tx<{ rows: number }[]>`select idx_tup_fetch::int as rows from pg_stat_xact_user_tables where relname = 'received_emails'`)[0]?.rows ?? 0
+      for (const category of ['unread', 'starred'] as const) {
+        const before = await fetched()
+        const page = await listReceivedEmails(tx, user.id, { providerId: older, category, limit: 50, offset: 0 })
+        expect(page.map((r) => r.providerId)).toEqual(Array(50).fill(older))
+        expect(page[0].receivedAt).toEqual(new Date(Date.UTC(2024, 0, 1) + 2999 * 60_000)) // uid 3,000
+        // the page's 50 rows: none of the other account's 1,000 newer ones, none of this one's read mail
+        expect(await fetched() - before, category).toBe(50)
+      }
+    })
+  })
 })

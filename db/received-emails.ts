@@ -150,7 +150,8 @@ export async function listReceivedEmails(db: Db, userId: string, q: ListQuery): 
  * by the messages' user_id: given user_id = … the planner may walk the user's whole list in
  * received_emails_user_list_idx and filter, past every newer message of the user's other folders
  * (11 ms for a 100,000-message folder under 10,100 newer ones, 0.2 ms in the folder's own index).
- * Unread and starred keep user_id = …: the user's partial indexes hold only those messages.
+ * Across accounts, unread and starred keep user_id = …: the user's partial indexes hold only those
+ * messages; one account's have partial indexes of their own.
  */
 function listScope(db: Db, userId: string, q: ListQuery) {
   if (q.category === 'inbox' && q.folderId) {
@@ -158,10 +159,11 @@ function listScope(db: Db, userId: string, q: ListQuery) {
     return db`folder_id = (select f.id from mailbox_folders f join email_providers p on p.id = f.provider_id
       where f.id = ${q.folderId} and p.user_id = ${userId} ${ofProvider})`
   }
-  if (q.category === 'inbox' && q.providerId) return db`provider_id = (select id from email_providers where id = ${q.providerId} and user_id = ${userId})`
+  const byCategory = q.category === 'starred' ? db`and is_starred` : q.category === 'unread' ? db`and not is_read` : db``
+  // one account's unread and starred read its own partial indexes (migration 0045), as its whole list does
+  if (q.providerId && !q.folderId) return db`provider_id = (select id from email_providers where id = ${q.providerId} and user_id = ${userId}) ${byCategory}`
   const byProvider = q.providerId ? db`and provider_id = ${q.providerId}` : db``
   const byFolder = q.folderId ? db`and folder_id = ${q.folderId}` : db``
-  const byCategory = q.category === 'starred' ? db`and is_starred` : q.category === 'unread' ? db`and not is_read` : db``
   return db`user_id = ${userId} ${byProvider} ${byFolder} ${byCategory}`
 }
 

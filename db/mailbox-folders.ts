@@ -45,13 +45,12 @@ export interface FolderCountRow {
   id: string; providerId: string; path: string; specialUse: string | null; enabled: boolean; messageCount: number; unseenCount: number; stored: number; unread: number
 }
 
-/** Each folder of the user's accounts with the server's count and what is stored here. */
+/** Each folder of the user's accounts with the server's count and what is stored here (its mailbox_counts row). */
 export async function listFolderCounts(db: Db, userId: string): Promise<FolderCountRow[]> {
   return db<FolderCountRow[]>`
     select f.id, f.provider_id, f.path, f.special_use, f.enabled, f.message_count, f.unseen_count,
-      (select count(*) from received_emails e where e.folder_id = f.id and not e.deleted)::int as stored,
-      (select count(*) from received_emails e where e.folder_id = f.id and not e.deleted and not e.is_read)::int as unread
-    from mailbox_folders f join email_providers p on p.id = f.provider_id
+      coalesce(m.total, 0) as stored, coalesce(m.unread, 0) as unread
+    from mailbox_folders f join email_providers p on p.id = f.provider_id left join mailbox_counts m on m.folder_id = f.id
     where p.user_id = ${userId} order by f.provider_id, f.path`
 }
 

@@ -38,21 +38,23 @@ export const emailRoutes = new Hono<AppEnv>()
   .get('/', signedIn, inboxSeen, queryParams(ListEmailsQuerySchema), async (c) => {
     const q = c.req.valid('query')
     const { sql, config } = c.var.deps
-    // another user's folder (or none) is not found, like any resource of theirs
-    if (q.folder && !(await findUserFolder(sql, c.var.user.id, q.folder))) return notFound(c)
     const rows = await listReceivedEmails(sql, c.var.user.id, {
       providerId: q.providerId === 'all' ? undefined : q.providerId, folderId: q.folder, category: q.category, limit: q.limit, offset: q.offset,
     })
+    // the list holds the user's own mail only, so a folder with rows is theirs; an empty page may be
+    // another user's folder (or none), which is not found like any resource of theirs
+    if (q.folder && rows.length === 0 && !(await findUserFolder(sql, c.var.user.id, q.folder))) return notFound(c)
     const box = receivedMailBox(config)
     return c.json({ success: true, emails: rows.map((r) => listView(box, r, 100)) })
   })
   .get('/counts', signedIn, inboxSeen, queryParams(CountsQuerySchema), async (c) => {
     const q = c.req.valid('query')
     const { sql } = c.var.deps
-    if (q.folder && !(await findUserFolder(sql, c.var.user.id, q.folder))) return notFound(c)
+    // another user's folder (or none) has no counts: not found
     const counts = q.folder
       ? await countFolderEmails(sql, c.var.user.id, q.folder)
       : await countReceivedEmails(sql, c.var.user.id, q.providerId === 'all' ? undefined : q.providerId)
+    if (!counts) return notFound(c)
     return c.json({ success: true as const, ...counts })
   })
   .get('/:emailId', signedIn, async (c) => {

@@ -1,0 +1,87 @@
+// Listing synced mail: one folder's page reads that folder's rows, not the user's newer mail
+// elsewhere. This file's database holds one user, as a server with one big user does: there the
+// planner knows user_id = … matches every row.
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { insertEmailProvider } from './email-providers.ts'
+import { upsertFolder } from './mailbox-folders.ts'
+import { insertReceivedEmails, listReceivedEmails, type NewReceivedEmail } from './received-emails.ts'
+import { insertUser } from './users.ts'
+import { createTestDatabase, type TestDatabase } from '../scripts/testing/test-database.ts'
+
+let db: TestDatabase
+beforeAll(async () => {
+  db = await createTestDatabase()
+})
+afterAll(() => db.drop())
+
+describe('listReceivedEmails', () => {
+  it("reads a folder's page from that folder alone, however much newer mail the user's other folders hold", async () => {
+    const user = (await insertUser(db.sql, { email: 'lists@veilmail.test', authMethod: 'email' }))!
+    const providerId = randomUUID()
+    await insertEmailProvider(db.sql, { id: providerId, userId: user.id, provider: 'other', email: 'lists@example.test', credentials: Buffer.from('x') })
+    // the old mail's folder is the one whose id sorts after the other's: stored first, its index then
+    // looks scattered over the table to the planner, which prefers the user's list (as in npm run bench -- sync)
+    const [recent, archive] = [await upsertFolder(db.sql, providerId, 'INBOX', '\\Inbox', true), await upsertFolder(db.sql, providerId, 'Archive', '\\Archive', true)]
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+    const email = (folderId: string, uid: number, receivedAt: Date): NewReceivedEmail => ({
+      id: randomUUID(), userId: user.id, providerId, folderId, uid, messageId: null, inReplyTo: null, referenceIds: [],
+      threadId: randomUUID(), threadSubject: 's', subject: 'S', fromAddress: 'a@example.test', fromName: '', toAddress: 'b@example.test',
+      ccAddresses: '', bccAddresses: '', receivedAt, size: 10, isRead: false, isStarred: false, isAnswered: false, hasAttachments: false,
+      modseq: null, preview: Buffer.from('p'), bodyText: null, bodyHtml: null,
+    })
+    // 5,000 old messages, then 1,000 newer than any of them in the other folder
+    for (let start = 0; start < 5000; start += 1000) {
+      await insertReceivedEmails(db.sql, Array.from({ length: 1000 }, (_, i) => email(archive.id, start + i + 1, new Date(Date.UTC(2024, 0, 1) + (start + i) * 60_000))))
+    }
+    await insertReceivedEmails(db.sql, Array.from({ length: 1000 }, (_, i) => email(recent.id, i + 1, new Date(Date.UTC(2026, 0, 1) + i * 60_000))))
+    // vacuumed: the rows an offset skips are read from the index alone
+    await db.sql`vacuum analyze received_emails`
+    await db.sql.begin(async (tx) => {
+      // rows this session fetched through indexes and not yet in the cumulative statistics: they grow only by this transaction's reads
+      const fetched = async () => (await tx<{ rows: number }[]>`select idx_tup_fetch::int as rows from pg_stat_xact_user_tables where relname = 'received_emails'`)[0]?.rows ?? 0
+      for (const [offset, newest] of [[0, 4999], [100, 4899]]) {
+        const before = await fetched()
+        const page = await listReceivedEmails(tx, user.id, { folderId: archive.id, category: 'inbox', limit: 50, offset })
+        expect(page.map((r) => r.folderId)).toEqual(Array(50).fill(archive.id))
+        expect(page[0].receivedAt).toEqual(new Date(Date.UTC(2024, 0, 1) + newest * 60_000))
+        // the page's 50 rows, none of the 1,000 newer ones
+        expect(await fetched() - before).toBe(50)
+      }
+    })
+  })
+
+  it("reads one account's unread and starred pages from that account alone, however much newer such mail the user's other accounts hold", async () => {
+    const user = (await insertUser(db.sql, { email: 'categories@veilmail.test', authMethod: 'email' }))!
+    const [older, newer] = [randomUUID(), randomUUID()]
+    const folders: Record<string, string> = {}
+    for (const providerId of [older, newer]) {
+      await insertEmailProvider(db.sql, { id: providerId, userId: user.id, provider: 'other', email: `${providerId}@example.test`, credentials: Buffer.from('x') })
+      folders[providerId] = (await upsertFolder(db.sql, providerId, 'INBOX', '\\Inbox', true)).id
+    }
+    // every other message unread and starred: the account's whole list holds as many read ones in between
+    const email = (providerId: string, uid: number, receivedAt: Date, flagged = uid % 2 === 0): NewReceivedEmail => ({
+      id: randomUUID(), userId: user.id, providerId, folderId: folders[providerId], uid, messageId: null, inReplyTo: null, referenceIds: [],
+      threadId: randomUUID(), threadSubject: 's', subject: 'S', fromAddress: 'a@example.test', fromName: '', toAddress: 'b@example.test',
+      ccAddresses: '', bccAddresses: '', receivedAt, size: 10, isRead: !flagged, isStarred: flagged, isAnswered: false, hasAttachments: false,
+      modseq: null, preview: Buffer.from('p'), bodyText: null, bodyHtml: null,
+    })
+    // 3,000 in one account, then 1,000 newer unread and starred ones in the other
+    for (let start = 0; start < 3000; start += 1000) {
+      await insertReceivedEmails(db.sql, Array.from({ length: 1000 }, (_, i) => email(older, start + i + 1, new Date(Date.UTC(2024, 0, 1) + (start + i) * 60_000))))
+    }
+    await insertReceivedEmails(db.sql, Array.from({ length: 1000 }, (_, i) => email(newer, i + 1, new Date(Date.UTC(2026, 0, 1) + i * 60_000), true)))
+    await db.sql`vacuum analyze received_emails`
+    await db.sql.begin(async (tx) => {
+      const fetched = async () => (await tx<{ rows: number }[]>`select idx_tup_fetch::int as rows from pg_stat_xact_user_tables where relname = 'received_emails'`)[0]?.rows ?? 0
+      for (const category of ['unread', 'starred'] as const) {
+        const before = await fetched()
+        const page = await listReceivedEmails(tx, user.id, { providerId: older, category, limit: 50, offset: 0 })
+        expect(page.map((r) => r.providerId)).toEqual(Array(50).fill(older))
+        expect(page[0].receivedAt).toEqual(new Date(Date.UTC(2024, 0, 1) + 2999 * 60_000)) // uid 3,000
+        // the page's 50 rows: none of the other account's 1,000 newer ones, none of this one's read mail
+        expect(await fetched() - before, category).toBe(50)
+      }
+    })
+  })
+})

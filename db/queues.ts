@@ -17,7 +17,7 @@ export interface QueueDefinition<S extends v.GenericSchema = v.GenericSchema> {
   retryBackoff: boolean
   retryDelayMax?: number
   expireInSeconds: number
-  /** completed jobs are kept this long for inspection (ids only, payloads carry no content) */
+  /** how long a job may wait (created or retry) before pg-boss deletes it: longer than the whole retry schedule (default 7 days) */
   retentionSeconds?: number
   /** a worker that stops beating this long (it died) has its job retried (min 10) */
   heartbeatSeconds?: number

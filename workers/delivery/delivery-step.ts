@@ -9,9 +9,7 @@ import type { Sql, Tx } from '../../db/client.ts'
 import { getDeliveryAlias, type DeliveryAlias } from '../../db/alias-routing.ts'
 import { incrementAliasCounter, type AliasCounter } from '../../db/alias-counters.ts'
 import { deleteSpoolMessageIfDone, updateSpoolMeta, finishDelivery, getDeliveryMessage, holdDelivery, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../../db/spool.ts'
-import type { Config } from '../../lib/config.ts'
-import type { DnsResolver } from '../../lib/dns-resolver.ts'
-import { authenticatedMeta } from '../mail/message-auth.ts'
+import type { DeferredAuth } from '../mail/message-auth.ts'
 import { SpoolDamagedError, type SpoolCodec, type SpoolMeta } from '../mail/spool-codec.ts'
 import { SpooledMessage } from '../mail/spooled-message.ts'
 import { UnparseableMessageError } from '../mail/stored-message-parser.ts'
@@ -23,8 +21,10 @@ export interface SpoolContext {
   spoolId: string
   message: SpooledMessage
   meta: SpoolMeta
-  /** the authentication results were checked by this step (the MX left them out) */
+  /** the authentication results were checked by this step (the MX left them out, and no step stored them yet) */
   checkedHere: boolean
+  /** another delivery of the message is pending or held: the message stays spooled after this one */
+  othersOpen: boolean
 }
 
 export interface DeliveryContext<R = undefined> extends SpoolContext {
@@ -52,24 +52,37 @@ export type DeliveryOutcome =
 export interface StepDeps {
   sql: Sql
   codec: SpoolCodec
-  /** for the authentication check the MX left to the delivery */
-  resolver: DnsResolver
-  config: Pick<Config, 'mxHostname' | 'dnsTimeoutMs'>
+  /** the authentication check the MX left to the delivery, run once per message */
+  auth: DeferredAuth
 }
 
 const successCounter: Record<Delivery['kind'], AliasCounter> = { email: 'forwarded', webhook: 'forwarded', reply: 'replied', operator: 'forwarded' }
 
-function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<unknown> {
-  if (outcome.status === 'held') return holdDelivery(tx, delivery.id)
-  // One round trip: the statements leave together on the transaction's connection and run in this
-  // order (the message lock first), so the last delivery to finish still sees every other done.
-  return Promise.all([
+/**
+ * The statements that end a delivery, sent as they are made: one round trip, on the transaction's
+ * connection, run in this order (the message lock first), so the last delivery to finish still
+ * sees every other done.
+ */
+function finishStatements(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<unknown>[] {
+  if (outcome.status === 'held') return [holdDelivery(tx, delivery.id)]
+  return [
     lockSpoolMessage(tx, delivery.spoolId),
     finishDelivery(tx, delivery.id, outcome.status, outcome.status === 'failed' ? outcome.reason : null),
     ...(delivery.aliasId ? [incrementAliasCounter(tx, delivery.aliasId, outcome.status === 'sent' ? successCounter[delivery.kind] : 'failed')] : []),
     deleteSpoolMessageIfDone(tx, delivery.spoolId),
     ...(outcome.status === 'sent' && outcome.also ? [outcome.also(tx)] : []),
-  ])
+  ]
+}
+
+/** Waits for every statement; throws the error of the first that failed (those after it fail only because the transaction is aborted). */
+async function allInOrder(statements: Promise<unknown>[]): Promise<void> {
+  const settled = await Promise.allSettled(statements)
+  const failed = settled.find((r) => r.status === 'rejected')
+  if (failed) throw failed.reason
+}
+
+function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<void> {
+  return allInOrder(finishStatements(tx, delivery, outcome))
 }
 
 /** What a step reads with the lock of its delivery row, in the same round trip; opened once the lock is held. */
@@ -82,13 +95,11 @@ type Opened<C> = (delivery: Delivery) => Promise<C | undefined>
 function openSpool(deps: StepDeps, tx: Tx, deliveryId: string): Promise<Opened<SpoolContext>> {
   return getDeliveryMessage(tx, deliveryId).then((found) => async (delivery) => {
     if (!found) return undefined
-    const { message: row, firstChunk } = found
+    const { message: row, firstChunk, othersOpen } = found
     const message = new SpooledMessage(tx, deps.codec, row, firstChunk)
     const stored = deps.codec.openMeta(row.id, row.meta)
-    const meta = await authenticatedMeta(stored, () => message.chunks(), {
-      resolver: deps.resolver, mxHostname: deps.config.mxHostname, dnsTimeoutMs: deps.config.dnsTimeoutMs,
-    })
-    return { tx, delivery, spoolId: row.id, message, meta, checkedHere: !stored.auth }
+    const meta = await deps.auth.metaOf(row.id, stored, () => message.chunks())
+    return { tx, delivery, spoolId: row.id, message, meta, checkedHere: !stored.auth, othersOpen }
   })
 }
 
@@ -150,11 +161,13 @@ async function runLocked<C extends SpoolContext>(
       // Not awaited here: postgres.js sends the COMMIT as soon as this callback returns, behind the
       // finish's statements and in their round trip. A statement of the finish that fails leaves the
       // transaction aborted, so that COMMIT rolls it back, and awaiting `finished` below throws.
-      const finished = Promise.all([
-        finish(tx, delivery, outcome),
-        // A held forward waits for its target (days, maybe): it keeps the results of the check made
-        // now, near its arrival, for when it goes out, and no later step checks the message again.
-        ...(outcome.status === 'held' && ctx?.checkedHere ? [updateSpoolMeta(tx, ctx.spoolId, deps.codec.sealMeta(ctx.spoolId, ctx.meta))] : []),
+      const finished = allInOrder([
+        ...finishStatements(tx, delivery, outcome),
+        // The results of the check made here are stored with a message that stays spooled: its
+        // other targets' deliveries (later, or in another process) and a held forward (which waits
+        // days, maybe, for its target) use these, made near its arrival, and no later step checks
+        // it again. A message whose last delivery this was is deleted: nothing to store.
+        ...(ctx?.checkedHere && (outcome.status === 'held' || ctx.othersOpen) ? [updateSpoolMeta(tx, ctx.spoolId, deps.codec.sealMeta(ctx.spoolId, ctx.meta))] : []),
       ])
       finished.catch(() => {}) // awaited below, unless the COMMIT failed first
       return { outcome, finished }

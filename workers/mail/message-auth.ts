@@ -133,3 +133,33 @@ export async function authenticatedMeta(meta: StoredMeta, message: () => AsyncIt
   const { dmarcReject: _, ...auth } = outcome
   return { ...meta, auth }
 }
+
+/**
+ * The deferred check once per message, not once per target: the deliveries of one message (fetched
+ * together, as the MX queues them together) share one run in this process, and the step stores the
+ * results with the message (delivery-step.ts) for the deliveries that run later or elsewhere.
+ * The last `keep` messages' checks are remembered (a few hundred bytes each).
+ */
+export class DeferredAuth {
+  readonly #deps: DeferredAuthDeps
+  readonly #keep: number
+  readonly #checks = new Map<string, Promise<SpoolMeta>>()
+
+  constructor(deps: DeferredAuthDeps, keep = 1000) {
+    this.#deps = deps
+    this.#keep = keep
+  }
+
+  /** `meta` of spooled message `spoolId` with its results, checked here unless the MX or an earlier check stored them. */
+  metaOf(spoolId: string, meta: StoredMeta, message: () => AsyncIterable<Buffer>): Promise<SpoolMeta> {
+    if (meta.auth) return Promise.resolve(meta as SpoolMeta)
+    let check = this.#checks.get(spoolId)
+    if (!check) {
+      check = authenticatedMeta(meta, message, this.#deps)
+      this.#checks.set(spoolId, check)
+      // a Map iterates in insertion order: the first key is the oldest check
+      if (this.#checks.size > this.#keep) this.#checks.delete(this.#checks.keys().next().value!)
+    }
+    return check
+  }
+}

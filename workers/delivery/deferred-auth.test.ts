@@ -1,8 +1,9 @@
 // The authentication check the MX leaves to the delivery (workers/mail/message-auth.ts) runs once
 // per message, not once per target: the deliveries of one message share one run in a process, and
 // the results are stored with the message for the deliveries that run later or in another process.
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
+import { DeferredAuth, authenticatedMeta } from '../mail/message-auth.ts'
 import { fieldValue, splitMessage } from '../mail/raw-message.ts'
 import { createDeliveryDeps } from './delivery-deps.ts'
 import { forwardEmailHandler } from './forward-email.ts'
@@ -74,4 +75,53 @@ it('stores the results with the message: the other targets forwarded later, by a
   expect(authResults(sent[2].raw)).toEqual(authResults(sent[0].raw))
   // the last delivery took the message with it
   expect(await env.db.sql`select 1 from deliveries d join spool_messages s on s.id = d.spool_id where d.id = ${deliveries[2]}`).toHaveLength(0)
+})
+
+describe('what the check reads', () => {
+  const meta = { mailFrom: 'ada@outside.example', remoteAddress: '192.0.2.7', helo: 'mail.outside.example', secure: true, receivedAt: new Date().toISOString() }
+  const head = 'From: Ada <ada@veilmail.test>\r\nTo: someone@veilmail.test\r\nSubject: body or not\r\nMessage-ID: <body-or-not@veilmail.test>\r\n'
+  const body = Buffer.from('A body of some length.\r\n'.repeat(4000))
+  /** The message in two pieces, as the spool gives it: the header with the body's start, then the rest; `read` says how far it was read. */
+  const spooled = (raw: Buffer) => {
+    const read = { pieces: 0 }
+    const cut = raw.indexOf('\r\n\r\n') + 4 + 100
+    return {
+      read,
+      message: {
+        headers: async () => splitMessage(raw).headers,
+        async *chunks() {
+          read.pieces = 1
+          yield raw.subarray(0, cut)
+          read.pieces = 2
+          yield raw.subarray(cut)
+        },
+      },
+    }
+  }
+
+  it('reads only the header of a message no signature covers, with the results the whole message gives', async () => {
+    const raw = Buffer.concat([Buffer.from(head + '\r\n'), body])
+    const { read, message } = spooled(raw)
+    const deps = { resolver: env.resolver, mxHostname: env.config.mxHostname, dnsTimeoutMs: env.config.dnsTimeoutMs }
+    const checked = await new DeferredAuth(deps).metaOf(crypto.randomUUID(), meta, message)
+    expect(read.pieces).toBe(1)
+    const whole = await authenticatedMeta(meta, async function* () { yield raw }, deps)
+    expect(checked.auth).toEqual(whole.auth)
+    expect(checked.auth.dkim).toBe('none')
+  })
+
+  it('reads the whole of a signed message: its DKIM result depends on the body', async () => {
+    const signed = await env.deps.dkim.sign(Buffer.concat([Buffer.from(head + '\r\n'), body]), 'veilmail.test')
+    const deps = { resolver: env.resolver, mxHostname: env.config.mxHostname, dnsTimeoutMs: env.config.dnsTimeoutMs }
+    const intact = spooled(signed)
+    const checked = await new DeferredAuth(deps).metaOf(crypto.randomUUID(), meta, intact.message)
+    expect(intact.read.pieces).toBe(2)
+    expect(checked.auth.dkim).toBe('pass')
+    // the same message with its last body byte changed no longer verifies
+    const altered = Buffer.from(signed)
+    altered[altered.length - 3] = 0x21
+    const broken = await new DeferredAuth(deps).metaOf(crypto.randomUUID(), meta, spooled(altered).message)
+    expect(broken.auth.dkim).not.toBe('pass') // mailauth: neutral, the body hash did not verify
+    expect(broken.auth).toEqual((await authenticatedMeta(meta, async function* () { yield altered }, deps)).auth)
+  })
 })

@@ -99,7 +99,7 @@ function openSpool(deps: StepDeps, tx: Tx, deliveryId: string): Promise<Opened<S
     const { message: row, firstChunk, othersOpen } = found
     const message = new SpooledMessage(tx, deps.codec, row, firstChunk)
     const stored = deps.codec.openMeta(row.id, row.meta)
-    const meta = await deps.auth.metaOf(row.id, stored, () => message.chunks())
+    const meta = await deps.auth.metaOf(row.id, stored, message)
     return { tx, delivery, spoolId: row.id, message, meta, checkedHere: !stored.auth, othersOpen }
   })
 }

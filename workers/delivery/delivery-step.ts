@@ -234,8 +234,8 @@ async function runGroup(deps: StepDeps, members: Member[]): Promise<void> {
       order.sort((a, b) => (spoolOf(a) < spoolOf(b) ? -1 : spoolOf(a) > spoolOf(b) ? 1 : 0))
       // Not awaited here: postgres.js sends the COMMIT as soon as this callback returns, behind the
       // finishes' statements and in their round trip. A statement that fails leaves the
-      // transaction aborted, so that COMMIT rolls the whole group back, and each member whose
-      // finish failed (every one after it) throws below and is retried.
+      // transaction aborted, so that COMMIT rolls the whole group back (PostgreSQL answers
+      // ROLLBACK, no error), and every member with a finish throws below and is retried.
       const finished: (Promise<void> | undefined)[] = []
       for (const i of order) {
         finished[i] = allInOrder((attempts[i] as Extract<Attempt, { kind: 'finish' }>).statements(tx))
@@ -248,6 +248,8 @@ async function runGroup(deps: StepDeps, members: Member[]): Promise<void> {
     await Promise.all(members.map((m) => failed(m, error)))
     return
   }
+  // one finish that failed rolled back every finish of the group, those that went through too
+  const rolledBack = (await Promise.allSettled(done.finished.filter(Boolean))).find((r) => r.status === 'rejected')
   await Promise.all(members.map(async (member, i) => {
     const attempt = done.attempts[i]
     if (attempt.kind === 'gone') return member.resolve(undefined)
@@ -257,6 +259,7 @@ async function runGroup(deps: StepDeps, members: Member[]): Promise<void> {
     } catch (error) {
       return failed(member, error)
     }
+    if (rolledBack) return failed(member, rolledBack.reason)
     member.resolve(attempt.outcome)
   }))
 }

@@ -160,6 +160,34 @@ it('runs the forwards of one batch in one transaction, each sent once', async ()
   expect(forwarded).toBe(6)
 })
 
+it('rolls back every forward of a batch when a statement of one finish fails: both stay pending and both jobs are retried', async () => {
+  const aliases = [await env.createAlias('group-one@real.test'), await env.createAlias('group-two@real.test')]
+  const forward = forwardEmailHandler(createDeliveryDeps(sql, env.config, { resolver: env.resolver }))
+  for (const [i, alias] of aliases.entries()) await env.send({ to: alias.address, subject: `group rollback ${i}` })
+  // the finishes leave in message-id order: the second one's statement fails after the first's went through
+  const rows = await env.db.sql<{ id: string; aliasId: string }[]>`
+    select id, alias_id from deliveries where alias_id = any(${aliases.map((a) => a.id)}) order by spool_id`
+  const ids = rows.map((r) => r.id)
+  await env.db.sql.unsafe(`create function refuse_group_counter() returns trigger language plpgsql as $$ begin raise exception 'counter refused'; end $$`)
+  await env.db.sql.unsafe(`create trigger refuse_group_counter before insert or update on alias_counters for each row when (new.alias_id = '${rows[1].aliasId}') execute function refuse_group_counter()`)
+  let results: PromiseSettledResult<void>[]
+  try {
+    // one batch: both in one transaction
+    results = await Promise.allSettled(ids.map((deliveryId) => forward({ deliveryId })))
+  } finally {
+    await env.db.sql.unsafe('drop trigger refuse_group_counter on alias_counters; drop function refuse_group_counter()')
+  }
+  // both were sent; neither mark committed, so both jobs fail and are retried (sent again with the same Message-ID)
+  expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected'])
+  const sent = (i: number) => env.relay.messages.filter((m) => m.raw.includes(`Subject: group rollback ${i}`)).length
+  expect([sent(0), sent(1)]).toEqual([1, 1])
+  const states = await env.db.sql<{ status: string; attempts: number }[]>`select status, attempts from deliveries where id = any(${ids})`
+  expect(states).toEqual([{ status: 'pending', attempts: 1 }, { status: 'pending', attempts: 1 }])
+  await Promise.all(ids.map((deliveryId) => forward({ deliveryId })))
+  expect([sent(0), sent(1)]).toEqual([2, 2])
+  expect(await env.db.sql`select 1 from deliveries where id = any(${ids})`).toHaveLength(0)
+})
+
 it('fetches and completes due forwards to mailboxes in batches: one fetch and one completion statement for four forwards', async () => {
   // the jobs of the forwards above were run by hand, not by a worker: none of them may join a batch here
   await env.db.sql`delete from pgboss.job where name = ${queues.forwardEmail.name}`

@@ -72,16 +72,18 @@ export async function getSpoolMessage(db: Db, id: string): Promise<SpoolMessage 
 /**
  * The message of a delivery and its first sealed chunk (undefined when the message is gone), by
  * the delivery's id: a delivery step sends this with the lock of its row, in one round trip.
+ * `othersOpen`: another delivery of the message is pending or held (the message stays spooled).
  */
-export async function getDeliveryMessage(db: Db, deliveryId: string): Promise<{ message: SpoolMessage; firstChunk: Buffer | undefined } | undefined> {
-  const [row] = await db<(SpoolMessage & { firstChunk: Buffer | null })[]>`
-    select s.id, s.raw, s.meta, s.size, s.chunks, s.received_at, c.sealed as first_chunk
+export async function getDeliveryMessage(db: Db, deliveryId: string): Promise<{ message: SpoolMessage; firstChunk: Buffer | undefined; othersOpen: boolean } | undefined> {
+  const [row] = await db<(SpoolMessage & { firstChunk: Buffer | null; othersOpen: boolean })[]>`
+    select s.id, s.raw, s.meta, s.size, s.chunks, s.received_at, c.sealed as first_chunk,
+      exists (select 1 from deliveries o where o.spool_id = s.id and o.id <> d.id and o.status in ('pending', 'held')) as others_open
     from deliveries d join spool_messages s on s.id = d.spool_id
       left join spool_chunks c on c.spool_id = s.id and c.seq = 0
     where d.id = ${deliveryId}`
   if (!row) return undefined
-  const { firstChunk, ...message } = row
-  return { message, firstChunk: firstChunk ?? undefined }
+  const { firstChunk, othersOpen, ...message } = row
+  return { message, firstChunk: firstChunk ?? undefined, othersOpen }
 }
 
 /** One sealed chunk of a message; undefined when it is not there. */

@@ -8,6 +8,7 @@ import type { Lookup } from '../../lib/ssrf-guard.ts'
 import { Srs } from '../mail/srs.ts'
 import { DkimSigner } from '../mail/dkim-signer.ts'
 import { LoopTokens } from '../mail/loop-token.ts'
+import { DeferredAuth } from '../mail/message-auth.ts'
 import { createOutboundTransport, type OutboundTransport } from './outbound-transport.ts'
 import { SpoolCodec } from '../mail/spool-codec.ts'
 import { ReverseAliasContacts } from './reverse-alias-contacts.ts'
@@ -26,10 +27,13 @@ export interface DeliveryDeps {
   lookup?: Lookup
   /** DNS for the authentication check the MX left to the delivery (SPF, DKIM, DMARC, ARC) */
   resolver: DnsResolver
+  /** that check, once per message (built on `resolver`) */
+  auth: DeferredAuth
 }
 
 export function createDeliveryDeps(sql: Sql, config: Config, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps {
   const dns = createDnsResolver({ timeoutMs: config.dnsTimeoutMs, servers: config.dnsServers })
+  const resolver = overrides.resolver ?? dns
   return {
     sql,
     config,
@@ -40,7 +44,8 @@ export function createDeliveryDeps(sql: Sql, config: Config, overrides: Partial<
     loopTokens: new LoopTokens(config.secretKey),
     reverseAliases: new ReverseAliasContacts(),
     lookup: overrides.lookup ?? dns.lookup,
-    resolver: dns,
+    resolver,
+    auth: new DeferredAuth({ resolver, mxHostname: config.mxHostname, dnsTimeoutMs: config.dnsTimeoutMs }),
     ...overrides,
   }
 }

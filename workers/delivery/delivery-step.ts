@@ -4,14 +4,13 @@
 // between the two sends again with the same Message-ID / webhook-id, which receivers dedupe.
 // When the last pending delivery of a message ends, the spooled message is deleted with it.
 // A forward costs three round trips to Postgres (the delivery process's main cost besides the
-// send): BEGIN; the lock with every read the step needs; the finish with the COMMIT.
+// send): BEGIN; the lock with every read the step needs; the finish with the COMMIT. The forwards
+// of one fetched batch share them, and their transaction (runLocked).
 import type { Sql, Tx } from '../../db/client.ts'
 import { getDeliveryAlias, type DeliveryAlias } from '../../db/alias-routing.ts'
 import { incrementAliasCounter, type AliasCounter } from '../../db/alias-counters.ts'
 import { deleteSpoolMessageIfDone, updateSpoolMeta, finishDelivery, getDeliveryMessage, holdDelivery, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../../db/spool.ts'
-import type { Config } from '../../lib/config.ts'
-import type { DnsResolver } from '../../lib/dns-resolver.ts'
-import { authenticatedMeta } from '../mail/message-auth.ts'
+import type { DeferredAuth } from '../mail/message-auth.ts'
 import { SpoolDamagedError, type SpoolCodec, type SpoolMeta } from '../mail/spool-codec.ts'
 import { SpooledMessage } from '../mail/spooled-message.ts'
 import { UnparseableMessageError } from '../mail/stored-message-parser.ts'
@@ -23,8 +22,10 @@ export interface SpoolContext {
   spoolId: string
   message: SpooledMessage
   meta: SpoolMeta
-  /** the authentication results were checked by this step (the MX left them out) */
+  /** the authentication results were checked by this step (the MX left them out, and no step stored them yet) */
   checkedHere: boolean
+  /** another delivery of the message is pending or held: the message stays spooled after this one */
+  othersOpen: boolean
 }
 
 export interface DeliveryContext<R = undefined> extends SpoolContext {
@@ -52,24 +53,37 @@ export type DeliveryOutcome =
 export interface StepDeps {
   sql: Sql
   codec: SpoolCodec
-  /** for the authentication check the MX left to the delivery */
-  resolver: DnsResolver
-  config: Pick<Config, 'mxHostname' | 'dnsTimeoutMs'>
+  /** the authentication check the MX left to the delivery, run once per message */
+  auth: DeferredAuth
 }
 
 const successCounter: Record<Delivery['kind'], AliasCounter> = { email: 'forwarded', webhook: 'forwarded', reply: 'replied', operator: 'forwarded' }
 
-function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<unknown> {
-  if (outcome.status === 'held') return holdDelivery(tx, delivery.id)
-  // One round trip: the statements leave together on the transaction's connection and run in this
-  // order (the message lock first), so the last delivery to finish still sees every other done.
-  return Promise.all([
+/**
+ * The statements that end a delivery, sent as they are made: one round trip, on the transaction's
+ * connection, run in this order (the message lock first), so the last delivery to finish still
+ * sees every other done.
+ */
+function finishStatements(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<unknown>[] {
+  if (outcome.status === 'held') return [holdDelivery(tx, delivery.id)]
+  return [
     lockSpoolMessage(tx, delivery.spoolId),
     finishDelivery(tx, delivery.id, outcome.status, outcome.status === 'failed' ? outcome.reason : null),
     ...(delivery.aliasId ? [incrementAliasCounter(tx, delivery.aliasId, outcome.status === 'sent' ? successCounter[delivery.kind] : 'failed')] : []),
     deleteSpoolMessageIfDone(tx, delivery.spoolId),
     ...(outcome.status === 'sent' && outcome.also ? [outcome.also(tx)] : []),
-  ])
+  ]
+}
+
+/** Waits for every statement; throws the error of the first that failed (those after it fail only because the transaction is aborted). */
+async function allInOrder(statements: Promise<unknown>[]): Promise<void> {
+  const settled = await Promise.allSettled(statements)
+  const failed = settled.find((r) => r.status === 'rejected')
+  if (failed) throw failed.reason
+}
+
+function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<void> {
+  return allInOrder(finishStatements(tx, delivery, outcome))
 }
 
 /** What a step reads with the lock of its delivery row, in the same round trip; opened once the lock is held. */
@@ -82,13 +96,11 @@ type Opened<C> = (delivery: Delivery) => Promise<C | undefined>
 function openSpool(deps: StepDeps, tx: Tx, deliveryId: string): Promise<Opened<SpoolContext>> {
   return getDeliveryMessage(tx, deliveryId).then((found) => async (delivery) => {
     if (!found) return undefined
-    const { message: row, firstChunk } = found
+    const { message: row, firstChunk, othersOpen } = found
     const message = new SpooledMessage(tx, deps.codec, row, firstChunk)
     const stored = deps.codec.openMeta(row.id, row.meta)
-    const meta = await authenticatedMeta(stored, () => message.chunks(), {
-      resolver: deps.resolver, mxHostname: deps.config.mxHostname, dnsTimeoutMs: deps.config.dnsTimeoutMs,
-    })
-    return { tx, delivery, spoolId: row.id, message, meta, checkedHere: !stored.auth }
+    const meta = await deps.auth.metaOf(row.id, stored, message)
+    return { tx, delivery, spoolId: row.id, message, meta, checkedHere: !stored.auth, othersOpen }
   })
 }
 
@@ -138,34 +150,118 @@ export function runOperatorDelivery(deps: StepDeps, deliveryId: string, send: (c
   return runLocked(deps, deliveryId, (tx, id) => openSpool(deps, tx, id), send, 'message-gone')
 }
 
-async function runLocked<C extends SpoolContext>(
+/** What one delivery's attempt came to, inside its group's transaction. */
+type Attempt =
+  | { kind: 'gone' }
+  | { kind: 'threw'; error: unknown }
+  | { kind: 'finish'; outcome: DeliveryOutcome; spoolId: string; statements: (tx: Tx) => Promise<unknown>[] }
+
+interface Member {
+  deliveryId: string
+  attempt: (tx: Tx) => Promise<Attempt>
+  resolve: (outcome: DeliveryOutcome | undefined) => void
+  reject: (error: unknown) => void
+}
+
+/** The attempts that asked for a transaction in this turn of the event loop, by pool. */
+const gathering = new WeakMap<Sql, Member[]>()
+
+/**
+ * Runs the attempt in a transaction shared with the attempts that asked in the same turn of the
+ * event loop: the forwards of one fetched batch of jobs (db/queues.ts `work`, batchSize). The group
+ * costs one BEGIN, one round trip for every lock and read, and one for every finish with the COMMIT,
+ * instead of three round trips and a commit (a WAL flush) for each forward. A job fetched alone
+ * (batchSize 1) has a transaction of its own.
+ */
+function runLocked<C extends SpoolContext>(
   deps: StepDeps, deliveryId: string, open: (tx: Tx, deliveryId: string) => Promise<Opened<C>>, send: (ctx: C) => Promise<DeliveryOutcome>, gone: string,
 ): Promise<DeliveryOutcome | undefined> {
+  return new Promise((resolve, reject) => {
+    const member: Member = { deliveryId, attempt: (tx) => attemptDelivery(deps, tx, deliveryId, open, send, gone), resolve, reject }
+    let group = gathering.get(deps.sql)
+    // A second job for a delivery already in the group runs in a transaction of its own: it waits
+    // for the group's lock on the row and then finds the delivery done (in one transaction it would
+    // hold the lock itself, see the delivery pending, and send it again).
+    if (group?.some((m) => m.deliveryId === deliveryId)) return void runGroup(deps, [member])
+    if (!group) {
+      const members: Member[] = (group = [])
+      gathering.set(deps.sql, members)
+      queueMicrotask(() => {
+        gathering.delete(deps.sql)
+        void runGroup(deps, members)
+      })
+    }
+    group.push(member)
+  })
+}
+
+async function attemptDelivery<C extends SpoolContext>(
+  deps: StepDeps, tx: Tx, deliveryId: string, open: (tx: Tx, deliveryId: string) => Promise<Opened<C>>, send: (ctx: C) => Promise<DeliveryOutcome>, gone: string,
+): Promise<Attempt> {
   try {
-    const done = await deps.sql.begin(async (tx) => {
-      const opened = await lockAndOpen(tx, deliveryId, 'pending', open)
-      if (!opened) return undefined
-      const { delivery, ctx } = opened
-      const outcome: DeliveryOutcome = ctx ? await send(ctx).catch(permanent) : { status: 'failed', reason: gone }
-      // Not awaited here: postgres.js sends the COMMIT as soon as this callback returns, behind the
-      // finish's statements and in their round trip. A statement of the finish that fails leaves the
-      // transaction aborted, so that COMMIT rolls it back, and awaiting `finished` below throws.
-      const finished = Promise.all([
-        finish(tx, delivery, outcome),
-        // A held forward waits for its target (days, maybe): it keeps the results of the check made
-        // now, near its arrival, for when it goes out, and no later step checks the message again.
-        ...(outcome.status === 'held' && ctx?.checkedHere ? [updateSpoolMeta(tx, ctx.spoolId, deps.codec.sealMeta(ctx.spoolId, ctx.meta))] : []),
-      ])
-      finished.catch(() => {}) // awaited below, unless the COMMIT failed first
-      return { outcome, finished }
-    })
-    if (!done) return undefined
-    await done.finished
-    return done.outcome
+    const opened = await lockAndOpen(tx, deliveryId, 'pending', open)
+    if (!opened) return { kind: 'gone' }
+    const { delivery, ctx } = opened
+    const outcome: DeliveryOutcome = ctx ? await send(ctx).catch(permanent) : { status: 'failed', reason: gone }
+    // The results of the check made here are stored with a message that stays spooled: its other
+    // targets' deliveries (later, or in another process) and a held forward (which waits days,
+    // maybe, for its target) use these, made near its arrival, and no later step checks it again.
+    // A message whose last delivery this was is deleted: nothing to store.
+    const store = ctx?.checkedHere && (outcome.status === 'held' || ctx.othersOpen)
+    const statements = (tx: Tx) => [
+      ...finishStatements(tx, delivery, outcome),
+      ...(store ? [updateSpoolMeta(tx, ctx.spoolId, deps.codec.sealMeta(ctx.spoolId, ctx.meta))] : []),
+    ]
+    return { kind: 'finish', outcome, spoolId: delivery.spoolId, statements }
   } catch (error) {
-    await recordDeliveryAttempt(deps.sql, deliveryId, attemptError(error)).catch(() => {})
-    throw error
+    return { kind: 'threw', error }
   }
+}
+
+async function runGroup(deps: StepDeps, members: Member[]): Promise<void> {
+  // locked in one order everywhere (by delivery id, then by message id when they finish), so two
+  // groups that share deliveries or messages can not deadlock
+  members.sort((a, b) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0))
+  const failed = (member: Member, error: unknown) =>
+    recordDeliveryAttempt(deps.sql, member.deliveryId, attemptError(error)).catch(() => {}).then(() => member.reject(error))
+  let done: { attempts: Attempt[]; finished: (Promise<void> | undefined)[] }
+  try {
+    done = await deps.sql.begin(async (tx) => {
+      // every member's lock and reads leave together; each sends as soon as its own are back
+      const attempts = await Promise.all(members.map((m) => m.attempt(tx)))
+      const order = attempts.map((_, i) => i).filter((i) => attempts[i].kind === 'finish')
+      const spoolOf = (i: number) => (attempts[i] as Extract<Attempt, { kind: 'finish' }>).spoolId
+      order.sort((a, b) => (spoolOf(a) < spoolOf(b) ? -1 : spoolOf(a) > spoolOf(b) ? 1 : 0))
+      // Not awaited here: postgres.js sends the COMMIT as soon as this callback returns, behind the
+      // finishes' statements and in their round trip. A statement that fails leaves the
+      // transaction aborted, so that COMMIT rolls the whole group back (PostgreSQL answers
+      // ROLLBACK, no error), and every member with a finish throws below and is retried.
+      const finished: (Promise<void> | undefined)[] = []
+      for (const i of order) {
+        finished[i] = allInOrder((attempts[i] as Extract<Attempt, { kind: 'finish' }>).statements(tx))
+        finished[i].catch(() => {}) // awaited below, unless the COMMIT failed first
+      }
+      return { attempts, finished }
+    })
+  } catch (error) {
+    // the transaction itself failed (BEGIN, COMMIT, the connection): nothing of it committed
+    await Promise.all(members.map((m) => failed(m, error)))
+    return
+  }
+  // one finish that failed rolled back every finish of the group, those that went through too
+  const rolledBack = (await Promise.allSettled(done.finished.filter(Boolean))).find((r) => r.status === 'rejected')
+  await Promise.all(members.map(async (member, i) => {
+    const attempt = done.attempts[i]
+    if (attempt.kind === 'gone') return member.resolve(undefined)
+    if (attempt.kind === 'threw') return failed(member, attempt.error)
+    try {
+      await done.finished[i]
+    } catch (error) {
+      return failed(member, error)
+    }
+    if (rolledBack) return failed(member, rolledBack.reason)
+    member.resolve(attempt.outcome)
+  }))
 }
 
 /**

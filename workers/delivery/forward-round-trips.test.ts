@@ -2,7 +2,8 @@
 // delivery's connections run through a counting TCP proxy: a round trip is a burst of client bytes
 // after the server answered that runs statements (Bind or Query messages), so statements sent
 // together (pipelined) count once, and a statement's first preparation on a connection (Parse and
-// Describe only) does not count: in a running process every statement is prepared already.
+// Describe only) does not count: in a running process every statement is prepared already. It
+// counts the transactions begun too.
 import net from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createSql, type Sql } from '../../db/client.ts'
@@ -16,13 +17,19 @@ let env: MailEnv
 let proxy: net.Server
 let sql: Sql
 let roundTrips = 0
+let begins = 0
 
-/** Whether the client's bytes hold a Bind or a simple Query (PostgreSQL protocol: type byte, int32 length). */
-function runsStatements(data: Buffer): boolean {
+/**
+ * Whether the client's bytes hold a Bind or a simple Query, and how many transactions they begin
+ * (PostgreSQL protocol: type byte, int32 length; postgres.js sends BEGIN as a simple Query).
+ */
+function messagesIn(data: Buffer): { runs: boolean; begins: number } {
+  const found = { runs: false, begins: 0 }
   for (let at = 0; at + 5 <= data.length; at += 1 + data.readInt32BE(at + 1)) {
-    if (data[at] === 0x42 || data[at] === 0x51) return true // 'B', 'Q'
+    if (data[at] === 0x42 || data[at] === 0x51) found.runs = true // 'B', 'Q'
+    if (data[at] === 0x51 && /^begin\b/i.test(data.toString('latin1', at + 5, at + 11))) found.begins++
   }
-  return false
+  return found
 }
 
 beforeAll(async () => {
@@ -32,7 +39,9 @@ beforeAll(async () => {
     const server = net.connect(Number(target.port), target.hostname)
     let answered = true
     client.on('data', (data) => {
-      if (answered && runsStatements(data)) {
+      const { runs, begins: begun } = messagesIn(data)
+      begins += begun
+      if (answered && runs) {
         roundTrips++
         answered = false
       }
@@ -125,6 +134,58 @@ it('leaves the delivery pending when a statement of the finish fails: the COMMIT
   await forward({ deliveryId: id })
   expect(env.relay.messages.filter((m) => m.raw.includes('Subject: finish fails'))).toHaveLength(2)
   expect(await env.db.sql`select 1 from spool_messages where id = ${spoolId}`).toHaveLength(0) // its last delivery ended
+})
+
+it('runs the forwards of one batch in one transaction, each sent once', async () => {
+  const alias = await env.createAlias('group@real.test')
+  const forward = forwardEmailHandler(createDeliveryDeps(sql, env.config, { resolver: env.resolver }))
+  /** Three forwards as `work` runs a fetched batch (each handler called in the same turn of the event loop), and a second job for one of them (pg-boss retried it after an expiry). */
+  const batch = async (name: string) => {
+    for (const letter of 'abc') await env.send({ to: alias.address, subject: `${name} ${letter}` })
+    const ids = (await env.db.sql<{ id: string }[]>`select id from deliveries where alias_id = ${alias.id} and status = 'pending'`).map((d) => d.id)
+    expect(ids).toHaveLength(3)
+    begins = 0
+    await Promise.all([...ids, ids[0]].map((deliveryId) => forward({ deliveryId })))
+    return begins
+  }
+  // the sender's reverse alias is made by a batch before
+  await batch('warm group')
+  // one transaction for the three, so one BEGIN, one round trip for the locks and reads and one for
+  // the finishes and the COMMIT, and one commit (a WAL flush) instead of three of each; and one of
+  // its own for the second job, which waits for the group's lock on the row and finds it done
+  expect(await batch('group')).toBe(2)
+  for (const letter of 'abc') expect(env.relay.messages.filter((m) => m.raw.includes(`Subject: group ${letter}`))).toHaveLength(1)
+  expect(await env.db.sql`select 1 from deliveries where alias_id = ${alias.id}`).toHaveLength(0) // each sent, its message gone with it
+  const [{ forwarded }] = await env.db.sql<{ forwarded: number }[]>`select sum(forwarded)::int as forwarded from alias_counters where alias_id = ${alias.id}`
+  expect(forwarded).toBe(6)
+})
+
+it('rolls back every forward of a batch when a statement of one finish fails: both stay pending and both jobs are retried', async () => {
+  const aliases = [await env.createAlias('group-one@real.test'), await env.createAlias('group-two@real.test')]
+  const forward = forwardEmailHandler(createDeliveryDeps(sql, env.config, { resolver: env.resolver }))
+  for (const [i, alias] of aliases.entries()) await env.send({ to: alias.address, subject: `group rollback ${i}` })
+  // the finishes leave in message-id order: the second one's statement fails after the first's went through
+  const rows = await env.db.sql<{ id: string; aliasId: string }[]>`
+    select id, alias_id from deliveries where alias_id = any(${aliases.map((a) => a.id)}) order by spool_id`
+  const ids = rows.map((r) => r.id)
+  await env.db.sql.unsafe(`create function refuse_group_counter() returns trigger language plpgsql as $$ begin raise exception 'counter refused'; end $$`)
+  await env.db.sql.unsafe(`create trigger refuse_group_counter before insert or update on alias_counters for each row when (new.alias_id = '${rows[1].aliasId}') execute function refuse_group_counter()`)
+  let results: PromiseSettledResult<void>[]
+  try {
+    // one batch: both in one transaction
+    results = await Promise.allSettled(ids.map((deliveryId) => forward({ deliveryId })))
+  } finally {
+    await env.db.sql.unsafe('drop trigger refuse_group_counter on alias_counters; drop function refuse_group_counter()')
+  }
+  // both were sent; neither mark committed, so both jobs fail and are retried (sent again with the same Message-ID)
+  expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected'])
+  const sent = (i: number) => env.relay.messages.filter((m) => m.raw.includes(`Subject: group rollback ${i}`)).length
+  expect([sent(0), sent(1)]).toEqual([1, 1])
+  const states = await env.db.sql<{ status: string; attempts: number }[]>`select status, attempts from deliveries where id = any(${ids})`
+  expect(states).toEqual([{ status: 'pending', attempts: 1 }, { status: 'pending', attempts: 1 }])
+  await Promise.all(ids.map((deliveryId) => forward({ deliveryId })))
+  expect([sent(0), sent(1)]).toEqual([2, 2])
+  expect(await env.db.sql`select 1 from deliveries where id = any(${ids})`).toHaveLength(0)
 })
 
 it('fetches and completes due forwards to mailboxes in batches: one fetch and one completion statement for four forwards', async () => {

@@ -10,6 +10,7 @@ import { Readable } from 'node:stream'
 import { authenticate } from 'mailauth'
 import addressparser from 'nodemailer/lib/addressparser'
 import type { DnsResolver } from '../../lib/dns-resolver.ts'
+import { bodyOffset, type HeaderField } from './raw-message.ts'
 import type { AuthSummary, SpoolMeta, StoredMeta } from './spool-codec.ts'
 
 export interface AuthInput {
@@ -132,4 +133,72 @@ export async function authenticatedMeta(meta: StoredMeta, message: () => AsyncIt
   if (!outcome || unread) return { ...meta, auth: timedOut(options.mta) }
   const { dmarcReject: _, ...auth } = outcome
   return { ...meta, auth }
+}
+
+/** A spooled message as the check reads it (SpooledMessage). */
+export interface CheckedMessage {
+  headers(): Promise<HeaderField[]>
+  chunks(): AsyncIterable<Buffer>
+}
+
+/**
+ * Only a signature covers the body: DKIM-Signature (RFC 6376 §3.7) and ARC-Message-Signature
+ * (RFC 8617 §4.1.2); any ARC field counts, so a chain is always checked on the whole message.
+ */
+const signsBody = (headers: HeaderField[]) => headers.some((h) => h.key === 'dkim-signature' || h.key.startsWith('arc-'))
+
+/** The message's header as it was spooled (up to and with the empty line), from its first chunks. */
+async function* headerBytes(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let head = Buffer.alloc(0)
+  for await (const chunk of chunks) {
+    const scanned = head.length
+    head = Buffer.concat([head, chunk])
+    // from a little before the new bytes: the empty line may straddle two chunks
+    const at = bodyOffset(head, Math.max(0, scanned - 3))
+    if (at >= 0) {
+      yield head.subarray(0, at)
+      return
+    }
+  }
+  yield head
+}
+
+/**
+ * What the check reads of a message: all of it when a signature covers its body, else only its
+ * header. SPF, DMARC and ARC's chain results do not depend on the body, and a message without a
+ * signature has DKIM none whatever its body is: the body (up to MAX_MESSAGE_BYTES) is then neither
+ * read from the spool again nor hashed by mailauth.
+ */
+async function* checkedBytes(message: CheckedMessage): AsyncGenerator<Buffer> {
+  yield* signsBody(await message.headers()) ? message.chunks() : headerBytes(message.chunks())
+}
+
+/**
+ * The deferred check once per message, not once per target: the deliveries of one message (fetched
+ * together, as the MX queues them together) share one run in this process, and the step stores the
+ * results with the message (delivery-step.ts) for the deliveries that run later or elsewhere.
+ * The last `keep` messages' checks are remembered (a few hundred bytes each).
+ */
+export class DeferredAuth {
+  readonly #deps: DeferredAuthDeps
+  readonly #keep: number
+  readonly #checks = new Map<string, Promise<SpoolMeta>>()
+
+  constructor(deps: DeferredAuthDeps, keep = 1000) {
+    this.#deps = deps
+    this.#keep = keep
+  }
+
+  /** `meta` of spooled message `spoolId` with its results, checked here unless the MX or an earlier check stored them. */
+  metaOf(spoolId: string, meta: StoredMeta, message: CheckedMessage): Promise<SpoolMeta> {
+    if (meta.auth) return Promise.resolve(meta as SpoolMeta)
+    let check = this.#checks.get(spoolId)
+    if (!check) {
+      check = authenticatedMeta(meta, () => checkedBytes(message), this.#deps)
+      this.#checks.set(spoolId, check)
+      // a Map iterates in insertion order: the first key is the oldest check
+      if (this.#checks.size > this.#keep) this.#checks.delete(this.#checks.keys().next().value!)
+    }
+    return check
+  }
 }

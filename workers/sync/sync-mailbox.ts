@@ -7,26 +7,26 @@
 // the server's UID list with ours. New mail is fetched above the highest stored UID in batches
 // bounded by count and bytes, each committed with the folder cursor, so a killed sync resumes
 // where it stopped and memory stays bounded whatever the mailbox size.
+import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
-import type { ImapFlow } from 'imapflow'
+import type { FetchMessageObject, ImapFlow } from 'imapflow'
 import type { PgBoss } from 'pg-boss'
 import type { Sql } from '../../db/client.ts'
 import { getProviderForSync, markProviderError, markProviderIdle, markProviderSyncing, setProviderProgress, type ProviderForSync } from '../../db/email-providers.ts'
 import { advanceFolderUid, listFolders, resetFolderCursor, setFolderState, setFolderStatus, upsertFolder, type MailboxFolderRow } from '../../db/mailbox-folders.ts'
 import { setSyncJobStatus } from '../../db/mailbox-sync-jobs.ts'
-import { insertAttachments } from '../../db/received-attachments.ts'
+import { insertAttachments, type NewAttachment } from '../../db/received-attachments.ts'
 import {
-  applyServerFlags, deleteEmailsByUid, deleteFolderEmails, insertReceivedEmails, listFolderFlags, type ServerFlags,
+  applyServerFlags, deleteEmailsByUid, deleteFolderEmails, insertReceivedEmails, listFolderFlags, type NewReceivedEmail, type ServerFlags,
 } from '../../db/received-emails.ts'
 import type { Config } from '../../lib/config.ts'
 import { log } from '../../lib/log.ts'
+import { SecretBox } from '../../lib/secret-box.ts'
 import { classifyImapError, closeImap, ImapConnectError } from './imap-connect.ts'
 import { loginMailbox, openCredentials } from './mailbox-login.ts'
 import { queues, type Payload, type WorkContext } from '../../db/queues.ts'
-import { assignThreads } from './mail-threads.ts'
-import { ParseThread, type FetchedMessage } from './parse-thread.ts'
-import { prepareMessage, receivedMailSecretBox, serverFlags, type MessageMeta, type PreparedMessage, type RowOwner } from './prepared-message.ts'
-import { parseMessage } from './received-mail.ts'
+import { assignThreads, type ThreadInput } from './mail-threads.ts'
+import { parseMessage, threadSubject, type ParsedMessage } from './received-mail.ts'
 
 export interface SyncDeps {
   sql: Sql
@@ -37,24 +37,19 @@ export interface SyncDeps {
 }
 
 /**
- * Messages and bytes fetched per round trip and committed together (IN_FLIGHT batches are held
- * at once), and the size above which a message is streamed alone instead of fetched whole.
+ * Messages and bytes fetched per round trip and committed together (two batches are held at
+ * once: one being stored, the next being fetched), and the size above which a message is
+ * streamed alone instead of fetched whole.
  */
 const BATCH_MESSAGES = 50
 const BATCH_BYTES = 1024 * 1024
 const STREAM_BYTES = 2 * 1024 * 1024
-/** Batches held at once: one being fetched, one parsed, one stored. */
-const IN_FLIGHT = 3
 /** Flag updates sent to Postgres per statement. */
 const FLAG_CHUNK = 2000
 /** pg_try_advisory_lock namespace of "a sync of this account is running". */
 const SYNC_LOCK = 7_461_013
 
-export const receivedMailBox = (config: Config) => receivedMailSecretBox(config.secretKey)
-
-/** The process's parse thread (one per secret key: tests run several configurations in one process). */
-const parseThreads = new Map<string, ParseThread>()
-const parseThreadFor = (config: Config) => parseThreads.get(config.secretKey) ?? parseThreads.set(config.secretKey, new ParseThread(config.secretKey)).get(config.secretKey)!
+export const receivedMailBox = (config: Config) => new SecretBox(config.secretKey, 'received-mail')
 
 /** Another sync of this account holds its lock (a job that outlived its lease): retried later. */
 class SyncBusyError extends Error {
@@ -180,6 +175,10 @@ async function syncFolder(deps: SyncDeps, client: ImapFlow, provider: ProviderFo
   }
 }
 
+function serverFlags(uid: number, flags: Set<string> | undefined, modseq: bigint | undefined): ServerFlags {
+  return { uid, isRead: !!flags?.has('\\Seen'), isStarred: !!flags?.has('\\Flagged'), isAnswered: !!flags?.has('\\Answered'), modseq: modseq ?? null }
+}
+
 interface StoredSync { qresync: boolean; condstore: boolean; vanished: number[]; flagEvents: ServerFlags[] }
 
 /** Flag changes and expunges made by other clients to messages we already hold. */
@@ -212,10 +211,9 @@ async function syncStoredMessages(deps: SyncDeps, client: ImapFlow, folder: Mail
 }
 
 /**
- * New mail above `lastUid`, in bounded batches, each committed with the cursor in UID order.
- * Three stages overlap: while one batch is fetched from IMAP on this thread, the one before is
- * parsed and sealed on the parse thread (parse-thread.ts) and the one before that is written to
- * Postgres; at most IN_FLIGHT batches are held at once (each source is dropped once parsed).
+ * New mail above `lastUid`, in bounded batches, each committed with the cursor. Fetching and
+ * storing overlap: while one batch is written to Postgres the next is fetched and parsed, so at
+ * most two batches of parsed messages are held (each message's source is dropped once parsed).
  */
 async function fetchNewMessages(deps: SyncDeps, client: ImapFlow, provider: ProviderForSync, folder: MailboxFolderRow, lastUid: number, exists: number): Promise<FetchCounts> {
   const { sql } = deps
@@ -225,45 +223,63 @@ async function fetchNewMessages(deps: SyncDeps, client: ImapFlow, provider: Prov
   const uids = found.filter((u) => u > lastUid).sort((a, b) => a - b)
   await setProviderProgress(sql, provider.id, 0, uids.length)
   if (uids.length === 0) return { added: 0, fetched: 0 }
-  const owner: RowOwner = { userId: provider.userId, providerId: provider.id, folderId: folder.id }
-  const parser = parseThreadFor(deps.config)
+  const box = receivedMailBox(deps.config)
   let done = 0
   let added = 0
   let storing: Promise<void> = Promise.resolve()
-  const inFlight: Promise<void>[] = []
-  try {
-    for (const batch of await batchesBySize(client, uids)) {
-      let prepared: Promise<PreparedMessage[]>
-      if (batch.streamed) {
-        // a large message is parsed from its stream here, never held whole (nor sent whole to the parse thread)
-        const message = await fetchLarge(client, batch.uids[0])
-        prepared = Promise.resolve(message ? [prepareMessage(receivedMailBox(deps.config), owner, message.meta, await parseMessage(message.content))] : [])
-      } else {
-        const fetched: FetchedMessage[] = []
-        for await (const message of client.fetch(batch.uids.join(','), { uid: true, flags: true, size: true, internalDate: true, source: true }, { uid: true })) {
-          const { uid, flags, modseq, size, internalDate } = message // the fields only: the rest would be copied to the parse thread
-          fetched.push({ meta: { uid, flags, modseq, size, internalDate }, source: message.source ?? Buffer.alloc(0) })
-        }
-        prepared = parser.prepare(owner, fetched)
+  for (const batch of await batchesBySize(client, uids)) {
+    const prepared: PreparedMessage[] = []
+    if (batch.streamed) {
+      const message = await fetchLarge(client, batch.uids[0])
+      if (message) prepared.push(prepareMessage(box, provider, folder, message.meta, await parseMessage(message.content)))
+    } else {
+      for await (const message of client.fetch(batch.uids.join(','), { uid: true, flags: true, size: true, internalDate: true, source: true }, { uid: true })) {
+        prepared.push(prepareMessage(box, provider, folder, message, await parseMessage(message.source ?? Buffer.alloc(0))))
       }
-      prepared.catch(() => {}) // awaited in its turn below
-      const lastOfBatch = batch.uids[batch.uids.length - 1]
-      storing = storing.then(async () => {
-        added += await storeBatch(sql, provider, folder, await prepared, lastOfBatch)
-        done += batch.uids.length
-        await setProviderProgress(sql, provider.id, done, uids.length)
-      })
-      storing.catch(() => {}) // awaited when the pipeline is full, or below
-      inFlight.push(storing)
-      if (inFlight.length >= IN_FLIGHT) await inFlight.shift()
     }
-  } catch (error) {
-    // nothing is left writing behind a failed sync (its lock is released next)
-    await storing.catch(() => {})
-    throw error
+    await storing
+    storing = storeBatch(sql, provider, folder, prepared, batch.uids[batch.uids.length - 1]).then(async (stored) => {
+      added += stored
+      done += batch.uids.length
+      await setProviderProgress(sql, provider.id, done, uids.length)
+    })
+    storing.catch(() => {}) // awaited before the next batch is handed over, or below
   }
   await storing
   return { added, fetched: done }
+}
+
+interface PreparedMessage { email: Omit<NewReceivedEmail, 'threadId'>; thread: ThreadInput; attachments: NewAttachment[] }
+
+/** A parsed message as its rows: bodies, preview and attachments sealed, bound to the row ids. */
+function prepareMessage(box: SecretBox, provider: ProviderForSync, folder: MailboxFolderRow, message: MessageMeta, parsed: ParsedMessage): PreparedMessage {
+  const id = randomUUID()
+  const flags = serverFlags(message.uid, message.flags, message.modseq)
+  const internalDate = message.internalDate instanceof Date ? message.internalDate : message.internalDate ? new Date(message.internalDate) : null
+  const subjectKey = threadSubject(parsed.subject)
+  return {
+    email: {
+      id, userId: provider.userId, providerId: provider.id, folderId: folder.id, uid: message.uid,
+      messageId: parsed.messageId, inReplyTo: parsed.inReplyTo, referenceIds: parsed.referenceIds, threadSubject: subjectKey,
+      subject: parsed.subject, fromAddress: parsed.fromAddress, fromName: parsed.fromName, toAddress: parsed.toAddress,
+      ccAddresses: parsed.ccAddresses, bccAddresses: parsed.bccAddresses,
+      receivedAt: parsed.date ?? internalDate ?? new Date(), size: message.size ?? 0,
+      isRead: flags.isRead, isStarred: flags.isStarred, isAnswered: flags.isAnswered,
+      hasAttachments: parsed.attachments.some((a) => a.listed), modseq: flags.modseq,
+      preview: box.seal(parsed.preview, `${id}:preview`),
+      // bodies are text: compressed before sealing, they cost Postgres (and the wire, and the disk) a third or less
+      bodyText: parsed.text === null ? null : box.seal(parsed.text, `${id}:text`, { compress: true }),
+      bodyHtml: parsed.html === null ? null : box.seal(parsed.html, `${id}:html`, { compress: true }),
+    },
+    thread: { messageId: parsed.messageId, named: [...(parsed.inReplyTo ? [parsed.inReplyTo] : []), ...parsed.referenceIds], subjectKey },
+    attachments: parsed.attachments.map((a) => {
+      const attachmentId = randomUUID()
+      return {
+        id: attachmentId, emailId: id, userId: provider.userId, filename: a.filename, contentType: a.contentType, contentId: a.contentId,
+        size: a.content.length, content: box.seal(a.content, attachmentId),
+      }
+    }),
+  }
 }
 
 /** One batch in one transaction: its conversations, its messages and their attachments (a statement each), the cursor. */
@@ -276,6 +292,8 @@ async function storeBatch(sql: Sql, provider: ProviderForSync, folder: MailboxFo
     return stored.size
   })
 }
+
+type MessageMeta = Pick<FetchMessageObject, 'uid' | 'flags' | 'modseq' | 'size' | 'internalDate'>
 
 /** A message over STREAM_BYTES: its flags and dates, and its source as a stream read in chunks. */
 async function fetchLarge(client: ImapFlow, uid: number): Promise<{ meta: MessageMeta; content: Readable } | undefined> {

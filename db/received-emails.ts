@@ -87,28 +87,46 @@ export async function insertReceivedEmails(db: Db, emails: NewReceivedEmail[]): 
   return new Set(inserted.map((r) => r.id))
 }
 
+// The three lookups of a batch's conversations (workers/sync/mail-threads.ts) look each key up on
+// its own index, one key at a time (a lateral subquery per key, kept from being flattened into a
+// join by `limit`/`offset 0`): the planner cannot choose to scan every message of the user and
+// filter or hash them, which it does with `= any(array)` or a join while the table's statistics
+// still describe it as small (a first sync) — each batch of a 10,000-message sync then read the
+// whole mailbox so far.
+
 /** Message-ID → conversation of the user's stored messages among `messageIds`. */
 export async function threadsByMessageIds(db: Db, userId: string, messageIds: string[]): Promise<Map<string, string>> {
   if (messageIds.length === 0) return new Map()
   const rows = await db<{ messageId: string; threadId: string }[]>`
-    select message_id, thread_id from received_emails where user_id = ${userId} and message_id = any(${messageIds}::text[])`
+    select m.message_id, e.thread_id from unnest(${messageIds}::text[]) as m(message_id)
+    cross join lateral (select thread_id from received_emails where user_id = ${userId} and message_id = m.message_id offset 0) e`
   return new Map(rows.map((r) => [r.messageId, r.threadId]))
 }
 
-/** Stored messages that name any of `messageIds` in In-Reply-To or References (replies that came first). */
+/**
+ * Stored messages that name any of `messageIds` in In-Reply-To or References (replies that came
+ * first), listed once per name they match. References are found through their GIN index alone
+ * (`user_id` is checked only on what it finds, written so that no btree on it is a way in).
+ */
 export async function threadsNamingMessageIds(db: Db, userId: string, messageIds: string[]): Promise<{ threadId: string; named: string[] }[]> {
   if (messageIds.length === 0) return []
   return db<{ threadId: string; named: string[] }[]>`
-    select thread_id, array_remove(array_prepend(in_reply_to, reference_ids), null) as named from received_emails
-    where user_id = ${userId} and (in_reply_to = any(${messageIds}::text[]) or reference_ids && ${messageIds}::text[])`
+    select e.thread_id, array_remove(array_prepend(e.in_reply_to, e.reference_ids), null) as named
+    from unnest(${messageIds}::text[]) as m(id)
+    cross join lateral (
+      select thread_id, in_reply_to, reference_ids from received_emails where user_id = ${userId} and in_reply_to = m.id
+      union all
+      select thread_id, in_reply_to, reference_ids from received_emails where reference_ids @> array[m.id] and (user_id = ${userId}) is true
+      offset 0) e`
 }
 
 /** The subject rule of docs/mail-flow.md: subject → the conversation of its newest stored message. */
 export async function threadsBySubject(db: Db, userId: string, threadSubjects: string[]): Promise<Map<string, string>> {
   if (threadSubjects.length === 0) return new Map()
   const rows = await db<{ threadSubject: string; threadId: string }[]>`
-    select distinct on (thread_subject) thread_subject, thread_id from received_emails
-    where user_id = ${userId} and thread_subject = any(${threadSubjects}::text[]) order by thread_subject, received_at desc`
+    select s.thread_subject, e.thread_id from unnest(${threadSubjects}::text[]) as s(thread_subject)
+    cross join lateral (
+      select thread_id from received_emails where user_id = ${userId} and thread_subject = s.thread_subject order by received_at desc limit 1) e`
   return new Map(rows.map((r) => [r.threadSubject, r.threadId]))
 }
 

@@ -54,36 +54,31 @@ export interface NewReceivedEmail {
   bodyHtml: Buffer | null
 }
 
-/** The columns of a multi-row insert, in the table's snake_case. */
-const INSERT_COLUMNS = [
-  'id', 'user_id', 'provider_id', 'folder_id', 'uid', 'message_id', 'in_reply_to', 'reference_ids', 'thread_id', 'thread_subject', 'subject',
-  'from_address', 'from_name', 'to_address', 'cc_addresses', 'bcc_addresses', 'received_at', 'size', 'is_read', 'is_starred', 'is_answered',
-  'has_attachments', 'modseq', 'preview', 'body_text', 'body_html',
-] as const
-
 /**
- * Postgres's type for bytea: a null body is sent typed as bytea too, so a batch's statement has the
- * same parameter types whatever its mix of HTML and plain mail, and postgres.js prepares it once
- * (an untyped null would give each mix a statement of its own: a describe round trip and a cached
- * statement more per batch).
+ * Sealed values travel as base64 and are decoded by Postgres (`decode(…, 'base64')`): postgres.js
+ * sends every parameter as text, and its bytea text is hex, twice the bytes; base64 is a third
+ * more, so a batch's statement is a third smaller on the wire and in both processes' memory.
  */
-const BYTEA = 17
+const base64 = (value: Buffer | null) => (value === null ? null : value.toString('base64'))
 
 /**
  * A fetch batch in one statement (one trigger run for the counts). Answers the ids stored: a UID
- * of this folder already stored (a resumed or repeated sync) is left as it was.
+ * of this folder already stored (a resumed or repeated sync) is left as it was. A null body is
+ * as untyped as a body's base64, so a batch's statement is the same whatever its mix of HTML
+ * and plain mail, and postgres.js prepares it once per batch size.
  */
 export async function insertReceivedEmails(db: Db, emails: NewReceivedEmail[]): Promise<Set<string>> {
   if (emails.length === 0) return new Set()
-  const rows = emails.map((e) => ({
-    id: e.id, user_id: e.userId, provider_id: e.providerId, folder_id: e.folderId, uid: e.uid, message_id: e.messageId, in_reply_to: e.inReplyTo,
-    reference_ids: e.referenceIds, thread_id: e.threadId, thread_subject: e.threadSubject, subject: e.subject, from_address: e.fromAddress,
-    from_name: e.fromName, to_address: e.toAddress, cc_addresses: e.ccAddresses, bcc_addresses: e.bccAddresses, received_at: e.receivedAt,
-    size: e.size, is_read: e.isRead, is_starred: e.isStarred, is_answered: e.isAnswered, has_attachments: e.hasAttachments,
-    modseq: e.modseq === null ? null : e.modseq.toString(), preview: e.preview, body_text: db.typed(e.bodyText, BYTEA), body_html: db.typed(e.bodyHtml, BYTEA),
-  }))
+  const rows = emails.map((e, i) => db`${i ? db`,` : db``}(${e.id}, ${e.userId}, ${e.providerId}, ${e.folderId}, ${e.uid}, ${e.messageId}, ${e.inReplyTo},
+    ${e.referenceIds}, ${e.threadId}, ${e.threadSubject}, ${e.subject}, ${e.fromAddress}, ${e.fromName}, ${e.toAddress}, ${e.ccAddresses},
+    ${e.bccAddresses}, ${e.receivedAt}, ${e.size}, ${e.isRead}, ${e.isStarred}, ${e.isAnswered}, ${e.hasAttachments},
+    ${e.modseq === null ? null : e.modseq.toString()}, decode(${base64(e.preview)}, 'base64'), decode(${base64(e.bodyText)}, 'base64'),
+    decode(${base64(e.bodyHtml)}, 'base64'))`)
   const inserted = await db<{ id: string }[]>`
-    insert into received_emails ${db(rows, INSERT_COLUMNS)} on conflict (folder_id, uid) do nothing returning id`
+    insert into received_emails (id, user_id, provider_id, folder_id, uid, message_id, in_reply_to, reference_ids, thread_id, thread_subject, subject,
+      from_address, from_name, to_address, cc_addresses, bcc_addresses, received_at, size, is_read, is_starred, is_answered, has_attachments, modseq,
+      preview, body_text, body_html)
+    values ${rows} on conflict (folder_id, uid) do nothing returning id`
   return new Set(inserted.map((r) => r.id))
 }
 

@@ -6,13 +6,12 @@ export interface AttachmentRow extends AttachmentMeta { content: Buffer }
 
 export interface NewAttachment extends AttachmentMeta { userId: string; content: Buffer }
 
-/** The attachments of a fetch batch in one statement. */
+/** The attachments of a fetch batch in one statement; contents as base64, decoded by Postgres (see insertReceivedEmails). */
 export async function insertAttachments(db: Db, attachments: NewAttachment[]): Promise<void> {
   if (attachments.length === 0) return
-  const rows = attachments.map((a) => ({
-    id: a.id, email_id: a.emailId, user_id: a.userId, filename: a.filename, content_type: a.contentType, content_id: a.contentId, size: a.size, content: a.content,
-  }))
-  await db`insert into received_attachments ${db(rows, 'id', 'email_id', 'user_id', 'filename', 'content_type', 'content_id', 'size', 'content')}`
+  const rows = attachments.map((a, i) => db`${i ? db`,` : db``}(${a.id}, ${a.emailId}, ${a.userId}, ${a.filename}, ${a.contentType}, ${a.contentId},
+    ${a.size}, decode(${a.content.toString('base64')}, 'base64'))`)
+  await db`insert into received_attachments (id, email_id, user_id, filename, content_type, content_id, size, content) values ${rows}`
 }
 
 export async function listAttachments(db: Db, emailId: string): Promise<AttachmentMeta[]> {

@@ -26,6 +26,7 @@ import { loadConfig } from '../../lib/config.ts'
 import { loadDkimKeys } from '../../lib/dkim-keys.ts'
 import { loadTlsCredentials } from '../../lib/tls.ts'
 import { printTable } from '../print-table.ts'
+import { readProcfile } from '../procfile.ts'
 import { freePort } from '../testing/free-port.ts'
 import { startDnsStandIn } from '../testing/dns-stand-in.ts'
 import { benchDatabase, PG_STATEMENTS } from './bench-db.ts'
@@ -59,7 +60,9 @@ process.once('exit', () => {
 async function startService(script: string, env: Record<string, string>, readyEvent: string): Promise<Service> {
   const name = path.basename(script, '.ts')
   const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF_DIR)}`] : []
-  const child = spawn(process.execPath, [...profile, script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env, VEILMAIL_PROCESS: name }, stdio: ['ignore', 'pipe', 'pipe'] })
+  // as the Procfile runs it, its Node options included
+  const nodeOptions = readProcfile().find((line) => line.argv.at(-1) === script)?.argv.slice(1, -1) ?? []
+  const child = spawn(process.execPath, [...profile, ...nodeOptions, script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env, VEILMAIL_PROCESS: name }, stdio: ['ignore', 'pipe', 'pipe'] })
   running.add(child)
   let peakKb = 0
   // VmHWM is the process's peak resident set; read it while the process is alive, with that of

@@ -13,10 +13,12 @@ export interface AliasCounters {
 
 const SHARDS = 8
 
-/** Bumps one of the alias's shard rows, chosen at random, so concurrent deliveries rarely wait on each other. */
-export async function incrementAliasCounter(db: Db, aliasId: string, counter: AliasCounter, by = 1): Promise<void> {
+/** A shard row, chosen at random, so concurrent deliveries rarely wait on each other. */
+export const randomShard = () => Math.floor(Math.random() * SHARDS)
+
+/** Bumps one of the alias's shard rows (`shard`, or one at random). */
+export async function incrementAliasCounter(db: Db, aliasId: string, counter: AliasCounter, by = 1, shard = randomShard()): Promise<void> {
   const column = db(counter)
-  const shard = Math.floor(Math.random() * SHARDS)
   await db`
     insert into alias_counters (alias_id, shard, ${column}) values (${aliasId}, ${shard}, ${by})
     on conflict (alias_id, shard) do update set ${column} = alias_counters.${column} + excluded.${column}, updated_at = now()`

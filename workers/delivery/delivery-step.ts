@@ -8,7 +8,7 @@
 // of one fetched batch share them, and their transaction (runLocked).
 import type { Sql, Tx } from '../../db/client.ts'
 import { getDeliveryAlias, type DeliveryAlias } from '../../db/alias-routing.ts'
-import { incrementAliasCounter, type AliasCounter } from '../../db/alias-counters.ts'
+import { incrementAliasCounter, randomShard, type AliasCounter } from '../../db/alias-counters.ts'
 import { deleteSpoolMessageIfDone, updateSpoolMeta, finishDelivery, getDeliveryMessage, holdDelivery, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../../db/spool.ts'
 import type { DeferredAuth } from '../mail/message-auth.ts'
 import { SpoolDamagedError, type SpoolCodec, type SpoolMeta } from '../mail/spool-codec.ts'
@@ -64,15 +64,42 @@ const successCounter: Record<Delivery['kind'], AliasCounter> = { email: 'forward
  * connection, run in this order (the message lock first), so the last delivery to finish still
  * sees every other done.
  */
-function finishStatements(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<unknown>[] {
+function finishStatements(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome, counted = true): Promise<unknown>[] {
   if (outcome.status === 'held') return [holdDelivery(tx, delivery.id)]
+  const counter = counterOf(delivery, outcome)
   return [
     lockSpoolMessage(tx, delivery.spoolId),
     finishDelivery(tx, delivery.id, outcome.status, outcome.status === 'failed' ? outcome.reason : null),
-    ...(delivery.aliasId ? [incrementAliasCounter(tx, delivery.aliasId, outcome.status === 'sent' ? successCounter[delivery.kind] : 'failed')] : []),
+    ...(counted && counter ? [incrementAliasCounter(tx, counter.aliasId, counter.counter)] : []),
     deleteSpoolMessageIfDone(tx, delivery.spoolId),
     ...(outcome.status === 'sent' && outcome.also ? [outcome.also(tx)] : []),
   ]
+}
+
+/** The alias counter a finished delivery bumps; none for a held one or one without an alias. */
+function counterOf(delivery: Delivery, outcome: DeliveryOutcome): { aliasId: string; counter: AliasCounter } | undefined {
+  if (outcome.status === 'held' || !delivery.aliasId) return undefined
+  return { aliasId: delivery.aliasId, counter: outcome.status === 'sent' ? successCounter[delivery.kind] : 'failed' }
+}
+
+/**
+ * A group's counter bumps, after every finish: summed per alias and counter, on one shard row per
+ * alias for the whole group, in alias-id order. Rows locked in one order by every group, and after
+ * every other lock the group takes, so two groups that bump the same aliases can not deadlock (a
+ * shard picked at random per bump did: two groups took two aliases' rows in opposite orders).
+ */
+function counterStatements(tx: Tx, counters: { aliasId: string; counter: AliasCounter }[]): Promise<unknown>[] {
+  const sums = new Map<string, { aliasId: string; counter: AliasCounter; by: number }>()
+  for (const c of counters) {
+    const key = `${c.aliasId} ${c.counter}`
+    const sum = sums.get(key)
+    if (sum) sum.by++
+    else sums.set(key, { ...c, by: 1 })
+  }
+  const shard = randomShard()
+  return [...sums.values()]
+    .sort((a, b) => (a.aliasId < b.aliasId ? -1 : a.aliasId > b.aliasId ? 1 : 0))
+    .map((c) => incrementAliasCounter(tx, c.aliasId, c.counter, c.by, shard))
 }
 
 /** Waits for every statement; throws the error of the first that failed (those after it fail only because the transaction is aborted). */
@@ -154,7 +181,7 @@ export function runOperatorDelivery(deps: StepDeps, deliveryId: string, send: (c
 type Attempt =
   | { kind: 'gone' }
   | { kind: 'threw'; error: unknown }
-  | { kind: 'finish'; outcome: DeliveryOutcome; spoolId: string; statements: (tx: Tx) => Promise<unknown>[] }
+  | { kind: 'finish'; outcome: DeliveryOutcome; spoolId: string; statements: (tx: Tx) => Promise<unknown>[]; counter?: { aliasId: string; counter: AliasCounter } }
 
 interface Member {
   deliveryId: string
@@ -209,10 +236,10 @@ async function attemptDelivery<C extends SpoolContext>(
     // A message whose last delivery this was is deleted: nothing to store.
     const store = ctx?.checkedHere && (outcome.status === 'held' || ctx.othersOpen)
     const statements = (tx: Tx) => [
-      ...finishStatements(tx, delivery, outcome),
+      ...finishStatements(tx, delivery, outcome, false),
       ...(store ? [updateSpoolMeta(tx, ctx.spoolId, deps.codec.sealMeta(ctx.spoolId, ctx.meta))] : []),
     ]
-    return { kind: 'finish', outcome, spoolId: delivery.spoolId, statements }
+    return { kind: 'finish', outcome, spoolId: delivery.spoolId, statements, counter: counterOf(delivery, outcome) }
   } catch (error) {
     return { kind: 'threw', error }
   }
@@ -224,7 +251,7 @@ async function runGroup(deps: StepDeps, members: Member[]): Promise<void> {
   members.sort((a, b) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0))
   const failed = (member: Member, error: unknown) =>
     recordDeliveryAttempt(deps.sql, member.deliveryId, attemptError(error)).catch(() => {}).then(() => member.reject(error))
-  let done: { attempts: Attempt[]; finished: (Promise<void> | undefined)[] }
+  let done: { attempts: Attempt[]; finished: (Promise<void> | undefined)[]; counted: Promise<void> }
   try {
     done = await deps.sql.begin(async (tx) => {
       // every member's lock and reads leave together; each sends as soon as its own are back
@@ -241,7 +268,10 @@ async function runGroup(deps: StepDeps, members: Member[]): Promise<void> {
         finished[i] = allInOrder((attempts[i] as Extract<Attempt, { kind: 'finish' }>).statements(tx))
         finished[i].catch(() => {}) // awaited below, unless the COMMIT failed first
       }
-      return { attempts, finished }
+      const counters = order.map((i) => (attempts[i] as Extract<Attempt, { kind: 'finish' }>).counter).filter((c) => c !== undefined)
+      const counted = allInOrder(counterStatements(tx, counters))
+      counted.catch(() => {})
+      return { attempts, finished, counted }
     })
   } catch (error) {
     // the transaction itself failed (BEGIN, COMMIT, the connection): nothing of it committed
@@ -249,7 +279,7 @@ async function runGroup(deps: StepDeps, members: Member[]): Promise<void> {
     return
   }
   // one finish that failed rolled back every finish of the group, those that went through too
-  const rolledBack = (await Promise.allSettled(done.finished.filter(Boolean))).find((r) => r.status === 'rejected')
+  const rolledBack = (await Promise.allSettled([...done.finished.filter(Boolean), done.counted])).find((r) => r.status === 'rejected')
   await Promise.all(members.map(async (member, i) => {
     const attempt = done.attempts[i]
     if (attempt.kind === 'gone') return member.resolve(undefined)

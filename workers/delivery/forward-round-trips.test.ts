@@ -160,6 +160,32 @@ it('runs the forwards of one batch in one transaction, each sent once', async ()
   expect(forwarded).toBe(6)
 })
 
+it('runs batches that forward to the same alias at once without a deadlock: each forward sent once, every count kept', async () => {
+  const alias = await env.createAlias('busy@real.test')
+  // connections as the delivery process sizes its pool
+  const busySql = createSql(env.db.url, { max: 8 * 5 + 4, name: 'busy' })
+  const forward = forwardEmailHandler(createDeliveryDeps(busySql, env.config, { resolver: env.resolver }))
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < 16; i++) await env.send({ to: alias.address, subject: `busy ${round}.${i}` })
+    const ids = (await env.db.sql<{ id: string }[]>`select id from deliveries where alias_id = ${alias.id} and status = 'pending'`).map((d) => d.id)
+    expect(ids).toHaveLength(16)
+    // four batches of four in flight together (a batch is the handlers called in one turn of the event loop)
+    const running: Promise<void>[] = []
+    for (let b = 0; b < 4; b++) {
+      running.push(...ids.slice(b * 4, b * 4 + 4).map((deliveryId) => forward({ deliveryId })))
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    // a deadlock aborts a batch: its forwards reject (to be retried, sent a second time)
+    expect((await Promise.allSettled(running)).filter((r) => r.status === 'rejected')).toHaveLength(0)
+  }
+  await busySql.end({ timeout: 5 })
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < 16; i++) expect(env.relay.messages.filter((m) => m.raw.includes(`Subject: busy ${round}.${i}\r\n`))).toHaveLength(1)
+  }
+  const [{ forwarded }] = await env.db.sql<{ forwarded: number }[]>`select sum(forwarded)::int as forwarded from alias_counters where alias_id = ${alias.id}`
+  expect(forwarded).toBe(48)
+}, 120_000)
+
 it('rolls back every forward of a batch when a statement of one finish fails: both stay pending and both jobs are retried', async () => {
   const aliases = [await env.createAlias('group-one@real.test'), await env.createAlias('group-two@real.test')]
   const forward = forwardEmailHandler(createDeliveryDeps(sql, env.config, { resolver: env.resolver }))

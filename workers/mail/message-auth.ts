@@ -10,7 +10,7 @@ import { Readable } from 'node:stream'
 import { authenticate } from 'mailauth'
 import addressparser from 'nodemailer/lib/addressparser'
 import type { DnsResolver } from '../../lib/dns-resolver.ts'
-import { bodyOffset, type HeaderField } from './raw-message.ts'
+import { readHeaderBytes, type HeaderField } from './raw-message.ts'
 import type { AuthSummary, SpoolMeta, StoredMeta } from './spool-codec.ts'
 
 export interface AuthInput {
@@ -149,18 +149,7 @@ const signsBody = (headers: HeaderField[]) => headers.some((h) => h.key === 'dki
 
 /** The message's header as it was spooled (up to and with the empty line), from its first chunks. */
 async function* headerBytes(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  let head = Buffer.alloc(0)
-  for await (const chunk of chunks) {
-    const scanned = head.length
-    head = Buffer.concat([head, chunk])
-    // from a little before the new bytes: the empty line may straddle two chunks
-    const at = bodyOffset(head, Math.max(0, scanned - 3))
-    if (at >= 0) {
-      yield head.subarray(0, at)
-      return
-    }
-  }
-  yield head
+  yield (await readHeaderBytes(chunks)).head
 }
 
 /**

@@ -28,6 +28,22 @@ export function bodyOffset(raw: Buffer, from = 0): number {
   return -1
 }
 
+/**
+ * A message's header bytes (up to and with the empty line) from its first pieces, and where its
+ * body starts; all of it when there is no empty line. Reads no piece past the header's end.
+ */
+export async function readHeaderBytes(pieces: AsyncIterable<Buffer>): Promise<{ head: Buffer; bodyStart: number }> {
+  let head = Buffer.alloc(0)
+  for await (const piece of pieces) {
+    const scanned = head.length
+    head = Buffer.concat([head, piece])
+    // from a little before the new bytes: the empty line may straddle two pieces
+    const at = bodyOffset(head, Math.max(0, scanned - 3))
+    if (at >= 0) return { head: head.subarray(0, at), bodyStart: at }
+  }
+  return { head, bodyStart: head.length }
+}
+
 /** Splits at the first empty line (CRLF or bare LF); a message without one is all header. */
 export function splitMessage(raw: Buffer): SplitMessage {
   const bodyStart = bodyOffset(raw)

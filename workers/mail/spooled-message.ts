@@ -7,7 +7,7 @@
 // blob in `raw`) read as one chunk.
 import type { Db } from '../../db/client.ts'
 import { getSpoolChunk, type SpoolMessage } from '../../db/spool.ts'
-import { bodyOffset, splitMessage, type HeaderField } from './raw-message.ts'
+import { readHeaderBytes, splitMessage, type HeaderField } from './raw-message.ts'
 import { SpoolDamagedError, type SpoolCodec } from './spool-codec.ts'
 
 export class SpooledMessage {
@@ -74,14 +74,7 @@ export class SpooledMessage {
   }
 
   async #readHead(): Promise<{ headers: HeaderField[]; bodyStart: number }> {
-    let head = Buffer.alloc(0)
-    for await (const chunk of this.chunks()) {
-      const scanned = head.length
-      head = Buffer.concat([head, chunk])
-      // from a little before the new bytes: the empty line may straddle two chunks
-      const at = bodyOffset(head, Math.max(0, scanned - 3))
-      if (at >= 0) return { headers: splitMessage(head.subarray(0, at)).headers, bodyStart: at }
-    }
-    return { headers: splitMessage(head).headers, bodyStart: head.length }
+    const { head, bodyStart } = await readHeaderBytes(this.chunks())
+    return { headers: splitMessage(head).headers, bodyStart }
   }
 }

@@ -15,6 +15,14 @@ beforeAll(async () => {
 })
 afterAll(() => db.drop())
 
+/** A synced message as the lists read it: unread and not starred unless told. */
+const stored = (m: Pick<NewReceivedEmail, 'userId' | 'providerId' | 'folderId' | 'uid' | 'receivedAt'> & Partial<NewReceivedEmail>): NewReceivedEmail => ({
+  id: randomUUID(), messageId: null, inReplyTo: null, referenceIds: [], threadId: randomUUID(), threadSubject: 's', subject: 'S',
+  fromAddress: 'a@example.test', fromName: '', toAddress: 'b@example.test', ccAddresses: '', bccAddresses: '', size: 10,
+  isRead: false, isStarred: false, isAnswered: false, hasAttachments: false, modseq: null, preview: Buffer.from('p'), bodyText: null, bodyHtml: null,
+  ...m,
+})
+
 describe('listReceivedEmails', () => {
   it("reads a folder's page from that folder alone, however much newer mail the user's other folders hold", async () => {
     const user = (await insertUser(db.sql, { email: 'lists@veilmail.test', authMethod: 'email' }))!
@@ -24,12 +32,7 @@ describe('listReceivedEmails', () => {
     // looks scattered over the table to the planner, which prefers the user's list (as in npm run bench -- sync)
     const [recent, archive] = [await upsertFolder(db.sql, providerId, 'INBOX', '\\Inbox', true), await upsertFolder(db.sql, providerId, 'Archive', '\\Archive', true)]
       .sort((a, b) => (a.id < b.id ? -1 : 1))
-    const email = (folderId: string, uid: number, receivedAt: Date): NewReceivedEmail => ({
-      id: randomUUID(), userId: user.id, providerId, folderId, uid, messageId: null, inReplyTo: null, referenceIds: [],
-      threadId: randomUUID(), threadSubject: 's', subject: 'S', fromAddress: 'a@example.test', fromName: '', toAddress: 'b@example.test',
-      ccAddresses: '', bccAddresses: '', receivedAt, size: 10, isRead: false, isStarred: false, isAnswered: false, hasAttachments: false,
-      modseq: null, preview: Buffer.from('p'), bodyText: null, bodyHtml: null,
-    })
+    const email = (folderId: string, uid: number, receivedAt: Date) => stored({ userId: user.id, providerId, folderId, uid, receivedAt })
     // 5,000 old messages, then 1,000 newer than any of them in the other folder
     for (let start = 0; start < 5000; start += 1000) {
       await insertReceivedEmails(db.sql, Array.from({ length: 1000 }, (_, i) => email(archive.id, start + i + 1, new Date(Date.UTC(2024, 0, 1) + (start + i) * 60_000))))
@@ -60,12 +63,8 @@ describe('listReceivedEmails', () => {
       folders[providerId] = (await upsertFolder(db.sql, providerId, 'INBOX', '\\Inbox', true)).id
     }
     // every other message unread and starred: the account's whole list holds as many read ones in between
-    const email = (providerId: string, uid: number, receivedAt: Date, flagged = uid % 2 === 0): NewReceivedEmail => ({
-      id: randomUUID(), userId: user.id, providerId, folderId: folders[providerId], uid, messageId: null, inReplyTo: null, referenceIds: [],
-      threadId: randomUUID(), threadSubject: 's', subject: 'S', fromAddress: 'a@example.test', fromName: '', toAddress: 'b@example.test',
-      ccAddresses: '', bccAddresses: '', receivedAt, size: 10, isRead: !flagged, isStarred: flagged, isAnswered: false, hasAttachments: false,
-      modseq: null, preview: Buffer.from('p'), bodyText: null, bodyHtml: null,
-    })
+    const email = (providerId: string, uid: number, receivedAt: Date, flagged = uid % 2 === 0) =>
+      stored({ userId: user.id, providerId, folderId: folders[providerId], uid, receivedAt, isRead: !flagged, isStarred: flagged })
     // 3,000 in one account, then 1,000 newer unread and starred ones in the other
     for (let start = 0; start < 3000; start += 1000) {
       await insertReceivedEmails(db.sql, Array.from({ length: 1000 }, (_, i) => email(older, start + i + 1, new Date(Date.UTC(2024, 0, 1) + (start + i) * 60_000))))

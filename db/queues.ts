@@ -265,17 +265,6 @@ export interface WorkOptions {
   pollSeconds?: number
 }
 
-/**
- * Runs `handler` for each job of `queue`, `concurrency` at once. The payload is parsed first: an
- * invalid one goes straight to the dead-letter queue. A handler throws to retry and returns when
- * done. Resolves with the ids of its fetch loops (for wake-ups).
- *
- * Each fetch loop takes `batchSize` jobs, runs them side by side and, when the fetch came back
- * full, fetches again at once: a backlog drains at full speed whether pg-boss's wake-ups arrived
- * or not (it would otherwise wait `pollSeconds` between fetches, and pg-boss's own burst option
- * ignores single-job fetches). A short fetch means the queue was empty: the loop then sleeps
- * until a NOTIFY, a due-time wake-up or the poll.
- */
 type JobResult = { id: string; status: 'completed' | 'failed' | 'deadletter'; output?: { error: string } }
 
 /**
@@ -303,6 +292,17 @@ async function exhaustRetries(boss: PgBoss, queue: QueueDefinition, ids: string[
   await boss.getDb().executeSql('update pgboss.job set retry_limit = retry_count where name = $1 and id = any($2::uuid[])', [queue.name, ids])
 }
 
+/**
+ * Runs `handler` for each job of `queue`, `concurrency` at once. The payload is parsed first: an
+ * invalid one goes straight to the dead-letter queue. A handler throws to retry and returns when
+ * done. Resolves with the ids of its fetch loops (for wake-ups).
+ *
+ * Each fetch loop takes `batchSize` jobs, runs them side by side and, when the fetch came back
+ * full, fetches again at once: a backlog drains at full speed whether pg-boss's wake-ups arrived
+ * or not (it would otherwise wait `pollSeconds` between fetches, and pg-boss's own burst option
+ * ignores single-job fetches). A short fetch means the queue was empty: the loop then sleeps
+ * until a NOTIFY, a due-time wake-up or the poll.
+ */
 export async function work<Q extends QueueDefinition>(
   boss: PgBoss,
   queue: Q,

@@ -70,8 +70,11 @@ export function syncMailboxHandler(deps: SyncDeps) {
       try {
         await setSyncJobStatus(sql, ctx.jobId, 'running')
         const { added, fetched } = await syncProvider(deps, provider)
-        await markProviderIdle(sql, providerId)
-        await setSyncJobStatus(sql, ctx.jobId, 'done', { newEmailsCount: added, fetchedCount: fetched })
+        // the account's state and the job's in one transaction: a reader never sees one without the other
+        await sql.begin(async (tx) => {
+          await markProviderIdle(tx, providerId)
+          await setSyncJobStatus(tx, ctx.jobId, 'done', { newEmailsCount: added, fetchedCount: fetched })
+        })
         log.info('sync.done', { job: ctx.jobId, provider: providerId, added })
       } catch (error) {
         const failure = classifyImapError(error, { host: '', port: 0 })
@@ -79,12 +82,12 @@ export function syncMailboxHandler(deps: SyncDeps) {
         // the kind and the underlying error's name and code: never its message (it can quote the server or the mail)
         const cause = error as { name?: string; code?: string }
         log.warn('sync.failed', { job: ctx.jobId, provider: providerId, kind: failure.kind, cause: cause?.name, code: cause?.code, attempt: ctx.retryCount })
-        await markProviderError(sql, providerId, failure.message, failure.permanent)
-        if (failure.permanent || lastAttempt) {
-          await setSyncJobStatus(sql, ctx.jobId, 'failed', { error: failure.message })
-          return
-        }
-        await setSyncJobStatus(sql, ctx.jobId, 'queued', { error: failure.message })
+        const final = failure.permanent || lastAttempt
+        await sql.begin(async (tx) => {
+          await markProviderError(tx, providerId, failure.message, failure.permanent)
+          await setSyncJobStatus(tx, ctx.jobId, final ? 'failed' : 'queued', { error: failure.message })
+        })
+        if (final) return
         throw failure // retried with backoff
       } finally {
         await lockConnection`select pg_advisory_unlock(${SYNC_LOCK}, hashtext(${providerId}))`

@@ -139,6 +139,20 @@ describe('SPF results remembered', () => {
     expect(new Set(outcomes.map((o) => o.headers)).size).toBe(1)
   })
 
+  it('keeps at most `max` envelopes, the oldest going first, also when they come at once', async () => {
+    const { resolver, asked } = counted()
+    const cache = new SpfCache(resolver, 2)
+    const senders = ['one@a.example', 'two@a.example', 'three@a.example']
+    await Promise.all(senders.map((sender) => checkAuthentication(message('Ada <ada@a.example>'), input(resolver, { sender }, cache))))
+    expect(asked.get('a.example TXT')).toBe(3)
+    // the newest two are remembered, the first is not
+    await checkAuthentication(message('Ada <ada@a.example>'), input(resolver, { sender: 'three@a.example' }, cache))
+    await checkAuthentication(message('Ada <ada@a.example>'), input(resolver, { sender: 'two@a.example' }, cache))
+    expect(asked.get('a.example TXT')).toBe(3)
+    await checkAuthentication(message('Ada <ada@a.example>'), input(resolver, { sender: 'one@a.example' }, cache))
+    expect(asked.get('a.example TXT')).toBe(4)
+  })
+
   it('a HELO or address with odd characters can not take the place of another envelope', async () => {
     const { resolver, asked } = counted()
     const cache = new SpfCache(resolver)

@@ -36,7 +36,8 @@ export class SpfCache {
   readonly #max: number
   readonly #entries = new Map<string, Entry>()
 
-  constructor(resolver: TtlResolver, max = 10_000) {
+  /** `max`: envelopes remembered (a result is about 1.5 KB); the oldest go first */
+  constructor(resolver: TtlResolver, max = 2000) {
     this.#resolver = resolver
     this.#max = max
   }

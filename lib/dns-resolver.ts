@@ -24,6 +24,12 @@ export interface CachingResolver extends DnsResolver {
   lookup: Lookup
   /** queries sent to a server (not answered from the cache) */
   readonly sent: number
+  /**
+   * When the cached answer (or "no such name/record") to this question expires, in ms since the
+   * epoch; undefined when none is cached (never asked, expired, or a failure, which is not kept).
+   * What is built on answers (an SPF result) lives no longer than the shortest of them.
+   */
+  expiresAt(name: string, rrtype: string): number | undefined
 }
 
 export interface DnsResolverOptions {
@@ -185,10 +191,12 @@ export function createDnsResolver(options: DnsResolverOptions): CachingResolver 
     throw failure
   }
 
+  const keyOf = (name: string, rrtype: string) => `${rrtype.toUpperCase()} ${name.replace(/\.$/, '').toLowerCase()}`
+
   const resolver = ((name: string, rrtype: string) => {
     const type = rrtype.toUpperCase()
     const clean = name.replace(/\.$/, '')
-    const key = `${type} ${clean.toLowerCase()}`
+    const key = keyOf(name, rrtype)
     const hit = cache.get(key)
     if (hit && hit.expires > Date.now()) return hit.error ? Promise.reject(dnsError(hit.error.code, hit.error.message)) : Promise.resolve(hit.value as string[])
     if (hit) cache.delete(key)
@@ -211,6 +219,10 @@ export function createDnsResolver(options: DnsResolverOptions): CachingResolver 
     ]
     if (found.length) return found
     throw v4.status === 'rejected' ? v4.reason : dnsError('ENOTFOUND', 'no address')
+  }
+  resolver.expiresAt = (name, rrtype) => {
+    const hit = cache.get(keyOf(name, rrtype))
+    return hit && hit.expires > Date.now() ? hit.expires : undefined
   }
   Object.defineProperty(resolver, 'sent', { get: () => sent })
   return resolver

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto'
+import { createHash, generateKeyPairSync } from 'node:crypto'
 import { dkimVerify } from 'mailauth'
 import { describe, expect, it } from 'vitest'
 import { fakeResolver } from '../../scripts/testing/mail-stand-ins.ts'
@@ -70,6 +70,30 @@ describe('streamed DKIM signing', () => {
       const hash = new RelaxedBodyHash()
       for (let at = 0; at < body.length; at += size) hash.update(body.subarray(at, at + size))
       expect(hash.digest()).toBe(whole)
+    }
+  })
+
+  it('hashes clean and unclean bodies, whole or in pieces, as RFC 6376 §3.4.4 reads them line by line', async () => {
+    /** The relaxed body as the RFC words it, on the whole body at once. */
+    const reference = (body: string) => {
+      const lines = body.split(/\r?\n/).map((l) => l.replace(/[ \t]+/g, ' ').replace(/ $/, ''))
+      while (lines.length && lines[lines.length - 1] === '') lines.pop()
+      return createHash('sha256').update(lines.map((l) => l + '\r\n').join(''), 'latin1').digest('base64')
+    }
+    const lines = ['plain text line', '', 'ends in a space ', 'two  spaces', 'a\ttab', '.dot', 'caf\xe9 8-bit', ' leading space', 'x']
+    let seed = 7
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n
+    for (let round = 0; round < 200; round++) {
+      // mostly clean bodies (the fast path), some with a line that is not, some with bare LFs
+      const pool = round % 3 === 0 ? lines : [lines[0], lines[1], lines[5], lines[6], lines[8]]
+      const parts = Array.from({ length: random(40) }, () => pool[random(pool.length)])
+      const body = parts.map((l) => l + (round % 5 === 0 && random(4) === 0 ? '\n' : '\r\n')).join('') + '\r\n'.repeat(random(3)) + (round % 7 === 0 ? 'no final break' : '')
+      const bytes = Buffer.from(body, 'latin1')
+      expect(new RelaxedBodyHash().update(bytes).digest()).toBe(reference(body))
+      const hash = new RelaxedBodyHash()
+      const size = 1 + random(50)
+      for (let at = 0; at < bytes.length; at += size) hash.update(bytes.subarray(at, at + size))
+      expect(hash.digest()).toBe(reference(body))
     }
   })
 

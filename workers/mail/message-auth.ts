@@ -4,12 +4,15 @@
 // (`enforcingDmarcPolicy`; p=reject failures are refused in the session), or the message is a reply
 // through a reverse alias. Otherwise the results decide nothing at the MX, and the delivery runs
 // the same check on the spooled message (Authentication-Results, webhook payload), so the MX
-// does not pay for it on every accepted message.
+// does not pay for it on every accepted message. The delivery's checks share their SPF results
+// (spf-cache.ts): a run of mail from one sender through one server evaluates its policy once.
 import { createRequire } from 'node:module'
+import { isIP } from 'node:net'
 import { Readable } from 'node:stream'
-import { authenticate } from 'mailauth'
+import { arc, dkimVerify, spf, type DKIMVerifyResult, type DMARCResult, type SPFResult } from 'mailauth'
 import addressparser from 'nodemailer/lib/addressparser'
 import type { DnsResolver } from '../../lib/dns-resolver.ts'
+import { SpfCache, type SpfQuestion } from './spf-cache.ts'
 import { readHeaderBytes, type HeaderField } from './raw-message.ts'
 import type { AuthSummary, SpoolMeta, StoredMeta } from './spool-codec.ts'
 
@@ -21,6 +24,8 @@ export interface AuthInput {
   resolver: DnsResolver
   /** the whole check gives up after this long (from the end of the message): every result is then temperror */
   timeoutMs: number
+  /** SPF results remembered across messages; each message evaluates its own without */
+  spfCache?: SpfCache
 }
 
 export interface AuthOutcome extends AuthSummary {
@@ -46,10 +51,8 @@ export async function checkAuthentication(message: Buffer | Readable, input: Aut
     else message.once('close', start)
   })
   try {
-    const result = await Promise.race([
-      authenticate(message, { ip: input.ip, helo: input.helo, sender: input.sender, mta: input.mta, resolver: input.resolver, disableBimi: true }),
-      deadline,
-    ])
+    const check = (q: SpfQuestion) => (input.spfCache ? input.spfCache.check(q) : spf({ ...q, resolver: input.resolver }))
+    const result = await Promise.race([authenticate(message, input, check), deadline])
     if (!result) return { ...timedOut(input.mta), dmarcReject: false }
     const dkim = result.dkim.results
     const passing = dkim.filter((r) => r.status.result === 'pass')
@@ -70,6 +73,54 @@ export async function checkAuthentication(message: Buffer | Readable, input: Aut
 }
 
 const require = createRequire(import.meta.url)
+// mailauth's own pieces of authenticate() (lib/mailauth.js), which runs SPF itself: the deferred
+// check takes its SPF result from a cache (spf-cache.ts) and otherwise does what authenticate()
+// does with the options used here (no Received parsing, no ARC seal, no BIMI, lenient mode).
+const mailauthRequire = createRequire(require.resolve('mailauth'))
+const { evaluateDmarc } = mailauthRequire('./dmarc/index.js') as {
+  evaluateDmarc(opts: Record<string, unknown>): Promise<{ response: DMARCResult | false }>
+}
+const { formatAuthservId } = mailauthRequire('./tools.js') as { formatAuthservId(id: string, strict: boolean): string }
+const { foldLines } = mailauthRequire('libmime') as { foldLines(text: string, lineLength: number): string }
+
+interface Authenticated {
+  dkim: DKIMVerifyResult
+  spf: SPFResult
+  arc: { status: { result: string }; info?: string }
+  dmarc: DMARCResult | false
+  /** Received-SPF (RFC 7208 §9.1) and Authentication-Results (RFC 8601), as authenticate() makes them */
+  headers: string
+}
+
+/** mailauth's authenticate() for `input`, with the SPF result from `checkSpf`. */
+async function authenticate(message: Buffer | Readable, input: AuthInput, checkSpf: (q: SpfQuestion) => Promise<SPFResult>): Promise<Authenticated> {
+  const { resolver } = input
+  const authservId = formatAuthservId(input.mta, false)
+  const dkim = await dkimVerify(message, { resolver, sender: input.sender })
+  const helo = input.helo || input.ip
+  // an address literal, as RFC 5321 §4.1.3 writes it
+  const spfResult = await checkSpf({ ip: input.ip, helo: helo && isIP(helo) ? `[${helo}]` : helo, sender: input.sender, mta: input.mta })
+  const arcResult = await arc((dkim as unknown as { arc: Parameters<typeof arc>[0] }).arc, { resolver, strict: false, ip: input.ip } as Parameters<typeof arc>[1]) as Authenticated['arc']
+  const results = [...dkim.results.map((r) => foldLines(r.info, 160)), foldLines(spfResult.info, 160)]
+  if (arcResult?.info) results.push(foldLines(arcResult.info, 160))
+  let dmarc: DMARCResult | false = false
+  if (dkim.headerFrom) {
+    dmarc = (await evaluateDmarc({
+      headerFrom: dkim.headerFrom,
+      fromFields: dkim.fromFields,
+      spfDomains: spfResult.status.result === 'pass' && spfResult.domain ? [spfResult.domain] : [],
+      dkimDomains: dkim.results.filter((r) => r.status.result === 'pass')
+        .map((r) => ({ id: r.id, domain: r.signingDomain, aligned: r.status.aligned, underSized: r.status.underSized })),
+      arcResult,
+      resolver,
+      strict: false,
+    })).response
+    if (dmarc && dmarc.info) results.push(foldLines(dmarc.info, 160))
+  }
+  const fields = [...(spfResult.header ? [spfResult.header] : []), `Authentication-Results: ${authservId};\r\n ${results.join(';\r\n ')}`]
+  return { dkim, spf: spfResult, arc: arcResult, dmarc, headers: fields.join('\r\n') + '\r\n' }
+}
+
 // mailauth's own policy discovery (RFC 7489 §6.6.3) and author domain (§3.1, IDNs as A-labels),
 // so the MX decides on what its DMARC check will use; mailauth ships no types for them.
 const getDmarcRecord = require('mailauth/lib/dmarc/get-dmarc-record.js') as
@@ -116,6 +167,8 @@ export interface DeferredAuthDeps {
   /** the MX's name: the authserv-id of Authentication-Results (RFC 8601 §2.5) */
   mxHostname: string
   dnsTimeoutMs: number
+  /** SPF results shared by the checks (DeferredAuth makes one on `resolver`) */
+  spfCache?: SpfCache
 }
 
 /**
@@ -127,7 +180,7 @@ export async function authenticatedMeta(meta: StoredMeta, message: () => AsyncIt
   const input = Readable.from(message())
   let unread = false
   input.once('error', () => { unread = true })
-  const options = { ip: meta.remoteAddress, helo: meta.helo, sender: meta.mailFrom, mta: deps.mxHostname, resolver: deps.resolver, timeoutMs: deps.dnsTimeoutMs * 4 }
+  const options = { ip: meta.remoteAddress, helo: meta.helo, sender: meta.mailFrom, mta: deps.mxHostname, resolver: deps.resolver, timeoutMs: deps.dnsTimeoutMs * 4, spfCache: deps.spfCache }
   const outcome = await checkAuthentication(input, options).catch(() => undefined)
   // a message that does not read has no results: the step's own read meets the same failure and ends the delivery
   if (!outcome || unread) return { ...meta, auth: timedOut(options.mta) }
@@ -174,7 +227,7 @@ export class DeferredAuth {
   readonly #checks = new Map<string, Promise<SpoolMeta>>()
 
   constructor(deps: DeferredAuthDeps, keep = 1000) {
-    this.#deps = deps
+    this.#deps = { ...deps, spfCache: deps.spfCache ?? new SpfCache(deps.resolver) }
     this.#keep = keep
   }
 

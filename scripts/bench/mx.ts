@@ -66,9 +66,10 @@ process.once('exit', () => {
 async function startService(script: string, env: Record<string, string>, readyEvent: string): Promise<Service> {
   const name = path.basename(script, '.ts')
   const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF_DIR)}`] : []
-  // as the Procfile runs it, its Node options included
-  const nodeOptions = readProcfile().find((line) => line.argv.at(-1) === script)?.argv.slice(1, -1) ?? []
-  const child = spawn(process.execPath, [...profile, ...nodeOptions, script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env, VEILMAIL_PROCESS: name }, stdio: ['ignore', 'pipe', 'pipe'] })
+  // as the Procfile runs it, its Node options and priority included
+  const line = readProcfile().find((l) => l.argv.at(-1) === script)
+  const child = spawn(process.execPath, [...profile, ...(line?.argv.slice(1, -1) ?? []), script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env, VEILMAIL_PROCESS: name }, stdio: ['ignore', 'pipe', 'pipe'] })
+  if (line?.nice && child.pid) os.setPriority(child.pid, line.nice) // its CPU priority too
   running.add(child)
   let peakKb = 0
   // VmHWM is the process's peak resident set; read it while the process is alive, with that of

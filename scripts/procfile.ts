@@ -1,11 +1,12 @@
 // The Procfile: one line per process of the service, `name: command`. Read by `npm start` to run
 // them and by the benchmarks to measure a process as it is deployed (its Node options included).
 // A command may start with `nice -n N` (as a Procfile runner that passes it to a shell runs it):
-// the process then runs at that lower CPU priority (`nice`), and `argv` is the command after it.
+// the process then runs N steps below the runner's CPU priority (nice(1)), and `argv` is the
+// command after it.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 
-/** `nice`: the process's niceness, 0 unless the line starts with `nice -n N`. */
+/** `nice`: how far below the runner's priority the process runs, 0 unless the line starts with `nice -n N`. */
 export interface ProcessLine { name: string; argv: string[]; nice: number }
 
 export function readProcfile(file = path.join(import.meta.dirname, '..', 'Procfile')): ProcessLine[] {

@@ -142,9 +142,10 @@ function supervise(line: ProcessLine, color: number, env: NodeJS.ProcessEnv, att
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   children.set(line.name, child)
-  // `nice -n N` in the Procfile; the processes it forks (DELIVERY_PROCESSES) inherit it
+  // `nice -n N` in the Procfile: N above our own niceness, as nice(1); the processes it forks
+  // (DELIVERY_PROCESSES) inherit it
   try {
-    if (line.nice && child.pid) os.setPriority(child.pid, line.nice)
+    if (line.nice && child.pid) os.setPriority(child.pid, Math.min(19, os.getPriority() + line.nice))
   } catch {
     // gone already: its exit handler below starts it again
   }

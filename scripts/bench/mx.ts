@@ -69,7 +69,7 @@ async function startService(script: string, env: Record<string, string>, readyEv
   // as the Procfile runs it, its Node options and priority included
   const line = readProcfile().find((l) => l.argv.at(-1) === script)
   const child = spawn(process.execPath, [...profile, ...(line?.argv.slice(1, -1) ?? []), script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env, VEILMAIL_PROCESS: name }, stdio: ['ignore', 'pipe', 'pipe'] })
-  if (line?.nice && child.pid) os.setPriority(child.pid, line.nice) // its CPU priority too
+  if (line?.nice && child.pid) os.setPriority(child.pid, Math.min(19, os.getPriority() + line.nice)) // its CPU priority too, as nice(1)
   running.add(child)
   let peakKb = 0
   // VmHWM is the process's peak resident set; read it while the process is alive, with that of

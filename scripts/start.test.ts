@@ -64,6 +64,10 @@ describe('npm start', () => {
     expect(health).toMatchObject({ ok: true, db: true, queue: true })
     expect(Object.keys(health.processes)).toEqual(readProcfileNames())
     for (const name of MONITORED_PROCESSES) expect({ name, alive: health.processes[name].alive }).toEqual({ name, alive: true })
+    // the Procfile's `nice -n 10`: the delivery yields the CPU to the MX (and the rest) under load
+    const priorityOf = async (name: string) => os.getPriority(Number((await waitFor(first, new RegExp(`${name}\\s+started \\(pid (\\d+)\\)`)))[1]))
+    const own = os.getPriority()
+    expect({ delivery: await priorityOf('delivery'), mx: await priorityOf('mx'), web: await priorityOf('web') }).toEqual({ delivery: Math.min(19, own + 10), mx: own, web: own })
     // each process's metrics on a loopback port of its own, never on the public one
     const metricsAt = (offset: number) => fetch(`http://127.0.0.1:${Number(env.METRICS_PORT) + offset}/metrics`).then((r) => r.text())
     expect(await metricsAt(0)).toContain('veilmail_queue_jobs{queue="send-email",state="created"}')

@@ -8,6 +8,7 @@
 // exec, sh keeps waiting on SIGINT and dies on SIGTERM, orphaning us). Should our parent still
 // die first (SIGKILL, another runner), the ppid check below stops everything too.
 import { spawn, type ChildProcess } from 'node:child_process'
+import os from 'node:os'
 import path from 'node:path'
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts'
 import { embeddedDir } from '../db/database-url.ts'
@@ -141,6 +142,13 @@ function supervise(line: ProcessLine, color: number, env: NodeJS.ProcessEnv, att
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   children.set(line.name, child)
+  // `nice -n N` in the Procfile: N above our own niceness, as nice(1); the processes it forks
+  // (DELIVERY_PROCESSES) inherit it
+  try {
+    if (line.nice && child.pid) os.setPriority(child.pid, Math.min(19, os.getPriority() + line.nice))
+  } catch {
+    // gone already: its exit handler below starts it again
+  }
   say(`${line.name} started (pid ${child.pid})`)
   prefixed(child.stdout!, line.name, color)
   prefixed(child.stderr!, line.name, color)

@@ -45,6 +45,8 @@ export interface SyncDeps {
 const BATCH_MESSAGES = 50
 const BATCH_BYTES = 1024 * 1024
 const STREAM_BYTES = 2 * 1024 * 1024
+/** Messages whose bodies may be in compression on libuv's thread pool at once (its default size is 4). */
+const COMPRESSING = 4
 /** Flag updates sent to Postgres per statement. */
 const FLAG_CHUNK = 2000
 /** pg_try_advisory_lock namespace of "a sync of this account is running". */
@@ -239,6 +241,8 @@ async function fetchNewMessages(deps: SyncDeps, client: ImapFlow, provider: Prov
         const next = prepareMessage(box, provider, folder, message.meta, await parseMessage(message.content))
         next.catch(() => {}) // awaited with the whole batch below: a failure then, not an unhandled rejection meanwhile
         preparing.push(next)
+        // a few compressions in flight, not a whole batch's: each holds a zstd context and its output until done
+        if (preparing.length > COMPRESSING) await preparing[preparing.length - 1 - COMPRESSING]
       }
       const prepared = await Promise.all(preparing)
       await storing

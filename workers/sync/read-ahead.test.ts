@@ -41,6 +41,33 @@ describe('readAhead', () => {
     expect(r.most()).toBe(1)
   })
 
+  it('takes the next item from an async source ahead too, one at a time, and stops the source when the caller stops', async () => {
+    const taken: number[] = []
+    let stopped = false
+    async function* source() {
+      try {
+        for (let i = 0; i < 10; i++) {
+          await new Promise((resolve) => setImmediate(resolve)) // the server asked for the item
+          taken.push(i)
+          yield i
+        }
+      } finally {
+        stopped = true
+      }
+    }
+    const read = async (item: number) => `v${item}`
+    const seen: string[] = []
+    for await (const value of readAhead(source(), read)) {
+      await expect.poll(() => taken.length).toBe(Math.min(seen.length + 2, 10))
+      seen.push(value)
+      if (seen.length === 4) break
+    }
+    expect(seen).toEqual(['v0', 'v1', 'v2', 'v3'])
+    // item 4 was taken ahead while item 3 was worked on; nothing after it
+    expect(taken).toEqual([0, 1, 2, 3, 4])
+    expect(stopped).toBe(true)
+  })
+
   it('throws a failed read in its turn, after the items before it, and starts no read past it', async () => {
     const r = gatedReads()
     const seen: string[] = []

@@ -45,6 +45,8 @@ export interface SyncDeps {
 const BATCH_MESSAGES = 50
 const BATCH_BYTES = 1024 * 1024
 const STREAM_BYTES = 2 * 1024 * 1024
+/** UIDs whose sizes are asked for in one FETCH, as the batches are made. */
+const SIZE_CHUNK = 1000
 /** Messages whose bodies may be in compression on libuv's thread pool at once (its default size is 4). */
 const COMPRESSING = 4
 /** Flag updates sent to Postgres per statement. */
@@ -233,9 +235,8 @@ async function fetchNewMessages(deps: SyncDeps, client: ImapFlow, provider: Prov
   let done = 0
   let added = 0
   let storing: Promise<void> = Promise.resolve()
-  const batches = await batchesBySize(client, uids)
   try {
-    for await (const { batch, messages } of readAhead(batches, (batch) => fetchBatch(client, batch))) {
+    for await (const { batch, messages } of readAhead(batchesBySize(client, uids), (batch) => fetchBatch(client, batch))) {
       const preparing: Promise<PreparedMessage>[] = []
       for (const message of messages) {
         const next = prepareMessage(box, provider, folder, message.meta, await parseMessage(message.content))
@@ -340,31 +341,32 @@ interface FetchBatch { uids: number[]; streamed: boolean }
 
 /**
  * Splits UIDs into fetch batches of at most BATCH_MESSAGES and about BATCH_BYTES (RFC822.SIZE);
- * a message over STREAM_BYTES is a batch of its own, streamed.
+ * a message over STREAM_BYTES is a batch of its own, streamed. The sizes are fetched SIZE_CHUNK
+ * UIDs at a time as the batches are needed (within readAhead's fetch, so overlapping the parse
+ * and the store), not all before the first batch.
  */
-async function batchesBySize(client: ImapFlow, uids: number[]): Promise<FetchBatch[]> {
-  const sizes = new Map<number, number>()
-  for (let i = 0; i < uids.length; i += 1000) {
-    for await (const m of client.fetch(uids.slice(i, i + 1000).join(','), { uid: true, size: true }, { uid: true })) sizes.set(m.uid, m.size ?? 0)
-  }
-  const batches: FetchBatch[] = []
+async function* batchesBySize(client: ImapFlow, uids: number[]): AsyncGenerator<FetchBatch> {
   let current: number[] = []
   let bytes = 0
-  for (const uid of uids) {
-    const size = sizes.get(uid)
-    if (size === undefined) continue // expunged meanwhile
-    if (current.length && (current.length >= BATCH_MESSAGES || bytes + size > BATCH_BYTES || size > STREAM_BYTES)) {
-      batches.push({ uids: current, streamed: false })
-      current = []
-      bytes = 0
+  for (let i = 0; i < uids.length; i += SIZE_CHUNK) {
+    const chunk = uids.slice(i, i + SIZE_CHUNK)
+    const sizes = new Map<number, number>()
+    for await (const m of client.fetch(chunk.join(','), { uid: true, size: true }, { uid: true })) sizes.set(m.uid, m.size ?? 0)
+    for (const uid of chunk) {
+      const size = sizes.get(uid)
+      if (size === undefined) continue // expunged meanwhile
+      if (current.length && (current.length >= BATCH_MESSAGES || bytes + size > BATCH_BYTES || size > STREAM_BYTES)) {
+        yield { uids: current, streamed: false }
+        current = []
+        bytes = 0
+      }
+      if (size > STREAM_BYTES) {
+        yield { uids: [uid], streamed: true }
+        continue
+      }
+      current.push(uid)
+      bytes += size
     }
-    if (size > STREAM_BYTES) {
-      batches.push({ uids: [uid], streamed: true })
-      continue
-    }
-    current.push(uid)
-    bytes += size
   }
-  if (current.length) batches.push({ uids: current, streamed: false })
-  return batches
+  if (current.length) yield { uids: current, streamed: false }
 }

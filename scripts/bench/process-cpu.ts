@@ -24,6 +24,15 @@ export function cpuMs(pid: number | string, reaped = false): number {
   return ticksMs(Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0))
 }
 
+/**
+ * CPU milliseconds of a process's main thread alone (its JavaScript thread; not libuv's pool, where
+ * Node runs async zlib and crypto, nor V8's helper threads): the critical path of a Node process.
+ */
+export function mainThreadCpuMs(pid: number): number {
+  const f = procStat(`${pid}/task/${pid}`)?.fields
+  return f ? ticksMs(Number(f[11]) + Number(f[12])) : 0
+}
+
 /** The pids a process forked that are alive. */
 export function forkedPids(pid: number): number[] {
   try {

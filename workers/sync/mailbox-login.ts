@@ -5,7 +5,7 @@
 // are used. When Microsoft refuses the renewal, the account gets the Outlook-expired marker: only
 // signing in again (/api/auth/microsoft) brings it back.
 import type { ImapFlow } from 'imapflow'
-import { MicrosoftEntraId, OAuth2RequestError, type OAuth2Tokens } from 'arctic'
+import type { OAuth2Tokens } from 'arctic'
 import type { Sql } from '../../db/client.ts'
 import { getProviderForSync, updateProviderCredentials, type ProviderForSync } from '../../db/email-providers.ts'
 import type { Config } from '../../lib/config.ts'
@@ -29,25 +29,6 @@ export function sealCredentials(config: Config, providerId: string, creds: ImapC
 
 export function openCredentials(config: Config, provider: Pick<ProviderForSync, 'id' | 'credentials'>): ImapCredentials {
   return JSON.parse(credentialsBox(config).openText(provider.credentials, provider.id)) as ImapCredentials
-}
-
-/** What an Outlook access token may do: read the mailbox over IMAP, and be renewed (offline_access). */
-export const OUTLOOK_IMAP_SCOPES = ['https://outlook.office.com/IMAP.AccessAsUser.All', 'offline_access']
-
-export const microsoftRedirectUri = (config: Config) => `${config.publicUrl}/api/auth/microsoft/callback`
-
-/**
- * arctic's Microsoft Entra ID client for the `common` tenant (work, school and personal accounts).
- * arctic builds its endpoints on login.microsoftonline.com; they are repointed at
- * MICROSOFT_AUTH_URL / MICROSOFT_TOKEN_URL (their defaults are the same URLs), so a national
- * cloud or the tests' stand-in can take their place.
- */
-export function microsoftClient(config: Config): MicrosoftEntraId {
-  const ms = config.microsoft
-  if (!ms) throw new Error('MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET are not set')
-  const client = new MicrosoftEntraId('common', ms.clientId, ms.clientSecret, microsoftRedirectUri(config))
-  Object.assign(client, { authorizationEndpoint: ms.authUrl, tokenEndpoint: ms.tokenUrl })
-  return client
 }
 
 /** An access token with less than this left is renewed first, so it cannot run out during a login. */
@@ -99,6 +80,7 @@ async function renewOutlookTokens(deps: LoginDeps, providerId: string, stale: OA
     const current = row ? openCredentials(config, row) : undefined
     if (!current || !isOAuth(current)) throw new ImapConnectError('internal', 'The account changed during the sync. It will be tried again.')
     if (current.accessToken !== stale.accessToken) return current
+    const { microsoftClient, OAuth2RequestError, OUTLOOK_IMAP_SCOPES } = await import('./microsoft-client.ts')
     let tokens: OAuth2Tokens
     try {
       tokens = await withTimeout(microsoftClient(config).refreshAccessToken(current.refreshToken, OUTLOOK_IMAP_SCOPES), config.sync.imapTimeoutMs)

@@ -3,13 +3,14 @@
 // write-back seen by another IMAP client, and the failures a user sees.
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dueProviderIds, getProviderForSync } from '../../db/email-providers.ts'
+import { dueProviderIds, getProviderForSync, insertEmailProvider } from '../../db/email-providers.ts'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
 import { addImapAccount, imapCredentials, syncJobFinished, syncNow } from '../../scripts/testing/mailbox-accounts.ts'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
 import { createTestApp, testConfig, type TestApp } from '../../scripts/testing/test-app.ts'
 import { ImapConnectError } from './imap-connect.ts'
+import { sealCredentials } from './mailbox-login.ts'
 import { syncProvider, type SyncDeps } from './sync-mailbox.ts'
 import { startSyncWorker } from './sync-worker.ts'
 
@@ -132,6 +133,53 @@ describe.skipIf(!run)('adding an account and the initial sync', () => {
     const download = Buffer.from(await (await user.get(detail.attachments[0].url)).arrayBuffer())
     expect(download.equals(content)).toBe(true)
   }, 180_000)
+
+  it('a connection cut mid-pipeline: the store in flight is committed before the failure, the cursor is the last stored UID, the next sync fetches only the rest', async () => {
+    const login = 'cut@example.test'
+    const password = dovecot.addUser(login)
+    dovecot.writeMessages(login, Array.from({ length: 400 }, (_, i) => ({ raw: sampleMail(i).raw })))
+    const { sql } = env.t.db
+    // an account of its own, synced here (not by the worker), batches of 50
+    const { user: owner } = await new ApiClient(env.t.app).register()
+    const id = crypto.randomUUID()
+    await insertEmailProvider(sql, {
+      id, userId: owner.id, provider: 'other', email: login,
+      credentials: sealCredentials(env.t.config, id, { email: login, password, host: dovecot.host, port: dovecot.port, secure: true }),
+    })
+    const deps: SyncDeps = { sql, boss: env.t.boss, config: env.t.config, imapCa: dovecot.ca }
+    // the insert of UID 101 (the third batch) waits on a lock this test holds
+    const HOLD = 4_246_002
+    await sql.unsafe(`
+      create function test_hold_cut() returns trigger language plpgsql as $$
+      begin if new.provider_id = '${id}' and new.uid > 100 then perform pg_advisory_xact_lock_shared(${HOLD}); end if; return new; end $$;
+      create trigger test_hold_cut before insert on received_emails for each row execute function test_hold_cut();`)
+    const holder = await sql.reserve()
+    try {
+      await holder`select pg_advisory_lock(${HOLD})`
+      const first = syncProvider(deps, (await getProviderForSync(sql, id))!).then(() => undefined, (error: unknown) => error)
+      await expect.poll(async () => (await sql`select 1 from pg_locks where locktype = 'advisory' and objid = ${HOLD} and not granted`).length, { timeout: 60_000 }).toBe(1)
+      // the server drops the connection while the third batch is being stored and later ones are fetched or parsed
+      await dovecot.kick(login)
+      await holder`select pg_advisory_unlock(${HOLD})`
+      expect(await first).toBeInstanceOf(ImapConnectError)
+    } finally {
+      holder.release()
+      await sql.unsafe('drop trigger test_hold_cut on received_emails; drop function test_hold_cut()')
+    }
+    // nothing of that sync is still being written: the rows are 1..cursor, whole batches, the held one among them
+    const stored = await sql<{ id: string; uid: number }[]>`select id, uid::float8 as uid from received_emails where provider_id = ${id} order by uid`
+    const [folder] = await sql<{ lastUid: number }[]>`select last_uid::int from mailbox_folders where provider_id = ${id} and path = 'INBOX'`
+    expect(folder.lastUid % 50).toBe(0)
+    expect(folder.lastUid).toBeGreaterThanOrEqual(150)
+    expect(folder.lastUid).toBeLessThan(400)
+    expect(stored.map((r) => r.uid)).toEqual(Array.from({ length: folder.lastUid }, (_, i) => i + 1))
+
+    const again = await syncProvider(deps, (await getProviderForSync(sql, id))!)
+    expect(again).toEqual({ added: 400 - folder.lastUid, fetched: 400 - folder.lastUid })
+    const after = await sql<{ id: string; uid: number }[]>`select id, uid::float8 as uid from received_emails where provider_id = ${id} order by uid`
+    expect(after.map((r) => r.uid)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1))
+    expect(after.slice(0, stored.length).map((r) => r.id)).toEqual(stored.map((r) => r.id))
+  }, 120_000)
 
   it('refuses a wrong password with a clear reason and stops the schedule for that account', async () => {
     dovecot.addUser('wrongpw@example.test', 'the-right-one')

@@ -26,6 +26,7 @@ import { classifyImapError, closeImap, ImapConnectError } from './imap-connect.t
 import { loginMailbox, openCredentials } from './mailbox-login.ts'
 import { queues, type Payload, type WorkContext } from '../../db/queues.ts'
 import { assignThreads, type ThreadInput } from './mail-threads.ts'
+import { readAhead } from './read-ahead.ts'
 import { parseMessage, threadSubject, type ParsedMessage } from './received-mail.ts'
 
 export interface SyncDeps {
@@ -37,13 +38,17 @@ export interface SyncDeps {
 }
 
 /**
- * Messages and bytes fetched per round trip and committed together (two batches are held at
- * once: one being stored, the next being fetched), and the size above which a message is
- * streamed alone instead of fetched whole.
+ * Messages and bytes fetched per round trip and committed together (three batches are held at
+ * once: one being stored, one being parsed, the next being fetched), and the size above which a
+ * message is streamed alone instead of fetched whole.
  */
 const BATCH_MESSAGES = 50
 const BATCH_BYTES = 1024 * 1024
 const STREAM_BYTES = 2 * 1024 * 1024
+/** UIDs whose sizes are asked for in one FETCH, as the batches are made. */
+const SIZE_CHUNK = 1000
+/** Messages whose bodies may be in compression on libuv's thread pool at once (its default size is 4). */
+const COMPRESSING = 4
 /** Flag updates sent to Postgres per statement. */
 const FLAG_CHUNK = 2000
 /** pg_try_advisory_lock namespace of "a sync of this account is running". */
@@ -214,9 +219,12 @@ async function syncStoredMessages(deps: SyncDeps, client: ImapFlow, folder: Mail
 }
 
 /**
- * New mail above `lastUid`, in bounded batches, each committed with the cursor. Fetching and
- * storing overlap: while one batch is written to Postgres the next is fetched and parsed, so at
- * most two batches of parsed messages are held (each message's source is dropped once parsed).
+ * New mail above `lastUid`, in bounded batches, each committed with the cursor. Three stages
+ * overlap: while one batch is parsed (its bodies compressed on libuv's thread pool meanwhile,
+ * sealCompressed), the next is fetched from the server (readAhead: one fetch in flight, never
+ * more) and the one before is written to Postgres. So at most three batches are held: one
+ * fetched, one being parsed, one being stored. A failure waits for the store in flight, so the
+ * cursor is the last stored UID when it is thrown and the next sync resumes from there.
  */
 async function fetchNewMessages(deps: SyncDeps, client: ImapFlow, provider: ProviderForSync, folder: MailboxFolderRow, lastUid: number, exists: number): Promise<FetchCounts> {
   const { sql } = deps
@@ -230,36 +238,65 @@ async function fetchNewMessages(deps: SyncDeps, client: ImapFlow, provider: Prov
   let done = 0
   let added = 0
   let storing: Promise<void> = Promise.resolve()
-  for (const batch of await batchesBySize(client, uids)) {
-    const prepared: PreparedMessage[] = []
-    if (batch.streamed) {
-      const message = await fetchLarge(client, batch.uids[0])
-      if (message) prepared.push(prepareMessage(box, provider, folder, message.meta, await parseMessage(message.content)))
-    } else {
-      for await (const message of client.fetch(batch.uids.join(','), { uid: true, flags: true, size: true, internalDate: true, source: true }, { uid: true })) {
-        prepared.push(prepareMessage(box, provider, folder, message, await parseMessage(message.source ?? Buffer.alloc(0))))
+  try {
+    for await (const { batch, messages } of readAhead(batchesBySize(client, uids), (batch) => fetchBatch(client, batch))) {
+      const preparing: Promise<PreparedMessage>[] = []
+      for (const message of messages) {
+        const next = prepareMessage(box, provider, folder, message.meta, await parseMessage(message.content))
+        next.catch(() => {}) // awaited with the whole batch below: a failure then, not an unhandled rejection meanwhile
+        preparing.push(next)
+        // a few compressions in flight, not a whole batch's: each holds a zstd context and its output until done
+        if (preparing.length > COMPRESSING) await preparing[preparing.length - 1 - COMPRESSING]
       }
+      const prepared = await Promise.all(preparing)
+      await storing
+      storing = storeBatch(sql, provider, folder, prepared, batch.uids[batch.uids.length - 1]).then(async (stored) => {
+        added += stored
+        done += batch.uids.length
+        await setProviderProgress(sql, provider.id, done, uids.length)
+      })
+      storing.catch(() => {}) // awaited before the next batch is handed over, or below
     }
-    await storing
-    storing = storeBatch(sql, provider, folder, prepared, batch.uids[batch.uids.length - 1]).then(async (stored) => {
-      added += stored
-      done += batch.uids.length
-      await setProviderProgress(sql, provider.id, done, uids.length)
-    })
-    storing.catch(() => {}) // awaited before the next batch is handed over, or below
+  } catch (error) {
+    await storing.catch(() => {})
+    throw error
   }
   await storing
   return { added, fetched: done }
 }
 
+type MessageMeta = Pick<FetchMessageObject, 'uid' | 'flags' | 'modseq' | 'size' | 'internalDate'>
+
+/** A fetched message: its flags and dates, and its source (a stream for one over STREAM_BYTES). */
+interface FetchedMessage { meta: MessageMeta; content: Buffer | Readable }
+
+/** One batch from the server: a FETCH of its messages read whole, or its one large message as a stream. */
+async function fetchBatch(client: ImapFlow, batch: FetchBatch): Promise<{ batch: FetchBatch; messages: FetchedMessage[] }> {
+  const messages: FetchedMessage[] = []
+  if (batch.streamed) {
+    const message = await fetchLarge(client, batch.uids[0])
+    if (message) messages.push(message)
+  } else {
+    for await (const message of client.fetch(batch.uids.join(','), { uid: true, flags: true, size: true, internalDate: true, source: true }, { uid: true })) {
+      messages.push({ meta: message, content: message.source ?? Buffer.alloc(0) })
+    }
+  }
+  return { batch, messages }
+}
+
 interface PreparedMessage { email: Omit<NewReceivedEmail, 'threadId'>; thread: ThreadInput; attachments: NewAttachment[] }
 
 /** A parsed message as its rows: bodies, preview and attachments sealed, bound to the row ids. */
-function prepareMessage(box: SecretBox, provider: ProviderForSync, folder: MailboxFolderRow, message: MessageMeta, parsed: ParsedMessage): PreparedMessage {
+async function prepareMessage(box: SecretBox, provider: ProviderForSync, folder: MailboxFolderRow, message: MessageMeta, parsed: ParsedMessage): Promise<PreparedMessage> {
   const id = randomUUID()
   const flags = serverFlags(message.uid, message.flags, message.modseq)
   const internalDate = message.internalDate instanceof Date ? message.internalDate : message.internalDate ? new Date(message.internalDate) : null
   const subjectKey = threadSubject(parsed.subject)
+  // bodies are text: compressed before sealing, they cost Postgres (and the wire, and the disk) a third or less
+  const [bodyText, bodyHtml] = await Promise.all([
+    parsed.text === null ? null : box.sealCompressed(parsed.text, `${id}:text`),
+    parsed.html === null ? null : box.sealCompressed(parsed.html, `${id}:html`),
+  ])
   return {
     email: {
       id, userId: provider.userId, providerId: provider.id, folderId: folder.id, uid: message.uid,
@@ -270,9 +307,7 @@ function prepareMessage(box: SecretBox, provider: ProviderForSync, folder: Mailb
       isRead: flags.isRead, isStarred: flags.isStarred, isAnswered: flags.isAnswered,
       hasAttachments: parsed.attachments.some((a) => a.listed), modseq: flags.modseq,
       preview: box.seal(parsed.preview, `${id}:preview`),
-      // bodies are text: compressed before sealing, they cost Postgres (and the wire, and the disk) a third or less
-      bodyText: parsed.text === null ? null : box.seal(parsed.text, `${id}:text`, { compress: true }),
-      bodyHtml: parsed.html === null ? null : box.seal(parsed.html, `${id}:html`, { compress: true }),
+      bodyText, bodyHtml,
     },
     thread: { messageId: parsed.messageId, named: [...(parsed.inReplyTo ? [parsed.inReplyTo] : []), ...parsed.referenceIds], subjectKey },
     attachments: parsed.attachments.map((a) => {
@@ -296,8 +331,6 @@ async function storeBatch(sql: Sql, provider: ProviderForSync, folder: MailboxFo
   })
 }
 
-type MessageMeta = Pick<FetchMessageObject, 'uid' | 'flags' | 'modseq' | 'size' | 'internalDate'>
-
 /** A message over STREAM_BYTES: its flags and dates, and its source as a stream read in chunks. */
 async function fetchLarge(client: ImapFlow, uid: number): Promise<{ meta: MessageMeta; content: Readable } | undefined> {
   const meta = await client.fetchOne(String(uid), { uid: true, flags: true, size: true, internalDate: true }, { uid: true })
@@ -311,31 +344,32 @@ interface FetchBatch { uids: number[]; streamed: boolean }
 
 /**
  * Splits UIDs into fetch batches of at most BATCH_MESSAGES and about BATCH_BYTES (RFC822.SIZE);
- * a message over STREAM_BYTES is a batch of its own, streamed.
+ * a message over STREAM_BYTES is a batch of its own, streamed. The sizes are fetched SIZE_CHUNK
+ * UIDs at a time as the batches are needed (within readAhead's fetch, so overlapping the parse
+ * and the store), not all before the first batch.
  */
-async function batchesBySize(client: ImapFlow, uids: number[]): Promise<FetchBatch[]> {
-  const sizes = new Map<number, number>()
-  for (let i = 0; i < uids.length; i += 1000) {
-    for await (const m of client.fetch(uids.slice(i, i + 1000).join(','), { uid: true, size: true }, { uid: true })) sizes.set(m.uid, m.size ?? 0)
-  }
-  const batches: FetchBatch[] = []
+async function* batchesBySize(client: ImapFlow, uids: number[]): AsyncGenerator<FetchBatch> {
   let current: number[] = []
   let bytes = 0
-  for (const uid of uids) {
-    const size = sizes.get(uid)
-    if (size === undefined) continue // expunged meanwhile
-    if (current.length && (current.length >= BATCH_MESSAGES || bytes + size > BATCH_BYTES || size > STREAM_BYTES)) {
-      batches.push({ uids: current, streamed: false })
-      current = []
-      bytes = 0
+  for (let i = 0; i < uids.length; i += SIZE_CHUNK) {
+    const chunk = uids.slice(i, i + SIZE_CHUNK)
+    const sizes = new Map<number, number>()
+    for await (const m of client.fetch(chunk.join(','), { uid: true, size: true }, { uid: true })) sizes.set(m.uid, m.size ?? 0)
+    for (const uid of chunk) {
+      const size = sizes.get(uid)
+      if (size === undefined) continue // expunged meanwhile
+      if (current.length && (current.length >= BATCH_MESSAGES || bytes + size > BATCH_BYTES || size > STREAM_BYTES)) {
+        yield { uids: current, streamed: false }
+        current = []
+        bytes = 0
+      }
+      if (size > STREAM_BYTES) {
+        yield { uids: [uid], streamed: true }
+        continue
+      }
+      current.push(uid)
+      bytes += size
     }
-    if (size > STREAM_BYTES) {
-      batches.push({ uids: [uid], streamed: true })
-      continue
-    }
-    current.push(uid)
-    bytes += size
   }
-  if (current.length) batches.push({ uids: current, streamed: false })
-  return batches
+  if (current.length) yield { uids: current, streamed: false }
 }

@@ -10,7 +10,7 @@
 import type { Sql, Tx } from '../../db/client.ts'
 import type { DeliveryAlias } from '../../db/alias-routing.ts'
 import { incrementAliasCounter, randomShard, type AliasCounter } from '../../db/alias-counters.ts'
-import { deleteSpoolMessagesIfDone, endDeliveries, lockDelivery, lockOpenDeliveries, lockSpoolMessages, recordDeliveryAttempt, updateSpoolMeta, type Delivery, type OpenedDelivery } from '../../db/spool.ts'
+import { deleteSpoolMessagesIfDone, endDeliveries, lockDelivery, lockOpenDeliveries, lockSpoolMessages, preferIndexScans, recordDeliveryAttempt, updateSpoolMeta, type Delivery, type OpenedDelivery } from '../../db/spool.ts'
 import { recordThreadMessageIds } from '../../db/thread-message-ids.ts'
 import type { DeferredAuth } from '../mail/message-auth.ts'
 import { SpoolDamagedError, type SpoolCodec, type SpoolMeta } from '../mail/spool-codec.ts'
@@ -242,7 +242,9 @@ async function attemptDelivery<C extends SpoolContext>(
 async function lockAndRead(tx: Tx, members: Member[]): Promise<{ opened: Map<string, OpenedDelivery>; reads: Map<Read<unknown>, Map<string, unknown>> }> {
   const byRead = new Map<Read<unknown>, string[]>()
   for (const m of members) if (m.read) byRead.set(m.read, [...(byRead.get(m.read) ?? []), m.deliveryId])
-  const [locked, ...results] = await Promise.all([lockOpenDeliveries(tx, members.map((m) => m.deliveryId)), ...[...byRead].map(([read, ids]) => read(tx, ids))])
+  const [, locked, ...results] = await Promise.all([
+    preferIndexScans(tx), lockOpenDeliveries(tx, members.map((m) => m.deliveryId)), ...[...byRead].map(([read, ids]) => read(tx, ids)),
+  ])
   return { opened: new Map(locked.map((o) => [o.delivery.id, o])), reads: new Map([...byRead.keys()].map((read, i) => [read, results[i]])) }
 }
 

@@ -252,7 +252,7 @@ it('fetches and completes due forwards to mailboxes in batches: one fetch and on
   const deliveries = (await env.db.sql<{ id: string }[]>`select id from deliveries where alias_id = ${alias.id}`).map((d) => d.id)
   expect(deliveries).toHaveLength(8)
 
-  // eight due jobs before any worker runs; with DELIVERY_CONCURRENCY 8 the worker fetches four at a time
+  // eight due jobs before any worker runs; with DELIVERY_CONCURRENCY 8 the worker fetches eight at a time
   // connections as the delivery process sizes its pool (each forward holds one for its row lock)
   const workerSql = createSql(env.db.url, { max: 8 * 5 + 4, name: 'batches' })
   const stop = await startDeliveryWorker(env.boss, createDeliveryDeps(workerSql, env.config), { concurrency: 8, pollSeconds: 600 })

@@ -36,17 +36,6 @@ export async function getAliasForDelivery(db: Db, id: string): Promise<DeliveryA
   return row
 }
 
-/**
- * The alias a delivery forwards for, by the delivery's id: a delivery step sends this with the
- * lock of its row, in one round trip, before it knows which alias that is.
- */
-export async function getDeliveryAlias(db: Db, deliveryId: string): Promise<DeliveryAlias | undefined> {
-  const [row] = await db<DeliveryAlias[]>`
-    select a.id, a.user_id, a.alias, a.domain, a.forward_to, a.last_forward_to, a.active, a.webhook_secret, a.webhook_secret_sealed, a.encrypt_forwarded
-    from deliveries d join aliases a on a.id = d.alias_id where d.id = ${deliveryId}`
-  return row
-}
-
 /** A paused alias accepts mail and drops it unread (docs/mail-flow.md). */
 export function isPaused(alias: Pick<RoutedAlias, 'forwardTo' | 'active'>): boolean {
   return !alias.active || alias.forwardTo.trim() === 'null'

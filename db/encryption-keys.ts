@@ -81,11 +81,3 @@ export async function findDefaultPublicKey(db: Db, userId: string): Promise<stri
     select public_key from encryption_keys where user_id = ${userId} and is_default`
   return row?.publicKey
 }
-
-/** The default key of the owner of the delivery's alias (by the delivery's id, so a delivery reads it with the lock of its row in one round trip). */
-export async function findDeliveryOwnerDefaultPublicKey(db: Db, deliveryId: string): Promise<string | undefined> {
-  const [row] = await db<{ publicKey: string }[]>`
-    select k.public_key from deliveries d join aliases a on a.id = d.alias_id join encryption_keys k on k.user_id = a.user_id
-    where d.id = ${deliveryId} and k.is_default`
-  return row?.publicKey
-}

@@ -26,18 +26,29 @@ export async function addForwardTargets(db: Db, userId: string, emails: string[]
   return rows.filter((r) => !r.confirmedAt).map((r) => r.email)
 }
 
+/** What a forward reads with the lock of its delivery: whether its target may get the mail, and the owner's key. */
+export interface ForwardTargetState {
+  /** the alias's owner confirmed the target */
+  confirmed: boolean
+  /** the owner's default age recipient (to encrypt, or keep an encrypted copy of a forward that fails) */
+  key: string | undefined
+}
+
 /**
- * Whether the delivery's target may get the alias's mail now (the alias's owner confirmed it). By
- * the delivery's id, so a delivery reads it with the lock of its row in one round trip. Share-locks
- * the row for the caller's transaction, so a confirmation committing meanwhile waits and then
- * releases what was held.
+ * Whether each delivery's target may get the alias's mail now (the alias's owner confirmed it),
+ * and the owner's default key, for a batch of deliveries in one statement, by their ids. Share-locks
+ * the targets' rows for the caller's transaction, so a confirmation committing meanwhile waits and
+ * then releases what was held.
  */
-export async function isDeliveryTargetConfirmed(db: Db, deliveryId: string): Promise<boolean> {
-  const [row] = await db<{ confirmedAt: Date | null }[]>`
-    select f.confirmed_at from deliveries d join aliases a on a.id = d.alias_id
-      join forward_targets f on f.user_id = a.user_id and f.email = lower(d.target)
-    where d.id = ${deliveryId} for share of f`
-  return Boolean(row?.confirmedAt)
+export async function getForwardTargetStates(db: Db, deliveryIds: string[]): Promise<Map<string, ForwardTargetState>> {
+  if (deliveryIds.length === 0) return new Map()
+  const rows = await db<{ id: string; confirmedAt: Date | null; publicKey: string | null }[]>`
+    select d.id,
+      (select f.confirmed_at from forward_targets f where f.user_id = a.user_id and f.email = lower(d.target) for share) as confirmed_at,
+      (select k.public_key from encryption_keys k where k.user_id = a.user_id and k.is_default) as public_key
+    from deliveries d join aliases a on a.id = d.alias_id
+    where d.id = any(${deliveryIds}::uuid[])`
+  return new Map(rows.map((r) => [r.id, { confirmed: Boolean(r.confirmedAt), key: r.publicKey ?? undefined }]))
 }
 
 export async function confirmForwardTarget(db: Db, userId: string, email: string): Promise<void> {

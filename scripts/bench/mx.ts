@@ -8,7 +8,8 @@
 // which then starts. Everything started here is stopped on the way out, failure or not.
 // Knobs: BENCH_MX_MESSAGES, BENCH_DRAIN_MESSAGES; BENCH_CPU_PROF_DIR=dir runs the Veilmail
 // processes with `node --cpu-prof` into dir (open the .cpuprofile files in Chrome's DevTools);
-// MX_PROCESSES and DELIVERY_PROCESSES (default 1, as `npm start`) are passed to the MX and delivery;
+// MX_PROCESSES and DELIVERY_PROCESSES (default 1, as `npm start`), DELIVERY_CONCURRENCY and
+// QUEUE_CONCURRENCY (when set) are passed to the MX and delivery;
 // BENCH_PG_STATEMENTS=1 prints Postgres's top statements (BENCH_PG_STATEMENTS_TOP of them, 15),
 // WAL, server CPU by process kind and table activity per message (pg-statements.ts);
 // BENCH_MX_WARMUP=N sends N messages through each side (Postfix, and Veilmail's MX and delivery)
@@ -177,6 +178,9 @@ export async function run(parts: string[] = PARTS) {
       // one of each (they compete for the same CPU); set both to compare on a larger machine
       MX_PROCESSES: process.env.MX_PROCESSES ?? '1',
       DELIVERY_PROCESSES: process.env.DELIVERY_PROCESSES ?? '1',
+      // to compare batch sizes: the forward queues fetch DELIVERY_CONCURRENCY / 2 jobs at a time
+      ...(process.env.DELIVERY_CONCURRENCY ? { DELIVERY_CONCURRENCY: process.env.DELIVERY_CONCURRENCY } : {}),
+      ...(process.env.QUEUE_CONCURRENCY ? { QUEUE_CONCURRENCY: process.env.QUEUE_CONCURRENCY } : {}),
     }
     // TLS certificate and DKIM keys made once here, not by two processes at once.
     const config = loadConfig(env)

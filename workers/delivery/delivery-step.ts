@@ -3,13 +3,15 @@
 // no longer pending is never sent again. The send and the "sent" mark commit together; a crash
 // between the two sends again with the same Message-ID / webhook-id, which receivers dedupe.
 // When the last pending delivery of a message ends, the spooled message is deleted with it.
-// A forward costs three round trips to Postgres (the delivery process's main cost besides the
-// send): BEGIN; the lock with every read the step needs; the finish with the COMMIT. The forwards
-// of one fetched batch share them, and their transaction (runLocked).
+// The forwards of one fetched batch share a transaction and its statements (runLocked): BEGIN; one
+// statement that locks every delivery of the batch and reads its alias and message, with the
+// steps' own reads (one each per batch); then the finish of the whole batch with the COMMIT, in one
+// round trip. Statements, not forwards, are what the delivery costs Postgres.
 import type { Sql, Tx } from '../../db/client.ts'
-import { getDeliveryAlias, type DeliveryAlias } from '../../db/alias-routing.ts'
+import type { DeliveryAlias } from '../../db/alias-routing.ts'
 import { incrementAliasCounter, randomShard, type AliasCounter } from '../../db/alias-counters.ts'
-import { deleteSpoolMessageIfDone, updateSpoolMeta, finishDelivery, getDeliveryMessage, holdDelivery, lockDelivery, lockSpoolMessage, recordDeliveryAttempt, type Delivery } from '../../db/spool.ts'
+import { deleteSpoolMessagesIfDone, endDeliveries, lockDelivery, lockOpenDeliveries, lockSpoolMessages, preferIndexScans, recordDeliveryAttempt, updateSpoolMeta, type Delivery, type OpenedDelivery } from '../../db/spool.ts'
+import { recordThreadMessageIds } from '../../db/thread-message-ids.ts'
 import type { DeferredAuth } from '../mail/message-auth.ts'
 import { SpoolDamagedError, type SpoolCodec, type SpoolMeta } from '../mail/spool-codec.ts'
 import { SpooledMessage } from '../mail/spooled-message.ts'
@@ -35,18 +37,20 @@ export interface DeliveryContext<R = undefined> extends SpoolContext {
 }
 
 /**
- * A step's own read, by the delivery's id: it leaves with the lock of the delivery row and runs
- * once the lock is held (statements on one connection run in order).
+ * A step's own read, for the deliveries of a batch at once (one statement): the results by
+ * delivery id. It leaves behind the lock of the batch's deliveries and runs once the locks are held
+ * (statements on one connection run in order). Batches group their members' reads by function, so
+ * a step passes the same function every time.
  */
-type Read<R> = (tx: Tx, deliveryId: string) => Promise<R>
+export type Read<R> = (tx: Tx, deliveryIds: string[]) => Promise<Map<string, R>>
 
 /**
  * What a handler returns: done, failed for good with a short reason code (never server text), or
  * held until its target is confirmed (the message stays spooled; confirming sets it pending again).
- * `also`: a statement that commits with the sent mark, sent in the same round trip.
+ * `threadIds`: Message-IDs recorded on the alias's threads with the sent mark (reply-headers.ts).
  */
 export type DeliveryOutcome =
-  | { status: 'sent'; also?: (tx: Tx) => Promise<unknown> }
+  | { status: 'sent'; threadIds?: string[] }
   | { status: 'failed'; reason: string }
   | { status: 'held' }
 
@@ -59,20 +63,25 @@ export interface StepDeps {
 
 const successCounter: Record<Delivery['kind'], AliasCounter> = { email: 'forwarded', webhook: 'forwarded', reply: 'replied', operator: 'forwarded' }
 
+/** A delivery's end as its batch writes it; `meta`: the authentication results checked here, stored with the message. */
+interface Finish { delivery: Delivery; outcome: DeliveryOutcome; meta?: Buffer }
+
 /**
- * The statements that end a delivery, sent as they are made: one round trip, on the transaction's
- * connection, run in this order (the message lock first), so the last delivery to finish still
- * sees every other done.
+ * The statements that end a batch's deliveries, sent as they are made: one round trip, on the
+ * transaction's connection, run in this order (the messages' locks first), so the last delivery of
+ * a message to finish still sees every other done and deletes it. A held delivery only changes its
+ * status. One statement of each kind for the whole batch.
  */
-function finishStatements(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome, counted = true): Promise<unknown>[] {
-  if (outcome.status === 'held') return [holdDelivery(tx, delivery.id)]
-  const counter = counterOf(delivery, outcome)
+function finishStatements(tx: Tx, finishes: Finish[]): Promise<unknown>[] {
+  const spoolIds = [...new Set(finishes.filter((f) => f.outcome.status !== 'held').map((f) => f.delivery.spoolId))].sort()
+  const threads = finishes.flatMap((f) => (f.outcome.status === 'sent' && f.outcome.threadIds?.length && f.delivery.aliasId ? [{ aliasId: f.delivery.aliasId, ids: f.outcome.threadIds }] : []))
   return [
-    lockSpoolMessage(tx, delivery.spoolId),
-    finishDelivery(tx, delivery.id, outcome.status, outcome.status === 'failed' ? outcome.reason : null),
-    ...(counted && counter ? [incrementAliasCounter(tx, counter.aliasId, counter.counter)] : []),
-    deleteSpoolMessageIfDone(tx, delivery.spoolId),
-    ...(outcome.status === 'sent' && outcome.also ? [outcome.also(tx)] : []),
+    lockSpoolMessages(tx, spoolIds),
+    endDeliveries(tx, finishes.map(({ delivery, outcome }) => ({ id: delivery.id, status: outcome.status, error: outcome.status === 'failed' ? outcome.reason : null }))),
+    deleteSpoolMessagesIfDone(tx, spoolIds),
+    recordThreadMessageIds(tx, threads),
+    ...finishes.flatMap((f) => (f.meta ? [updateSpoolMeta(tx, f.delivery.spoolId, f.meta)] : [])),
+    ...counterStatements(tx, finishes.map((f) => counterOf(f.delivery, f.outcome)).filter((c) => c !== undefined)),
   ]
 }
 
@@ -110,43 +119,27 @@ async function allInOrder(statements: Promise<unknown>[]): Promise<void> {
 }
 
 function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<void> {
-  return allInOrder(finishStatements(tx, delivery, outcome))
+  return allInOrder(finishStatements(tx, [{ delivery, outcome }]))
 }
-
-/** What a step reads with the lock of its delivery row, in the same round trip; opened once the lock is held. */
-type Opened<C> = (delivery: Delivery) => Promise<C | undefined>
 
 /**
  * The delivery's message, opened; undefined when it is gone. The authentication the MX left out
  * (mail whose author domain enforces no DMARC policy) is checked here, on the stored message.
  */
-function openSpool(deps: StepDeps, tx: Tx, deliveryId: string): Promise<Opened<SpoolContext>> {
-  return getDeliveryMessage(tx, deliveryId).then((found) => async (delivery) => {
-    if (!found) return undefined
-    const { message: row, firstChunk, othersOpen } = found
-    const message = new SpooledMessage(tx, deps.codec, row, firstChunk)
-    const stored = deps.codec.openMeta(row.id, row.meta)
-    const meta = await deps.auth.metaOf(row.id, stored, message)
-    return { tx, delivery, spoolId: row.id, message, meta, checkedHere: !stored.auth, othersOpen }
-  })
+async function openSpool(deps: StepDeps, tx: Tx, { delivery, spooled }: OpenedDelivery): Promise<SpoolContext | undefined> {
+  if (!spooled) return undefined
+  const { message: row, firstChunk, othersOpen } = spooled
+  const message = new SpooledMessage(tx, deps.codec, row, firstChunk)
+  const stored = deps.codec.openMeta(row.id, row.meta)
+  const meta = await deps.auth.metaOf(row.id, stored, message)
+  return { tx, delivery, spoolId: row.id, message, meta, checkedHere: !stored.auth, othersOpen }
 }
 
-/** The delivery's alias and opened message, and what the step reads besides; undefined when the alias or message is gone. */
-function openDelivery<R>(deps: StepDeps, tx: Tx, deliveryId: string, read?: Read<R>): Promise<Opened<DeliveryContext<R>>> {
-  return Promise.all([getDeliveryAlias(tx, deliveryId), openSpool(deps, tx, deliveryId), read?.(tx, deliveryId)]).then(([alias, spool, extra]) => async (delivery) => {
-    const ctx = alias ? await spool(delivery) : undefined
-    return alias && ctx ? { ...ctx, alias, read: extra as R } : undefined
-  })
-}
-
-/**
- * Locks the delivery and, in the same round trip, makes `open`'s reads: they run once the lock is
- * held, so they see what the holder before us committed. Undefined when the delivery is gone or no
- * longer `status`.
- */
-async function lockAndOpen<C>(tx: Tx, deliveryId: string, status: Delivery['status'], open: (tx: Tx, deliveryId: string) => Promise<Opened<C>>) {
-  const [delivery, opened] = await Promise.all([lockDelivery(tx, deliveryId), open(tx, deliveryId)])
-  return delivery && delivery.status === status ? { delivery, ctx: await opened(delivery) } : undefined
+/** The delivery's alias and opened message, and what the step read besides; undefined when the alias or message is gone. */
+async function openDelivery<R>(deps: StepDeps, tx: Tx, opened: OpenedDelivery, read: R): Promise<DeliveryContext<R> | undefined> {
+  const { alias } = opened
+  const ctx = alias ? await openSpool(deps, tx, opened) : undefined
+  return alias && ctx ? { ...ctx, alias, read } : undefined
 }
 
 /** What an attempt ran into, for the owner's report: a code (smtp-451, http-503, ECONNREFUSED), never a server's text. */
@@ -169,23 +162,25 @@ function permanent(error: unknown): DeliveryOutcome {
 export function runDelivery<R = undefined>(
   deps: StepDeps, deliveryId: string, send: (ctx: DeliveryContext<R>) => Promise<DeliveryOutcome>, read?: Read<R>,
 ): Promise<DeliveryOutcome | undefined> {
-  return runLocked(deps, deliveryId, (tx, id) => openDelivery(deps, tx, id, read), send, 'alias-deleted')
+  return runLocked(deps, deliveryId, (tx, opened, extra) => openDelivery(deps, tx, opened, extra as R), send, 'alias-deleted', read)
 }
 
 /** A delivery that belongs to no alias: mail to postmaster@ or abuse@, for the operator. */
 export function runOperatorDelivery(deps: StepDeps, deliveryId: string, send: (ctx: SpoolContext) => Promise<DeliveryOutcome>): Promise<DeliveryOutcome | undefined> {
-  return runLocked(deps, deliveryId, (tx, id) => openSpool(deps, tx, id), send, 'message-gone')
+  return runLocked(deps, deliveryId, (tx, opened) => openSpool(deps, tx, opened), send, 'message-gone')
 }
 
 /** What one delivery's attempt came to, inside its group's transaction. */
 type Attempt =
   | { kind: 'gone' }
   | { kind: 'threw'; error: unknown }
-  | { kind: 'finish'; outcome: DeliveryOutcome; spoolId: string; statements: (tx: Tx) => Promise<unknown>[]; counter?: { aliasId: string; counter: AliasCounter } }
+  | ({ kind: 'finish' } & Finish)
 
 interface Member {
   deliveryId: string
-  attempt: (tx: Tx) => Promise<Attempt>
+  read?: Read<unknown>
+  /** the attempt, once the group's lock and reads are back: the locked delivery (undefined when gone) and the step's read */
+  attempt: (tx: Tx, opened: OpenedDelivery | undefined, read: unknown) => Promise<Attempt>
   resolve: (outcome: DeliveryOutcome | undefined) => void
   reject: (error: unknown) => void
 }
@@ -196,15 +191,16 @@ const gathering = new WeakMap<Sql, Member[]>()
 /**
  * Runs the attempt in a transaction shared with the attempts that asked in the same turn of the
  * event loop: the forwards of one fetched batch of jobs (db/queues.ts `work`, batchSize). The group
- * costs one BEGIN, one round trip for every lock and read, and one for every finish with the COMMIT,
- * instead of three round trips and a commit (a WAL flush) for each forward. A job fetched alone
- * (batchSize 1) has a transaction of its own.
+ * costs one BEGIN, one round trip for the locks and reads and one for the finishes with the COMMIT,
+ * one statement of each kind for the group, instead of a transaction and a dozen statements for
+ * each forward. A job fetched alone (batchSize 1) has a transaction of its own.
  */
 function runLocked<C extends SpoolContext>(
-  deps: StepDeps, deliveryId: string, open: (tx: Tx, deliveryId: string) => Promise<Opened<C>>, send: (ctx: C) => Promise<DeliveryOutcome>, gone: string,
+  deps: StepDeps, deliveryId: string, open: (tx: Tx, opened: OpenedDelivery, read: unknown) => Promise<C | undefined>,
+  send: (ctx: C) => Promise<DeliveryOutcome>, gone: string, read?: Read<unknown>,
 ): Promise<DeliveryOutcome | undefined> {
   return new Promise((resolve, reject) => {
-    const member: Member = { deliveryId, attempt: (tx) => attemptDelivery(deps, tx, deliveryId, open, send, gone), resolve, reject }
+    const member: Member = { deliveryId, read, attempt: (tx, opened, extra) => attemptDelivery(deps, tx, opened, extra, open, send, gone), resolve, reject }
     let group = gathering.get(deps.sql)
     // A second job for a delivery already in the group runs in a transaction of its own: it waits
     // for the group's lock on the row and then finds the delivery done (in one transaction it would
@@ -223,26 +219,33 @@ function runLocked<C extends SpoolContext>(
 }
 
 async function attemptDelivery<C extends SpoolContext>(
-  deps: StepDeps, tx: Tx, deliveryId: string, open: (tx: Tx, deliveryId: string) => Promise<Opened<C>>, send: (ctx: C) => Promise<DeliveryOutcome>, gone: string,
+  deps: StepDeps, tx: Tx, opened: OpenedDelivery | undefined, read: unknown,
+  open: (tx: Tx, opened: OpenedDelivery, read: unknown) => Promise<C | undefined>, send: (ctx: C) => Promise<DeliveryOutcome>, gone: string,
 ): Promise<Attempt> {
   try {
-    const opened = await lockAndOpen(tx, deliveryId, 'pending', open)
-    if (!opened) return { kind: 'gone' }
-    const { delivery, ctx } = opened
+    if (!opened || opened.delivery.status !== 'pending') return { kind: 'gone' }
+    const { delivery } = opened
+    const ctx = await open(tx, opened, read)
     const outcome: DeliveryOutcome = ctx ? await send(ctx).catch(permanent) : { status: 'failed', reason: gone }
     // The results of the check made here are stored with a message that stays spooled: its other
     // targets' deliveries (later, or in another process) and a held forward (which waits days,
     // maybe, for its target) use these, made near its arrival, and no later step checks it again.
     // A message whose last delivery this was is deleted: nothing to store.
     const store = ctx?.checkedHere && (outcome.status === 'held' || ctx.othersOpen)
-    const statements = (tx: Tx) => [
-      ...finishStatements(tx, delivery, outcome, false),
-      ...(store ? [updateSpoolMeta(tx, ctx.spoolId, deps.codec.sealMeta(ctx.spoolId, ctx.meta))] : []),
-    ]
-    return { kind: 'finish', outcome, spoolId: delivery.spoolId, statements, counter: counterOf(delivery, outcome) }
+    return { kind: 'finish', delivery, outcome, meta: store ? deps.codec.sealMeta(ctx.spoolId, ctx.meta) : undefined }
   } catch (error) {
     return { kind: 'threw', error }
   }
+}
+
+/** The group's locks and every step's read (one statement per read function), sent together. */
+async function lockAndRead(tx: Tx, members: Member[]): Promise<{ opened: Map<string, OpenedDelivery>; reads: Map<Read<unknown>, Map<string, unknown>> }> {
+  const byRead = new Map<Read<unknown>, string[]>()
+  for (const m of members) if (m.read) byRead.set(m.read, [...(byRead.get(m.read) ?? []), m.deliveryId])
+  const [, locked, ...results] = await Promise.all([
+    preferIndexScans(tx), lockOpenDeliveries(tx, members.map((m) => m.deliveryId)), ...[...byRead].map(([read, ids]) => read(tx, ids)),
+  ])
+  return { opened: new Map(locked.map((o) => [o.delivery.id, o])), reads: new Map([...byRead.keys()].map((read, i) => [read, results[i]])) }
 }
 
 async function runGroup(deps: StepDeps, members: Member[]): Promise<void> {
@@ -251,45 +254,33 @@ async function runGroup(deps: StepDeps, members: Member[]): Promise<void> {
   members.sort((a, b) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0))
   const failed = (member: Member, error: unknown) =>
     recordDeliveryAttempt(deps.sql, member.deliveryId, attemptError(error)).catch(() => {}).then(() => member.reject(error))
-  let done: { attempts: Attempt[]; finished: (Promise<void> | undefined)[]; counted: Promise<void> }
+  let done: { attempts: Attempt[]; finished: Promise<void> }
   try {
     done = await deps.sql.begin(async (tx) => {
-      // every member's lock and reads leave together; each sends as soon as its own are back
-      const attempts = await Promise.all(members.map((m) => m.attempt(tx)))
-      const order = attempts.map((_, i) => i).filter((i) => attempts[i].kind === 'finish')
-      const spoolOf = (i: number) => (attempts[i] as Extract<Attempt, { kind: 'finish' }>).spoolId
-      order.sort((a, b) => (spoolOf(a) < spoolOf(b) ? -1 : spoolOf(a) > spoolOf(b) ? 1 : 0))
+      // every member's lock and reads leave together; the sends start when they are back
+      const { opened, reads } = await lockAndRead(tx, members)
+      const attempts = await Promise.all(members.map((m) => m.attempt(tx, opened.get(m.deliveryId), m.read && reads.get(m.read)?.get(m.deliveryId))))
+      const finishes = attempts.filter((a) => a.kind === 'finish')
       // Not awaited here: postgres.js sends the COMMIT as soon as this callback returns, behind the
       // finishes' statements and in their round trip. A statement that fails leaves the
       // transaction aborted, so that COMMIT rolls the whole group back (PostgreSQL answers
       // ROLLBACK, no error), and every member with a finish throws below and is retried.
-      const finished: (Promise<void> | undefined)[] = []
-      for (const i of order) {
-        finished[i] = allInOrder((attempts[i] as Extract<Attempt, { kind: 'finish' }>).statements(tx))
-        finished[i].catch(() => {}) // awaited below, unless the COMMIT failed first
-      }
-      const counters = order.map((i) => (attempts[i] as Extract<Attempt, { kind: 'finish' }>).counter).filter((c) => c !== undefined)
-      const counted = allInOrder(counterStatements(tx, counters))
-      counted.catch(() => {})
-      return { attempts, finished, counted }
+      const finished = allInOrder(finishStatements(tx, finishes))
+      finished.catch(() => {}) // awaited below, unless the COMMIT failed first
+      return { attempts, finished }
     })
   } catch (error) {
-    // the transaction itself failed (BEGIN, COMMIT, the connection): nothing of it committed
+    // the transaction itself failed (BEGIN, the locks and reads, COMMIT, the connection): nothing of it committed
     await Promise.all(members.map((m) => failed(m, error)))
     return
   }
-  // one finish that failed rolled back every finish of the group, those that went through too
-  const rolledBack = (await Promise.allSettled([...done.finished.filter(Boolean), done.counted])).find((r) => r.status === 'rejected')
+  // one finish that failed rolled back every finish of the group
+  const rolledBack = await done.finished.then(() => undefined, (error: unknown) => ({ error }))
   await Promise.all(members.map(async (member, i) => {
     const attempt = done.attempts[i]
     if (attempt.kind === 'gone') return member.resolve(undefined)
     if (attempt.kind === 'threw') return failed(member, attempt.error)
-    try {
-      await done.finished[i]
-    } catch (error) {
-      return failed(member, error)
-    }
-    if (rolledBack) return failed(member, rolledBack.reason)
+    if (rolledBack) return failed(member, rolledBack.error)
     member.resolve(attempt.outcome)
   }))
 }
@@ -313,9 +304,10 @@ export async function dropDelivery(sql: Sql, deliveryId: string, reason: string)
  */
 export async function abandonDelivery(deps: StepDeps, deliveryId: string, keep?: (ctx: DeliveryContext) => Promise<void>): Promise<void> {
   await deps.sql.begin(async (tx) => {
-    const opened = await lockAndOpen(tx, deliveryId, 'pending', (tx, id) => openDelivery<undefined>(deps, tx, id))
-    if (!opened) return
-    if (keep && opened.ctx) await keep(opened.ctx)
+    const [opened] = await lockOpenDeliveries(tx, [deliveryId])
+    if (!opened || opened.delivery.status !== 'pending') return
+    const ctx = await openDelivery(deps, tx, opened, undefined)
+    if (keep && ctx) await keep(ctx)
     await finish(tx, opened.delivery, { status: 'failed', reason: 'retries-exhausted' })
   })
 }

@@ -12,9 +12,8 @@
 import { domainOf } from '../../lib/mail-address.ts'
 import { errorFields, log } from '../../lib/log.ts'
 import type { DeliveryAlias } from '../../db/alias-routing.ts'
-import { findDefaultPublicKey, findDeliveryOwnerDefaultPublicKey } from '../../db/encryption-keys.ts'
-import { recordThreadMessageIds } from '../../db/thread-message-ids.ts'
-import { isDeliveryTargetConfirmed } from '../../db/forward-targets.ts'
+import { findDefaultPublicKey } from '../../db/encryption-keys.ts'
+import { getForwardTargetStates, type ForwardTargetState } from '../../db/forward-targets.ts'
 import type { Payload } from '../../db/queues.ts'
 import { queues } from '../../db/queues.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
@@ -84,14 +83,14 @@ async function copyForRecord(copy: () => Promise<OwnerCopy>): Promise<OwnerCopy>
 
 export function forwardEmailHandler(deps: DeliveryDeps) {
   return async ({ deliveryId }: Payload<typeof queues.forwardEmail>) => {
-    const outcome = await runDelivery<{ confirmed: boolean; key: string | undefined }>(deps, deliveryId, async (ctx): Promise<DeliveryOutcome> => {
+    const outcome = await runDelivery<ForwardTargetState | undefined>(deps, deliveryId, async (ctx): Promise<DeliveryOutcome> => {
       const { delivery, alias, spoolId, message: spooled, meta } = ctx
       if (!delivery.target) return { status: 'failed', reason: 'no-target' }
       // Only to addresses that confirmed they want this user's mail (issue 11 item 5).
-      if (!ctx.read.confirmed) return { status: 'held' }
+      if (!ctx.read?.confirmed) return { status: 'held' }
       const original = await spooled.headers()
       const headers = await forwardHeadersOf(deps, alias, spoolId, original, meta)
-      const copy = ownerCopy(ctx, headers, async () => ctx.read.key)
+      const copy = ownerCopy(ctx, headers, async () => ctx.read?.key)
       const encrypted = alias.encryptForwarded ? await copy() : undefined
       const message = encrypted
         ? await deps.dkim.sign(encryptedForward({ ...encrypted, publicUrl: deps.config.publicUrl, receivedAt: new Date(meta.receivedAt) }), alias.domain)
@@ -104,13 +103,8 @@ export function forwardEmailHandler(deps: DeliveryDeps) {
         return { status: 'failed', reason: `smtp-${error.responseCode ?? 'rejected'}` }
       }
       // recorded with the sent mark, in its round trip
-      return { status: 'sent', also: (tx) => recordThreadMessageIds(tx, alias.id, threadIdsOf(original)) }
-    }, async (tx, id) => {
-      // read with the lock of the delivery row: whether the target confirmed, and the owner's key
-      // (to encrypt, or keep an encrypted copy of a forward that fails)
-      const [confirmed, key] = await Promise.all([isDeliveryTargetConfirmed(tx, id), findDeliveryOwnerDefaultPublicKey(tx, id)])
-      return { confirmed, key }
-    })
+      return { status: 'sent', threadIds: threadIdsOf(original) }
+    }, getForwardTargetStates) // read with the lock of the delivery row, for the whole batch
     log.info('delivery.finished', { queue: queues.forwardEmail.name, delivery: deliveryId, status: outcome?.status ?? 'already-done' })
   }
 }

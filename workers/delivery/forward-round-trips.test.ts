@@ -18,15 +18,19 @@ let proxy: net.Server
 let sql: Sql
 let roundTrips = 0
 let begins = 0
+let statements = 0
 
 /**
- * Whether the client's bytes hold a Bind or a simple Query, and how many transactions they begin
+ * Whether the client's bytes hold a Bind or a simple Query, how many (statements run), and how many transactions they begin
  * (PostgreSQL protocol: type byte, int32 length; postgres.js sends BEGIN as a simple Query).
  */
-function messagesIn(data: Buffer): { runs: boolean; begins: number } {
-  const found = { runs: false, begins: 0 }
+function messagesIn(data: Buffer): { runs: boolean; begins: number; statements: number } {
+  const found = { runs: false, begins: 0, statements: 0 }
   for (let at = 0; at + 5 <= data.length; at += 1 + data.readInt32BE(at + 1)) {
-    if (data[at] === 0x42 || data[at] === 0x51) found.runs = true // 'B', 'Q'
+    if (data[at] === 0x42 || data[at] === 0x51) {
+      found.runs = true // 'B', 'Q'
+      found.statements++
+    }
     if (data[at] === 0x51 && /^begin\b/i.test(data.toString('latin1', at + 5, at + 11))) found.begins++
   }
   return found
@@ -39,8 +43,9 @@ beforeAll(async () => {
     const server = net.connect(Number(target.port), target.hostname)
     let answered = true
     client.on('data', (data) => {
-      const { runs, begins: begun } = messagesIn(data)
+      const { runs, begins: begun, statements: run } = messagesIn(data)
       begins += begun
+      statements += run
       if (answered && runs) {
         roundTrips++
         answered = false
@@ -160,6 +165,31 @@ it('runs the forwards of one batch in one transaction, each sent once', async ()
   expect(forwarded).toBe(6)
 })
 
+it('runs a batch of four forwards in as many statements as one forward: one of each kind for the batch', async () => {
+  const alias = await env.createAlias('statements@real.test')
+  const forward = forwardEmailHandler(createDeliveryDeps(sql, env.config, { resolver: env.resolver }))
+  /** The statements (BEGIN and COMMIT included) of `count` forwards run as one fetched batch. */
+  const batch = async (name: string, count: number) => {
+    for (let i = 0; i < count; i++) await env.send({ to: alias.address, subject: `${name} ${i}`, headers: { 'In-Reply-To': `<${name.replace(/ /g, '-')}-${i}@outside.example>` } })
+    const ids = (await env.db.sql<{ id: string }[]>`select id from deliveries where alias_id = ${alias.id} and status = 'pending'`).map((d) => d.id)
+    expect(ids).toHaveLength(count)
+    statements = 0
+    await Promise.all(ids.map((deliveryId) => forward({ deliveryId })))
+    for (let i = 0; i < count; i++) expect(env.relay.messages.filter((m) => m.raw.includes(`Subject: ${name} ${i}\r\n`))).toHaveLength(1)
+    return statements
+  }
+  // the sender's reverse alias is made, and every statement prepared, by batches before
+  await batch('warm one', 1)
+  await batch('warm four', 4)
+  const one = await batch('statements one', 1)
+  const four = await batch('statements four', 4)
+  expect(four).toBe(one)
+  expect(one).toBeLessThanOrEqual(10)
+  expect(await env.db.sql`select 1 from deliveries where alias_id = ${alias.id}`).toHaveLength(0) // each sent, its message gone with it
+  const [{ n }] = await env.db.sql<{ n: number }[]>`select count(*)::int as n from thread_message_ids where alias_id = ${alias.id}`
+  expect(n).toBe(20) // each forward's own Message-ID and the one it replies to
+})
+
 it('runs batches that forward to the same alias at once without a deadlock: each forward sent once, every count kept', async () => {
   const alias = await env.createAlias('busy@real.test')
   // connections as the delivery process sizes its pool
@@ -222,7 +252,7 @@ it('fetches and completes due forwards to mailboxes in batches: one fetch and on
   const deliveries = (await env.db.sql<{ id: string }[]>`select id from deliveries where alias_id = ${alias.id}`).map((d) => d.id)
   expect(deliveries).toHaveLength(8)
 
-  // eight due jobs before any worker runs; with DELIVERY_CONCURRENCY 8 the worker fetches four at a time
+  // eight due jobs before any worker runs; with DELIVERY_CONCURRENCY 8 the worker fetches eight at a time
   // connections as the delivery process sizes its pool (each forward holds one for its row lock)
   const workerSql = createSql(env.db.url, { max: 8 * 5 + 4, name: 'batches' })
   const stop = await startDeliveryWorker(env.boss, createDeliveryDeps(workerSql, env.config), { concurrency: 8, pollSeconds: 600 })

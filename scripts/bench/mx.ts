@@ -301,12 +301,12 @@ export async function run(parts: string[] = PARTS) {
         // a session the MX dropped (on a machine too busy to keep up) is reported, not a crash of the benchmark
         const accept = await smtpSource(mxPort, { messages: BIG.messages, sessions: BIG.messages, bytes: BIG.bytes, reuse: false })
           .catch((error: { stderr?: string }) => (console.log(`smtp-source: ${error.stderr?.trim() ?? error}`), undefined))
-        const accepted = services[0].count('mx.accepted')
-        const took = await waitSink(sink, started, accepted === BIG.messages ? 300_000 : 60_000)
+        // smtp-source ends well only when every message got its 250 (mx.accepted is a debug event, not counted)
+        const took = await waitSink(sink, started, accept !== undefined ? 300_000 : 60_000)
         console.log('')
         printTable([{
           figure: `memory: ${BIG.messages} concurrent ${BIG.bytes / 1024 / 1024} MB messages`,
-          accepted: accept === undefined ? `${accepted} of ${BIG.messages}` : `in ${(accept / 1000).toFixed(1)} s`,
+          accepted: accept === undefined ? `not all ${BIG.messages}` : `in ${(accept / 1000).toFixed(1)} s`,
           delivered: took === undefined ? `${services[1].count('delivery.finished')} (not all)` : `in ${(took / 1000).toFixed(1)} s`,
           'peak RSS mx': `${services[0].peakRssMb().toFixed(0)} MB`, 'peak RSS delivery': `${services[1].peakRssMb().toFixed(0)} MB`, target: '≤ 300 MB each',
         }])

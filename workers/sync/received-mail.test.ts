@@ -111,3 +111,18 @@ describe('the preview', () => {
     expect(previewOf(null)).toBe('')
   })
 })
+
+describe('address fields read again from the cache', () => {
+  it('gives mailparser\'s reading for repeated values, after the cache filled and was dropped, and the results cannot be changed by a caller', async () => {
+    const raw = (i: number) => Buffer.from(`From: "Smith, Ann ${i}" <ann${i}@sender.example>${CRLF}To: Team: c@veilmail.test, "D" <d@veilmail.test>;, e@veilmail.test${CRLF}` +
+      `Cc: ${i % 2 ? 'x@veilmail.test' : 'Y <y@veilmail.test>'}${CRLF}Subject: s${CRLF}Date: Tue, 3 Mar 2026 10:00:00 +0100${CRLF}${CRLF}text ${i}${CRLF}`)
+    const checked = [0, 1, 2, 1999, 2000, 2001, 4500]
+    const first = await parsePlainText(raw(0))
+    for (let i = 0; i < 4600; i++) {
+      const plain = await parsePlainText(raw(i))
+      if (checked.includes(i)) expect(plain).toEqual(await parseWhole(raw(i)))
+    }
+    expect(await parsePlainText(raw(0))).toEqual(first)
+    expect(first).toMatchObject({ fromName: 'Smith, Ann 0', fromAddress: 'ann0@sender.example', toAddress: 'c@veilmail.test, d@veilmail.test, e@veilmail.test', ccAddresses: 'y@veilmail.test' })
+  })
+})

@@ -237,8 +237,10 @@ export function readAsciiHeaders(block: Buffer): PlainHeaders | undefined {
   if (types.length > 1 || (types.length && !PLAIN_TYPE.test(types[0])) || all('content-disposition').length) return undefined
   if (encodings.length > 1 || (encodings.length && !/^(7bit|8bit|binary|quoted-printable|base64)$/i.test(encodings[0]))) return undefined
   const idFormat = (v: string) => (v && (v.startsWith('<') ? v : `<${v}`) + (v.endsWith('>') ? '' : '>'))
-  const mailboxes = (key: string) => all(key).map((v) => ({ value: trimNames(addressparser(v)) }) as AddressObject)
-  const from = addresses(mailboxes('from').slice(0, 1))[0]
+  const mailboxes = (key: string) => all(key).flatMap(mailboxList)
+  const listed = (key: string) => mailboxes(key).map((a) => a.address).join(', ')
+  const fromValue = all('from')[0]
+  const from = fromValue === undefined ? undefined : mailboxList(fromValue)[0]
   const dateValue = all('date')[0]
   const date = dateValue === undefined ? null : new Date(dateValue)
   return {
@@ -250,12 +252,28 @@ export function readAsciiHeaders(block: Buffer): PlainHeaders | undefined {
       subject: first('subject') ?? '',
       fromAddress: from?.address ?? '',
       fromName: from?.name ?? '',
-      toAddress: joined(mailboxes('to')),
-      ccAddresses: joined(mailboxes('cc')),
-      bccAddresses: joined(mailboxes('bcc')),
+      toAddress: listed('to'),
+      ccAddresses: listed('cc'),
+      bccAddresses: listed('bcc'),
       date: date && Number.isNaN(date.getTime()) ? new Date() : date,
     },
   }
+}
+
+/** Address fields whose reading is kept: a mailbox's senders and recipients repeat from message to message. */
+const ADDRESS_CACHE = 2000
+const addressCache = new Map<string, readonly { address: string; name: string }[]>()
+
+/** A To/Cc/Bcc/From value's mailboxes as mailparser reads them (groups flattened, names trimmed, no address: left out). */
+function mailboxList(value: string): readonly { address: string; name: string }[] {
+  let list = addressCache.get(value)
+  if (!list) {
+    list = Object.freeze(addresses({ value: trimNames(addressparser(value)) } as AddressObject).map((a) => Object.freeze(a)))
+    // bounded: dropped whole when full, then filled again by the mail that follows
+    if (addressCache.size >= ADDRESS_CACHE) addressCache.clear()
+    addressCache.set(value, list)
+  }
+  return list
 }
 
 /** Display names trimmed, as mailparser leaves them (groups included). */

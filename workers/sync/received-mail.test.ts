@@ -2,7 +2,7 @@
 // message it takes, and the messages it does not take left to mailparser.
 import { describe, expect, it } from 'vitest'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
-import { parseMessage, parsePlainText, parseWhole, readAsciiHeaders, type ParsedMessage } from './received-mail.ts'
+import { parseMessage, parsePlainText, parseWhole, previewOf, readAsciiHeaders, type ParsedMessage } from './received-mail.ts'
 
 const CRLF = '\r\n'
 const head = `From: =?UTF-8?Q?Ren=C3=A9e?= <renee@sender.example>${CRLF}To: a@veilmail.test, "B, the second" <b@veilmail.test>${CRLF}Cc: Team: c@veilmail.test, d@veilmail.test;${CRLF}` +
@@ -82,5 +82,47 @@ describe('reading plain-text mail without mailparser\'s body pass', () => {
   it.each(left)('%s: left to mailparser', async (_, raw) => {
     expect(await parsePlainText(raw)).toBeUndefined()
     expect(comparable(await parseMessage(raw), raw)).toEqual(comparable(await parseWhole(raw), raw))
+  })
+})
+
+describe('the preview', () => {
+  /** What the preview is defined as: whitespace runs collapsed, trimmed, the first 150 UTF-16 units. */
+  const collapsed = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 150)
+  /** Every character JavaScript counts as whitespace, and near misses (U+0085, U+180E, U+200B are not). */
+  const spaces = [' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u2005', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff']
+  const others = ['a', 'Zz', '\u0085', '\u180e', '\u200b', '😀', 'é', '東']
+
+  it('is the collapsed start of the text for hostile whitespace, a surrogate pair cut at 150, and long runs', () => {
+    const texts = [
+      '', '   ', `${'\u3000'.repeat(5000)}x`, `${'a'.repeat(149)}😀tail`, `${'a '.repeat(74)}a😀`, `${' \t\r\n'.repeat(10_000)}end`,
+      `${'word '.repeat(29)}wor${'\u2028'.repeat(700)}d`, `${'x'.repeat(100_000)}`, 'a\u0085b\u180ec\u200bd',
+    ]
+    // deterministic pseudo-random texts drawn mostly from whitespace
+    let seed = 1
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648)
+    for (let n = 0; n < 3000; n++) {
+      let text = ''
+      for (let i = next() % 500; i > 0; i--) text += next() % 3 ? spaces[next() % spaces.length] : others[next() % others.length]
+      texts.push(text)
+    }
+    for (let c = 0; c < 0x10000; c++) texts.push(`a${String.fromCharCode(c)}b`)
+    const differing = texts.filter((t) => previewOf(t) !== collapsed(t))
+    expect(differing.map((t) => JSON.stringify(t.slice(0, 60)))).toEqual([])
+    expect(previewOf(null)).toBe('')
+  })
+})
+
+describe('address fields read again from the cache', () => {
+  it('gives mailparser\'s reading for repeated values, after the cache filled and was dropped, and the results cannot be changed by a caller', async () => {
+    const raw = (i: number) => Buffer.from(`From: "Smith, Ann ${i}" <ann${i}@sender.example>${CRLF}To: Team: c@veilmail.test, "D" <d@veilmail.test>;, e@veilmail.test${CRLF}` +
+      `Cc: ${i % 2 ? 'x@veilmail.test' : 'Y <y@veilmail.test>'}${CRLF}Subject: s${CRLF}Date: Tue, 3 Mar 2026 10:00:00 +0100${CRLF}${CRLF}text ${i}${CRLF}`)
+    const checked = [0, 1, 2, 1999, 2000, 2001, 4500]
+    const first = await parsePlainText(raw(0))
+    for (let i = 0; i < 4600; i++) {
+      const plain = await parsePlainText(raw(i))
+      if (checked.includes(i)) expect(plain).toEqual(await parseWhole(raw(i)))
+    }
+    expect(await parsePlainText(raw(0))).toEqual(first)
+    expect(first).toMatchObject({ fromName: 'Smith, Ann 0', fromAddress: 'ann0@sender.example', toAddress: 'c@veilmail.test, d@veilmail.test, e@veilmail.test', ccAddresses: 'y@veilmail.test' })
   })
 })

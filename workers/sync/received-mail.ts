@@ -49,12 +49,33 @@ const messageIds = (value: string | string[] | undefined): string[] =>
 
 /** Collapses whitespace; the start of the message as text (HTML-only mail: mailparser's text of it). */
 export function previewOf(text: string | null): string {
+  // text.replace(/\s+/g, ' ').trim().slice(0, PREVIEW_CHARS) in one pass over the start only: a run
+  // of whitespace becomes one space when more text follows it, and the scan stops once enough is kept
   const full = text ?? ''
-  // only the start is read: the window widens until it holds enough characters once collapsed
-  for (let window = PREVIEW_CHARS * 4; ; window *= 4) {
-    const preview = full.slice(0, window).replace(/\s+/g, ' ').trim()
-    if (preview.length > PREVIEW_CHARS || window >= full.length) return preview.slice(0, PREVIEW_CHARS)
+  let preview = ''
+  let kept = 0
+  let space = false
+  for (let i = 0, start = -1; i <= full.length; i++) {
+    if (i < full.length && !isSpace(full.charCodeAt(i))) {
+      if (start < 0) start = i
+      continue
+    }
+    if (start >= 0) {
+      const word = full.slice(start, Math.min(i, start + PREVIEW_CHARS - kept - (space ? 1 : 0)))
+      preview += (space ? ' ' : '') + word
+      kept += word.length + (space ? 1 : 0)
+      if (kept >= PREVIEW_CHARS) return preview.slice(0, PREVIEW_CHARS)
+      start = -1
+      space = true
+    }
   }
+  return preview
+}
+
+/** JavaScript's \s (WhiteSpace and LineTerminator, ECMA-262 §12.2 and §12.3), as replace(/\s+/) and trim() read it. */
+function isSpace(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d)
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
 }
 
 /** Subject for the conversation rule: leading Re:/Fw:/Fwd: removed, case-insensitive. */
@@ -216,8 +237,10 @@ export function readAsciiHeaders(block: Buffer): PlainHeaders | undefined {
   if (types.length > 1 || (types.length && !PLAIN_TYPE.test(types[0])) || all('content-disposition').length) return undefined
   if (encodings.length > 1 || (encodings.length && !/^(7bit|8bit|binary|quoted-printable|base64)$/i.test(encodings[0]))) return undefined
   const idFormat = (v: string) => (v && (v.startsWith('<') ? v : `<${v}`) + (v.endsWith('>') ? '' : '>'))
-  const mailboxes = (key: string) => all(key).map((v) => ({ value: trimNames(addressparser(v)) }) as AddressObject)
-  const from = addresses(mailboxes('from').slice(0, 1))[0]
+  const mailboxes = (key: string) => all(key).flatMap(mailboxList)
+  const listed = (key: string) => mailboxes(key).map((a) => a.address).join(', ')
+  const fromValue = all('from')[0]
+  const from = fromValue === undefined ? undefined : mailboxList(fromValue)[0]
   const dateValue = all('date')[0]
   const date = dateValue === undefined ? null : new Date(dateValue)
   return {
@@ -229,12 +252,28 @@ export function readAsciiHeaders(block: Buffer): PlainHeaders | undefined {
       subject: first('subject') ?? '',
       fromAddress: from?.address ?? '',
       fromName: from?.name ?? '',
-      toAddress: joined(mailboxes('to')),
-      ccAddresses: joined(mailboxes('cc')),
-      bccAddresses: joined(mailboxes('bcc')),
+      toAddress: listed('to'),
+      ccAddresses: listed('cc'),
+      bccAddresses: listed('bcc'),
       date: date && Number.isNaN(date.getTime()) ? new Date() : date,
     },
   }
+}
+
+/** Address fields whose reading is kept: a mailbox's senders and recipients repeat from message to message. */
+const ADDRESS_CACHE = 2000
+const addressCache = new Map<string, readonly { address: string; name: string }[]>()
+
+/** A To/Cc/Bcc/From value's mailboxes as mailparser reads them (groups flattened, names trimmed, no address: left out). */
+function mailboxList(value: string): readonly { address: string; name: string }[] {
+  let list = addressCache.get(value)
+  if (!list) {
+    list = Object.freeze(addresses({ value: trimNames(addressparser(value)) } as AddressObject).map((a) => Object.freeze(a)))
+    // bounded: dropped whole when full, then filled again by the mail that follows
+    if (addressCache.size >= ADDRESS_CACHE) addressCache.clear()
+    addressCache.set(value, list)
+  }
+  return list
 }
 
 /** Display names trimmed, as mailparser leaves them (groups included). */

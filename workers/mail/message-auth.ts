@@ -54,21 +54,26 @@ export async function checkAuthentication(message: Buffer | Readable, input: Aut
     const check = (q: SpfQuestion) => (input.spfCache ? input.spfCache.check(q) : spf({ ...q, resolver: input.resolver }))
     const result = await Promise.race([authenticate(message, input, check), deadline])
     if (!result) return { ...timedOut(input.mta), dmarcReject: false }
-    const dkim = result.dkim.results
-    const passing = dkim.filter((r) => r.status.result === 'pass')
-    const dmarc = result.dmarc || undefined
-    return {
-      spf: result.spf ? result.spf.status.result : 'none',
-      dkim: passing.length ? 'pass' : (dkim[0]?.status.result ?? 'none'),
-      dmarc: dmarc ? dmarc.status.result : 'none',
-      arc: result.arc ? result.arc.status.result : 'none',
-      dkimPassDomains: passing.map((r) => (r.signingDomain ?? '').toLowerCase()).filter(Boolean),
-      dkimFailDomains: dkim.filter((r) => r.status.result === 'fail').map((r) => (r.signingDomain ?? '').toLowerCase()).filter(Boolean),
-      headers: result.headers.replace(/\r?\n/g, '\r\n').replace(/(\r\n)?$/, '\r\n'),
-      dmarcReject: dmarc?.status.result === 'fail' && dmarc.policy === 'reject',
-    }
+    return outcomeOf(result)
   } finally {
     clearTimeout(timer)
+  }
+}
+
+/** What the MX and the delivery keep of an authentication (mailauth's authenticate() or ours, which has its shape). */
+export function outcomeOf(result: Pick<Authenticated, 'dkim' | 'spf' | 'arc' | 'dmarc' | 'headers'>): AuthOutcome {
+  const dkim = result.dkim.results
+  const passing = dkim.filter((r) => r.status.result === 'pass')
+  const dmarc = result.dmarc || undefined
+  return {
+    spf: result.spf ? result.spf.status.result : 'none',
+    dkim: passing.length ? 'pass' : (dkim[0]?.status.result ?? 'none'),
+    dmarc: dmarc ? dmarc.status.result : 'none',
+    arc: result.arc ? result.arc.status.result : 'none',
+    dkimPassDomains: passing.map((r) => (r.signingDomain ?? '').toLowerCase()).filter(Boolean),
+    dkimFailDomains: dkim.filter((r) => r.status.result === 'fail').map((r) => (r.signingDomain ?? '').toLowerCase()).filter(Boolean),
+    headers: result.headers.replace(/\r?\n/g, '\r\n').replace(/(\r\n)?$/, '\r\n'),
+    dmarcReject: dmarc?.status.result === 'fail' && dmarc.policy === 'reject',
   }
 }
 

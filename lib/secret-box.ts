@@ -6,14 +6,12 @@
 // as it is; version 2 seals it compressed with zstd (RFC 8878) and authenticates the version byte
 // with the associated data, so a version 1 box cannot be passed off as a version 2 one.
 import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomFillSync, type KeyObject } from 'node:crypto'
-import { promisify } from 'node:util'
-import { constants, zstdCompress, zstdCompressSync, zstdDecompressSync, type ZstdOptions } from 'node:zlib'
+import { constants, zstdCompressSync, zstdDecompressSync, type ZstdOptions } from 'node:zlib'
 
 const PLAIN = 1
 const COMPRESSED = 2
 /** Nonces are cut from a pool of random bytes filled at once: one RNG call per 340 seals, not one each. */
 const NONCE_POOL = 12 * 340
-const zstdCompressAsync = promisify(zstdCompress) as (data: Uint8Array, options: ZstdOptions) => Promise<Buffer>
 /** level 1, the input's size given: zstd sizes its window and tables to it (a third less CPU on mail bodies) */
 const zstdOptions = (size: number): ZstdOptions => ({ pledgedSrcSize: size, params: { [constants.ZSTD_c_compressionLevel]: 1 } })
 
@@ -36,17 +34,6 @@ export class SecretBox {
     const data = typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext
     if (options.compress && data.length > 0) return this.#sealSmaller(data, zstdCompressSync(data, zstdOptions(data.length)), associatedData)
     return this.#encrypt(PLAIN, data, associatedData)
-  }
-
-  /**
-   * `seal(…, { compress: true })` with the compression run on libuv's thread pool (zlib's
-   * asynchronous zstd) instead of this thread: a caller that keeps several in flight overlaps
-   * them with its own work (the sync parses the next message meanwhile). The same box as seal's.
-   */
-  async sealCompressed(plaintext: Uint8Array | string, associatedData = ''): Promise<Buffer> {
-    const data = typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext
-    if (data.length === 0) return this.#encrypt(PLAIN, data, associatedData)
-    return this.#sealSmaller(data, await zstdCompressAsync(data, zstdOptions(data.length)), associatedData)
   }
 
   /** The compressed form when it is smaller, else the plaintext as it is. */

@@ -6,14 +6,12 @@
 // as it is; version 2 seals it compressed with zstd (RFC 8878) and authenticates the version byte
 // with the associated data, so a version 1 box cannot be passed off as a version 2 one.
 import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomFillSync, type KeyObject } from 'node:crypto'
-import { constants, zstdCompressSync, zstdDecompressSync, type ZstdOptions } from 'node:zlib'
+import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib'
 
 const PLAIN = 1
 const COMPRESSED = 2
 /** Nonces are cut from a pool of random bytes filled at once: one RNG call per 340 seals, not one each. */
 const NONCE_POOL = 12 * 340
-/** level 1, the input's size given: zstd sizes its window and tables to it (a third less CPU on mail bodies) */
-const zstdOptions = (size: number): ZstdOptions => ({ pledgedSrcSize: size, params: { [constants.ZSTD_c_compressionLevel]: 1 } })
 
 export interface SealOptions {
   /** compress before sealing (mail bodies: text that shrinks several times); kept only when it shrinks */
@@ -31,17 +29,16 @@ export class SecretBox {
   }
 
   seal(plaintext: Uint8Array | string, associatedData = '', options: SealOptions = {}): Buffer {
-    const data = typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext
-    if (options.compress && data.length > 0) return this.#sealSmaller(data, zstdCompressSync(data, zstdOptions(data.length)), associatedData)
-    return this.#encrypt(PLAIN, data, associatedData)
-  }
-
-  /** The compressed form when it is smaller, else the plaintext as it is. */
-  #sealSmaller(data: Uint8Array, compressed: Buffer, associatedData: string): Buffer {
-    return compressed.length < data.length ? this.#encrypt(COMPRESSED, compressed, associatedData) : this.#encrypt(PLAIN, data, associatedData)
-  }
-
-  #encrypt(version: number, data: Uint8Array, associatedData: string): Buffer {
+    let data = typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext
+    let version = PLAIN
+    if (options.compress && data.length > 0) {
+      // level 1, the input's size given: zstd sizes its window and tables to it (a third less CPU on mail bodies)
+      const compressed = zstdCompressSync(data, { pledgedSrcSize: data.length, params: { [constants.ZSTD_c_compressionLevel]: 1 } })
+      if (compressed.length < data.length) {
+        data = compressed
+        version = COMPRESSED
+      }
+    }
     const nonce = this.#nonce()
     const cipher = createCipheriv('aes-256-gcm', this.#key, nonce)
     cipher.setAAD(aad(version, associatedData))

@@ -4,7 +4,8 @@
 // starts them (relay: smtp-sink) and (b) a private Postfix doing the same forwarding. Accept rate
 // is 2,000 / smtp-source's time; end-to-end is 2,000 / the time until smtp-sink has them all.
 // Veilmail is measured twice: with the machine's resolver and with a loopback DNS answering
-// NXDOMAIN at once (DNS_SERVERS). Then the drain: N forwards queued with no delivery process,
+// NXDOMAIN at once (DNS_SERVERS); Postfix before and after those two runs of a mode, the ratios
+// taken against the mean of its two figures. Then the drain: N forwards queued with no delivery process,
 // which then starts. Everything started here is stopped on the way out, failure or not.
 // Knobs: BENCH_MX_MESSAGES, BENCH_DRAIN_MESSAGES; BENCH_CPU_PROF_DIR=dir runs the Veilmail
 // processes with `node --cpu-prof` into dir (open the .cpuprofile files in Chrome's DevTools);
@@ -197,23 +198,31 @@ export async function run(parts: string[] = PARTS) {
     const rows: Record<string, string>[] = []
     let steady: number | undefined
 
-    for (const mode of picked.has('compare') ? modes : []) {
+    // Postfix's own rate swings between runs on a shared machine (211 and 445 msg/s minutes apart,
+    // same config): it is measured before and after Veilmail's two runs of a mode, and the ratios
+    // are taken against the mean of the two, both printed.
+    async function measurePostfix(reuse: boolean): Promise<{ accept: number; end: number | undefined }> {
       const pfPort = await freePort()
       const postfix = await startPrivatePostfix(pfPort, relayPort)
-      let pfAccept: number, pfEnd: number | undefined
       let pfSink: Sink | undefined
       try {
-        await warmUp(pfPort, relayPort, mode.reuse)
+        await warmUp(pfPort, relayPort, reuse)
         pfSink = await startSink(relayPort, MESSAGES)
         const started = performance.now()
-        pfAccept = rate(MESSAGES, await smtpSource(pfPort, { messages: MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse: mode.reuse }))
+        const accept = rate(MESSAGES, await smtpSource(pfPort, { messages: MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse }))
         const took = await waitSink(pfSink, started, END_TO_END_LIMIT_MS)
-        pfEnd = took === undefined ? undefined : rate(MESSAGES, took)
+        return { accept, end: took === undefined ? undefined : rate(MESSAGES, took) }
       } finally {
         pfSink?.process.kill('SIGKILL')
         await postfix.stop()
       }
+    }
+    const mean = (values: (number | undefined)[]) => (values.every((v): v is number => v !== undefined) ? values.reduce((a, b) => a + b, 0) / values.length : undefined)
+    const both = (values: (number | undefined)[]) => `${fmt(mean(values))} (${values.map((v) => (v === undefined ? '—' : v.toFixed(0))).join(', ')})`
 
+    for (const mode of picked.has('compare') ? modes : []) {
+      const postfixRuns = [await measurePostfix(mode.reuse)]
+      const measured: { setup: string; accept: number; end: number | undefined; row: Record<string, string> }[] = []
       for (const setup of dnsSetups) {
         let sink: Sink | undefined
         const services: Service[] = []
@@ -233,13 +242,13 @@ export async function run(parts: string[] = PARTS) {
           const cpuPerMessage = [...services.map((s) => s.cpuMs()), postgresCpu()].map((ms, i) => `${((ms - cpuBefore[i]) / Math.max(1, done[i])).toFixed(1)} ms`)
           const end = took === undefined ? undefined : rate(MESSAGES, took)
           if (mode.reuse && setup.env.DNS_SERVERS) steady = end
-          rows.push({
-            mode: mode.name, DNS: setup.name,
-            'Veilmail accept': fmt(accept), 'Postfix accept': fmt(pfAccept), 'accept ratio': ratio(accept, pfAccept),
-            'Veilmail end-to-end': fmt(end), 'Postfix end-to-end': fmt(pfEnd), 'end-to-end ratio': ratio(end, pfEnd),
-            'peak RSS mx / delivery': services.map((s) => `${s.peakRssMb().toFixed(0)} MB`).join(' / '),
-            'CPU per message mx / delivery / Postgres': cpuPerMessage.join(' / '),
-            'load average': os.loadavg()[0].toFixed(1),
+          measured.push({
+            setup: setup.name, accept, end,
+            row: {
+              'peak RSS mx / delivery': services.map((s) => `${s.peakRssMb().toFixed(0)} MB`).join(' / '),
+              'CPU per message mx / delivery / Postgres': cpuPerMessage.join(' / '),
+              'load average': os.loadavg()[0].toFixed(1),
+            },
           })
           console.log(`  measured: ${mode.name}, ${setup.name}`)
           await statements?.report(`${mode.name}, ${setup.name}`, MESSAGES)
@@ -248,6 +257,17 @@ export async function run(parts: string[] = PARTS) {
           for (const s of services.reverse()) await s.stop()
           await clearMail(sql)
         }
+      }
+      postfixRuns.push(await measurePostfix(mode.reuse))
+      const pfAccept = mean(postfixRuns.map((r) => r.accept))
+      const pfEnd = mean(postfixRuns.map((r) => r.end))
+      for (const m of measured) {
+        rows.push({
+          mode: mode.name, DNS: m.setup,
+          'Veilmail accept': fmt(m.accept), 'Postfix accept (before, after)': both(postfixRuns.map((r) => r.accept)), 'accept ratio': ratio(m.accept, pfAccept),
+          'Veilmail end-to-end': fmt(m.end), 'Postfix end-to-end (before, after)': both(postfixRuns.map((r) => r.end)), 'end-to-end ratio': ratio(m.end, pfEnd),
+          ...m.row,
+        })
       }
     }
     if (rows.length) {

@@ -19,6 +19,16 @@ export async function removeHeartbeat(db: Db, process: string, instance: string)
   await db`delete from process_heartbeats where process = ${process} and instance = ${instance}`
 }
 
+/**
+ * Which of `processes` beat at or after `since` (read from the database's own clock): copies that
+ * started since then, not a fresh-looking row a killed copy left behind.
+ */
+export async function processesBeatingSince(db: Db, processes: readonly string[], since: Date): Promise<string[]> {
+  const rows = await db<{ process: string }[]>`
+    select distinct process from process_heartbeats where process = any(${processes}::text[]) and beat_at >= ${since}`
+  return rows.map((r) => r.process)
+}
+
 /** Each of `processes` as alive (a beat within `staleSeconds`) or not, in the order given. */
 export async function listProcessHealth(db: Db, processes: readonly string[], staleSeconds: number): Promise<ProcessHealth[]> {
   return db<ProcessHealth[]>`

@@ -8,6 +8,8 @@ import postgres from 'postgres'
 import { embeddedUrl, isAlive, runningPostmasterPid } from '../db/embedded.ts'
 import { readFileSync } from 'node:fs'
 import { MONITORED_PROCESSES } from '../db/heartbeat.ts'
+import { processesBeatingSince } from '../db/process-heartbeats.ts'
+import { createTestDatabase } from './testing/test-database.ts'
 import { freePort } from './testing/free-port.ts'
 
 const ROOT = path.join(import.meta.dirname, '..')
@@ -17,10 +19,9 @@ let env: NodeJS.ProcessEnv
 interface Started { child: ChildProcess; output: () => string; exited: Promise<number | null> }
 
 /** `node scripts/start.ts`, or `npm start` itself (npm → sh → the supervisor) with `viaNpm`. */
-function start(viaNpm = false): Started {
-  const child = viaNpm
-    ? spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(process.execPath, ['scripts/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+function start(viaNpm = false, extraEnv: NodeJS.ProcessEnv = {}): Started {
+  const options = { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] as const }
+  const child = viaNpm ? spawn('npm', ['start', '--silent'], options) : spawn(process.execPath, ['scripts/start.ts'], options)
   let out = ''
   child.stdout!.on('data', (d) => (out += d))
   child.stderr!.on('data', (d) => (out += d))
@@ -51,6 +52,9 @@ beforeAll(async () => {
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 const readProcfileNames = () => readFileSync(path.join(ROOT, 'Procfile'), 'utf8').split('\n').filter((l) => /^\w+:/.test(l)).map((l) => l.split(':')[0])
+
+/** What a failure needs to be read: the supervisor's lines, warnings, errors and stack traces (no info/debug logs). */
+const notes = (output: string) => output.split('\n').filter((l) => !/"level":"(info|debug)"/.test(l)).slice(-60).join('\n')
 
 const pids = (s: Started) => [...s.output().matchAll(/started \(pid (\d+)\)/g)].map((m) => Number(m[1]))
 
@@ -172,7 +176,7 @@ describe('npm start', () => {
       await sql.end()
     }
     // the same processes carried on (none died and was restarted), with the data from before
-    expect(children.every(isAlive)).toBe(true)
+    expect(children.filter((pid) => !isAlive(pid)), notes(run.output())).toEqual([])
     expect(run.output()).not.toMatch(/(web|mx|delivery|submission|sync) exited/)
     await expect.poll(() => post('/api/auth/login', { email: 'before-crash@example.com', password: 'longenough' }).then((r) => r.status), { timeout: 30_000 }).toBe(200)
     expect((await post('/api/auth/register', { email: 'after-crash@example.com', password: 'longenough' })).status).toBe(202)
@@ -181,4 +185,26 @@ describe('npm start', () => {
     expect(await run.exited).toBe(0)
     expect(runningPostmasterPid(path.join(dataDir, 'postgres'))).toBeUndefined()
   }, 240_000)
+
+  it('says it is running only once every process it started beats, not on the rows a killed copy left', async () => {
+    const db = await createTestDatabase()
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'veilmail-start-url-'))
+    try {
+      // a copy killed a moment ago left a row for each process that looks alive for a while
+      await db.sql`insert into process_heartbeats (process, instance) select unnest(${MONITORED_PROCESSES}::text[]), 'killed:1'`
+      const [{ now: since }] = await db.sql<{ now: Date }[]>`select now()`
+      // this copy's delivery can not start (its configuration is refused); the others do
+      const run = start(false, { DATABASE_URL: db.url, DATA_DIR: dir, QUEUE_CONCURRENCY: 'no-such-queue=1' })
+      await waitFor(run, /delivery exited \(code 78\)/)
+      const others = MONITORED_PROCESSES.filter((name) => name !== 'delivery')
+      await expect.poll(async () => (await processesBeatingSince(db.sql, MONITORED_PROCESSES, since)).sort(), { timeout: 60_000, interval: 200 }).toEqual([...others].sort())
+      await waitFor(run, /delivery exited \(code 78\)[^]*delivery exited \(code 78\)/)
+      expect(run.output()).not.toContain('Veilmail is running')
+      run.child.kill('SIGTERM')
+      expect(await run.exited).toBe(0)
+    } finally {
+      await db.drop()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })

@@ -13,7 +13,9 @@ import path from 'node:path'
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts'
 import { embeddedDir } from '../db/database-url.ts'
 import { config } from '../lib/config.ts'
+import { createSql, type Sql } from '../db/client.ts'
 import { MONITORED_PROCESSES } from '../db/heartbeat.ts'
+import { processesBeatingSince } from '../db/process-heartbeats.ts'
 import { metricsPort } from '../db/metrics.ts'
 import { acquireDataDirLock, DataDirBusyError } from './data-dir-lock.ts'
 import { migrateAll } from './migrate-all.ts'
@@ -93,8 +95,10 @@ try {
   if (shuttingDown) await new Promise(() => {})
 
   const env = { ...process.env, DATABASE_URL: databaseUrl, VEILMAIL_SUPERVISOR_PID: String(process.pid) }
+  const sql = createSql(databaseUrl, { max: 1, name: 'veilmail-start' })
+  const [{ now: spawnedAt }] = await sql<{ now: Date }[]>`select now()`
   readProcfile().forEach((line, i) => supervise(line, COLORS[i % COLORS.length], env))
-  await waitForHealth()
+  await waitForHealth(sql, spawnedAt).finally(() => sql.end({ timeout: 5 }))
   // last, once every process is up, so the address is not scrolled away by their startup lines
   if (!shuttingDown) {
     const metrics = (name: string) => metricsPort(cfg, name) ?? 'off'
@@ -162,12 +166,16 @@ function supervise(line: ProcessLine, color: number, env: NodeJS.ProcessEnv, att
   })
 }
 
-/** Until the web answers and every process reports alive through its heartbeat (/api/health). */
-async function waitForHealth() {
+/**
+ * Until the web answers and every process it started has beaten since (a row a killed copy left
+ * behind looks alive in /api/health for HEARTBEAT_STALE_SECONDS, but it is not one of ours).
+ */
+async function waitForHealth(sql: Sql, spawnedAt: Date) {
   const url = `http://127.0.0.1:${cfg.port}/api/health`
   for (let i = 0; i < 1200 && !shuttingDown; i++) {
-    const body = await fetch(url).then((r) => (r.ok ? r.json() as Promise<{ processes?: Record<string, { alive: boolean }> }> : undefined), () => undefined)
-    if (body && Object.values(body.processes ?? {}).every((p) => p.alive)) return
+    const web = await fetch(url).then((r) => r.ok, () => false)
+    const beating = await processesBeatingSince(sql, MONITORED_PROCESSES, spawnedAt).catch(() => [])
+    if (web && beating.length === MONITORED_PROCESSES.length) return
     await new Promise((r) => setTimeout(r, 100))
   }
 }

@@ -1,5 +1,5 @@
 // `npm start` as a user runs it: a real supervisor with embedded Postgres in a fresh DATA_DIR.
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -20,7 +20,7 @@ interface Started { child: ChildProcess; output: () => string; exited: Promise<n
 
 /** `node scripts/start.ts`, or `npm start` itself (npm → sh → the supervisor) with `viaNpm`. */
 function start(viaNpm = false, extraEnv: NodeJS.ProcessEnv = {}): Started {
-  const options = { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] as const }
+  const options: SpawnOptions = { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] }
   const child = viaNpm ? spawn('npm', ['start', '--silent'], options) : spawn(process.execPath, ['scripts/start.ts'], options)
   let out = ''
   child.stdout!.on('data', (d) => (out += d))

@@ -7,6 +7,7 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import nodemailer from 'nodemailer'
+import './data-stream-fast-path.ts'
 import type { Config } from '../../lib/config.ts'
 
 export interface OutgoingMessage {

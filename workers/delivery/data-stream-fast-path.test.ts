@@ -1,0 +1,62 @@
+import DataStream from 'nodemailer/lib/smtp-connection/data-stream'
+import { describe, expect, it } from 'vitest'
+import { needsNoEscaping, nodemailerEscaping } from './data-stream-fast-path.ts'
+
+/** What a DataStream sends for these pieces, with its _transform or nodemailer's own loop. */
+async function escape(pieces: Buffer[], own: boolean) {
+  const stream = new DataStream() as InstanceType<typeof DataStream> & { inByteCount: number; outByteCount: number; _transform: unknown }
+  if (own) stream._transform = nodemailerEscaping
+  const out: Buffer[] = []
+  stream.on('data', (b: Buffer) => out.push(b))
+  const ended = new Promise((resolve) => stream.on('end', resolve))
+  for (const piece of pieces) stream.write(piece)
+  stream.end()
+  await ended
+  return { bytes: Buffer.concat(out).toString('latin1'), inBytes: stream.inByteCount, outBytes: stream.outByteCount }
+}
+
+/** A seeded generator, so a failure can be run again. */
+function random(seed: number) {
+  return () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff
+    return seed / 0x80000000
+  }
+}
+
+describe('escaping the data of a message sent to the relay', () => {
+  it('sends what nodemailer would, byte for byte, whatever the line ends, dots and cuts between pieces', async () => {
+    const alphabet = ['a', 'b', ' ', '.', '\r', '\n', '\r\n', '\r\n.', '\r\n..', '\r.\r', '\n.\n', '\r\n.\r\n']
+    for (let seed = 1; seed <= 600; seed++) {
+      const next = random(seed)
+      const text = Array.from({ length: Math.floor(next() * 80) + 1 }, () => alphabet[Math.floor(next() * alphabet.length)]).join('')
+      const bytes = Buffer.from(text, 'latin1')
+      // cut at random places, so a CR, an LF or a dot falls at either side of a cut
+      const pieces: Buffer[] = []
+      for (let at = 0; at < bytes.length;) {
+        const len = Math.max(1, Math.floor(next() * 12))
+        pieces.push(bytes.subarray(at, at + len))
+        at += len
+      }
+      expect(await escape(pieces, false), `seed ${seed}: ${JSON.stringify(text)}`).toEqual(await escape(pieces, true))
+    }
+  })
+
+  it('sends a well-formed message as it is, and escapes the forms a smuggling attempt uses', async () => {
+    const clean = Buffer.from('From: a@example.com\r\nSubject: hi\r\n\r\nline one\r\nline. two\r\n')
+    expect(needsNoEscaping(clean, false)).toBe(true)
+    expect((await escape([clean], false)).bytes).toBe(clean.toString('latin1') + '.\r\n')
+    for (const [text, after] of [
+      ['.starts with a dot\r\n', false], ['a\r\n.\r\nMAIL FROM:<x>\r\n', false], ['a\r.\rb', false], ['a\n.\nb', false],
+      ['bare\nlf', false], ['bare\rcr', false], ['\nafter an LF', 0x0a], ['x', 0x0d], ['.after a line end', 0x0a],
+    ] as const) {
+      expect(needsNoEscaping(Buffer.from(text, 'latin1'), after), JSON.stringify(text)).toBe(false)
+    }
+    expect((await escape([Buffer.from('a\r\n.\r\nMAIL FROM:<x>\r\n')], false)).bytes).toBe('a\r\n..\r\nMAIL FROM:<x>\r\n.\r\n')
+    expect((await escape([Buffer.from('a\r.\rb')], false)).bytes).toBe('a\r\n..\r\nb\r\n.\r\n')
+    expect((await escape([Buffer.from('line\r'), Buffer.from('\n.dot\r\n')], false)).bytes).toBe('line\r\n..dot\r\n.\r\n')
+  })
+
+  it('is the transform every DataStream uses', () => {
+    expect((DataStream.prototype as unknown as { _transform: unknown })._transform).not.toBe(nodemailerEscaping)
+  })
+})

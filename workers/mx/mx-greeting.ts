@@ -4,7 +4,7 @@
 // postscreen pregreet test is off unless configured), or MX_GREET_PAUSE_MS of listening before
 // the greeting, after which a client that already talked (RFC 5321 §4.3.1: the client waits for
 // the greeting) is refused with 554 and disconnected, like postscreen's pregreet test.
-// Why a prototype replacement and not a patch or a fork: docs/decisions/0024-mx-greeting.md.
+// Why a prototype replacement and not a patch or a fork: docs/decisions/0012-mx-greeting.md.
 // smtp-server must keep the shape we replace: checked at import, so an upgrade that changes it
 // stops the MX (and its tests) with a message instead of silently changing behaviour.
 import { SMTPConnection } from 'smtp-server/lib/smtp-connection.js'

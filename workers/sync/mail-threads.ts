@@ -21,9 +21,10 @@ export async function assignThreads(db: Db, userId: string, messages: ThreadInpu
   const named = [...new Set(messages.flatMap((m) => m.named))]
   const own = [...new Set(messages.flatMap((m) => (m.messageId ? [m.messageId] : [])))]
   const subjects = [...new Set(messages.filter((m) => m.named.length === 0 && m.subjectKey).map((m) => m.subjectKey))]
-  const byMessageId = await threadsByMessageIds(db, userId, named)
-  const namers = await threadsNamingMessageIds(db, userId, own)
-  const bySubject = await threadsBySubject(db, userId, subjects)
+  // three reads sent together (in a transaction, postgres.js pipelines them): one round trip
+  const [byMessageId, namers, bySubject] = await Promise.all([
+    threadsByMessageIds(db, userId, named), threadsNamingMessageIds(db, userId, own), threadsBySubject(db, userId, subjects),
+  ])
   const stored = new Set([...byMessageId.values(), ...namers.map((n) => n.threadId), ...bySubject.values()])
 
   // union-find over thread ids: a link between two threads points one's root at the other's

@@ -9,6 +9,7 @@
 // where it stopped and memory stays bounded whatever the mailbox size.
 import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
+import { setImmediate } from 'node:timers/promises'
 import type { FetchMessageObject, ImapFlow } from 'imapflow'
 import type { PgBoss } from 'pg-boss'
 import type { Sql } from '../../db/client.ts'
@@ -244,7 +245,13 @@ async function fetchNewMessages(deps: SyncDeps, client: ImapFlow, provider: Prov
   try {
     for await (const { batch, messages } of readAhead(batchesBySize(client, uids), (batch) => fetchBatch(client, batch))) {
       const prepared: PreparedMessage[] = []
-      for (const message of messages) prepared.push(prepareMessage(box, provider, folder, message.meta, await parseMessage(message.content)))
+      for (const message of messages) {
+        prepared.push(prepareMessage(box, provider, folder, message.meta, await parseMessage(message.content)))
+        // A parse from memory settles in microtasks only: without a turn of the event loop between
+        // messages, the store in flight would get each of its replies only once the whole batch is
+        // parsed, and the sync would wait for it after each batch.
+        await setImmediate()
+      }
       await storing
       const progress = { done: done + batch.uids.length, total: uids.length }
       storing = storeBatch(sql, provider, folder, prepared, batch.uids[batch.uids.length - 1], progress).then((stored) => {

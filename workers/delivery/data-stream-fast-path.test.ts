@@ -1,18 +1,26 @@
 import DataStream from 'nodemailer/lib/smtp-connection/data-stream'
 import { describe, expect, it } from 'vitest'
-import { needsNoEscaping, nodemailerEscaping } from './data-stream-fast-path.ts'
+import { needsNoEscaping, nodemailerEnd, nodemailerEscaping } from './data-stream-fast-path.ts'
 
-/** What a DataStream sends for these pieces, with its _transform or nodemailer's own loop. */
+/** What a DataStream sends for these pieces, with its _transform and _flush or nodemailer's own. */
 async function escape(pieces: Buffer[], own: boolean) {
-  const stream = new DataStream() as InstanceType<typeof DataStream> & { inByteCount: number; outByteCount: number; _transform: unknown }
-  if (own) stream._transform = nodemailerEscaping
+  const stream = new DataStream() as InstanceType<typeof DataStream> & { inByteCount: number; outByteCount: number; _transform: unknown; _flush: unknown }
+  if (own) {
+    stream._transform = nodemailerEscaping
+    stream._flush = nodemailerEnd
+  }
   const out: Buffer[] = []
   stream.on('data', (b: Buffer) => out.push(b))
   const ended = new Promise((resolve) => stream.on('end', resolve))
   for (const piece of pieces) stream.write(piece)
   stream.end()
   await ended
-  return { bytes: Buffer.concat(out).toString('latin1'), inBytes: stream.inByteCount, outBytes: stream.outByteCount }
+  return { bytes: Buffer.concat(out).toString('latin1'), inBytes: stream.inByteCount, outBytes: stream.outByteCount, writes: out.length }
+}
+
+const sent = async (pieces: Buffer[], own: boolean) => {
+  const { writes: _, ...rest } = await escape(pieces, own)
+  return rest
 }
 
 /** A seeded generator, so a failure can be run again. */
@@ -37,7 +45,7 @@ describe('escaping the data of a message sent to the relay', () => {
         pieces.push(bytes.subarray(at, at + len))
         at += len
       }
-      expect(await escape(pieces, false), `seed ${seed}: ${JSON.stringify(text)}`).toEqual(await escape(pieces, true))
+      expect(await sent(pieces, false), `seed ${seed}: ${JSON.stringify(text)}`).toEqual(await sent(pieces, true))
     }
   })
 
@@ -45,6 +53,13 @@ describe('escaping the data of a message sent to the relay', () => {
     const clean = Buffer.from('From: a@example.com\r\nSubject: hi\r\n\r\nline one\r\nline. two\r\n')
     expect(needsNoEscaping(clean, false)).toBe(true)
     expect((await escape([clean], false)).bytes).toBe(clean.toString('latin1') + '.\r\n')
+    // the last piece and the terminating dot are one write to the relay; nodemailer's own makes two
+    expect((await escape([clean], false)).writes).toBe(1)
+    expect((await escape([clean], true)).writes).toBe(2)
+    expect(await escape([clean.subarray(0, 20), clean.subarray(20)], false)).toMatchObject({ bytes: clean.toString('latin1') + '.\r\n', writes: 2 })
+    for (const [ending, end] of [['no line end', '\r\n.\r\n'], ['a bare CR\r', '\n.\r\n']]) {
+      expect((await escape([Buffer.from('x\r\n'), Buffer.from(ending, 'latin1')], false)).bytes, ending).toBe(`x\r\n${ending}${end}`)
+    }
     for (const [text, after] of [
       ['.starts with a dot\r\n', false], ['a\r\n.\r\nMAIL FROM:<x>\r\n', false], ['a\r.\rb', false], ['a\n.\nb', false],
       ['bare\nlf', false], ['bare\rcr', false], ['\nafter an LF', 0x0a], ['x', 0x0d], ['.after a line end', 0x0a],
@@ -56,7 +71,9 @@ describe('escaping the data of a message sent to the relay', () => {
     expect((await escape([Buffer.from('line\r'), Buffer.from('\n.dot\r\n')], false)).bytes).toBe('line\r\n..dot\r\n.\r\n')
   })
 
-  it('is the transform every DataStream uses', () => {
-    expect((DataStream.prototype as unknown as { _transform: unknown })._transform).not.toBe(nodemailerEscaping)
+  it('is the transform and end every DataStream uses', () => {
+    const proto = DataStream.prototype as unknown as { _transform: unknown; _flush: unknown }
+    expect(proto._transform).not.toBe(nodemailerEscaping)
+    expect(proto._flush).not.toBe(nodemailerEnd)
   })
 })

@@ -4,6 +4,8 @@
 // message need none of it (CRLF lines, none starting with a dot), which Buffer.indexOf finds line
 // by line in native code; such a piece goes out unchanged, as nodemailer's loop would send it (it
 // inserts nothing). Any other piece goes through nodemailer's own loop.
+// Such a piece is held until the next one comes, so the message's last piece and the terminating
+// dot leave in one write: one segment to the relay per message end, not a 3-byte one after it.
 // nodemailer must keep the shape this relies on: checked at import, as workers/mx/mx-greeting.ts
 // does for smtp-server, so an upgrade that changes it stops with a message.
 import DataStream from 'nodemailer/lib/smtp-connection/data-stream'
@@ -17,18 +19,25 @@ interface Escaper {
   outByteCount: number
   /** the last byte of the previous piece, false before the first */
   lastByte: number | false
+  /** an unescaped piece not pushed yet: the next piece or the end pushes it */
+  held?: Buffer
   push(chunk: Buffer): boolean
 }
 
 type Transform = (this: Escaper, chunk: Buffer | string, encoding: BufferEncoding, done: () => void) => void
+type Flush = (this: Escaper, done: () => void) => void
 
-const proto = DataStream.prototype as unknown as { _transform: Transform }
+const proto = DataStream.prototype as unknown as { _transform: Transform; _flush: Flush }
 const nodemailerTransform = proto._transform
-const source = nodemailerTransform.toString()
-const expected = ['this.lastByte', 'this.inByteCount', 'this.outByteCount', 'INSERT_LF_DOT', 'INSERT_CR', 'INSERT_DOT']
-const missing = expected.filter((part) => !source.includes(part))
-if (missing.length) {
-  throw new Error(`nodemailer changed DataStream._transform (${missing.join(', ')} not found): review workers/delivery/data-stream-fast-path.ts before upgrading`)
+const nodemailerFlush = proto._flush
+for (const [name, fn, expected] of [
+  ['_transform', nodemailerTransform, ['this.lastByte', 'this.inByteCount', 'this.outByteCount', 'INSERT_LF_DOT', 'INSERT_CR', 'INSERT_DOT']],
+  ['_flush', nodemailerFlush, ['this.lastByte === 0x0a', "'.\\r\\n'", 'this.lastByte === 0x0d', "'\\n.\\r\\n'", "'\\r\\n.\\r\\n'", 'this.outByteCount']],
+] as const) {
+  const missing = expected.filter((part) => !fn.toString().includes(part))
+  if (missing.length) {
+    throw new Error(`nodemailer changed DataStream.${name} (${missing.join(', ')} not found): review workers/delivery/data-stream-fast-path.ts before upgrading`)
+  }
 }
 
 /** Whether nodemailer's loop would insert nothing into `chunk`, coming after `lastByte`. */
@@ -49,13 +58,35 @@ export function needsNoEscaping(chunk: Buffer, lastByte: number | false): boolea
 }
 
 proto._transform = function transform(this: Escaper, chunk, encoding, done) {
-  if (!Buffer.isBuffer(chunk) || !chunk.length || !needsNoEscaping(chunk, this.lastByte)) return nodemailerTransform.call(this, chunk, encoding, done)
+  if (!Buffer.isBuffer(chunk) || !chunk.length || !needsNoEscaping(chunk, this.lastByte)) {
+    releaseHeld(this)
+    return nodemailerTransform.call(this, chunk, encoding, done)
+  }
   this.inByteCount += chunk.length
   this.outByteCount += chunk.length
-  this.push(chunk)
+  releaseHeld(this)
+  this.held = chunk
   this.lastByte = chunk[chunk.length - 1]
   done()
 }
 
-/** nodemailer's own loop, for comparing the two (the test). */
+proto._flush = function flush(this: Escaper, done) {
+  const held = this.held
+  if (!held) return nodemailerFlush.call(this, done)
+  this.held = undefined
+  // nodemailer's terminator for what the message ends with (checked above)
+  const end = this.lastByte === LF ? '.\r\n' : this.lastByte === CR ? '\n.\r\n' : '\r\n.\r\n'
+  this.outByteCount += end.length
+  this.push(Buffer.concat([held, Buffer.from(end, 'latin1')]))
+  done()
+}
+
+function releaseHeld(stream: Escaper) {
+  if (!stream.held) return
+  stream.push(stream.held)
+  stream.held = undefined
+}
+
+/** nodemailer's own loop and end, for comparing (the test). */
 export const nodemailerEscaping: Transform = nodemailerTransform
+export const nodemailerEnd: Flush = nodemailerFlush

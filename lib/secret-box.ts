@@ -6,7 +6,7 @@
 // as it is; version 2 seals it compressed with zstd (RFC 8878) and authenticates the version byte
 // with the associated data, so a version 1 box cannot be passed off as a version 2 one.
 import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomFillSync, type KeyObject } from 'node:crypto'
-import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib'
+import { zstdCompress, zstdDecompress } from './zstd-context.ts'
 
 const PLAIN = 1
 const COMPRESSED = 2
@@ -32,8 +32,8 @@ export class SecretBox {
     let data = typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext
     let version = PLAIN
     if (options.compress && data.length > 0) {
-      // level 1, the input's size given: zstd sizes its window and tables to it (a third less CPU on mail bodies)
-      const compressed = zstdCompressSync(data, { pledgedSrcSize: data.length, params: { [constants.ZSTD_c_compressionLevel]: 1 } })
+      // level 1, on a context kept between calls (zstd-context.ts)
+      const compressed = zstdCompress(data)
       if (compressed.length < data.length) {
         data = compressed
         version = COMPRESSED
@@ -60,7 +60,7 @@ export class SecretBox {
     decipher.setAAD(aad(box[0], associatedData))
     decipher.setAuthTag(box.subarray(box.length - 16))
     const data = Buffer.concat([decipher.update(box.subarray(13, box.length - 16)), decipher.final()])
-    return box[0] === COMPRESSED ? zstdDecompressSync(data) : data
+    return box[0] === COMPRESSED ? zstdDecompress(data) : data
   }
 
   openText(sealed: Uint8Array, associatedData = ''): string {

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto'
+import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import { contextsKept, zstdCompress, zstdDecompress } from './zstd-context.ts'
+
+/** Text that compresses about as mail does, `bytes` long. */
+function text(bytes: number, seed: number) {
+  const words = ['mail', 'message', 'hello', 'the', 'of', 'veilmail', 'forward', 'alias', 'reply', 'inbox', 'Grüße', 'naïve']
+  let out = ''
+  for (let i = 0; out.length < bytes; i++) out += words[(i * 7 + seed * 13 + (i >> 3)) % words.length] + (i % 11 ? ' ' : '\r\n')
+  return Buffer.from(out.slice(0, bytes))
+}
+
+describe('zstd with kept contexts', () => {
+  it('keeps its contexts on the Node this project runs (the shape of node:zlib it drives is there)', () => {
+    expect(contextsKept).toBe(true)
+  })
+
+  it('makes frames the public zstd reads, and reads the frames it makes, at every size', () => {
+    for (const [i, size] of [1, 100, 5_000, 65_535, 65_536, 65_537, 200_000, 1_500_000].entries()) {
+      for (const data of [text(size, i), randomBytes(size)]) {
+        const frame = zstdCompress(data)
+        expect(zstdDecompressSync(frame).equals(data), `size ${size}`).toBe(true)
+        expect(zstdDecompress(frame).equals(data), `size ${size}`).toBe(true)
+      }
+    }
+  })
+
+  it('reads the frames sealed before it (made with a new context and the input size given)', () => {
+    const data = text(40_000, 3)
+    const old = zstdCompressSync(data, { pledgedSrcSize: data.length, params: { [constants.ZSTD_c_compressionLevel]: 1 } })
+    expect(zstdDecompress(old).equals(data)).toBe(true)
+  })
+
+  it('gives each call its own frame: one call never leaks into the next', () => {
+    const a = text(30_000, 1)
+    const b = text(30_000, 2)
+    const [fa, fb, fa2] = [zstdCompress(a), zstdCompress(b), zstdCompress(a)]
+    expect(fa2.equals(fa)).toBe(true) // the same frame again: no state carried from b
+    expect(zstdDecompress(fb).equals(b)).toBe(true)
+    expect(zstdDecompress(fa).equals(a)).toBe(true)
+  })
+
+  it('throws on what is not a whole frame, and works on after it', () => {
+    const data = text(100_000, 4)
+    const frame = zstdCompress(data)
+    for (const bad of [frame.subarray(0, frame.length - 4), frame.subarray(0, 6), Buffer.from('not a zstd frame'), Buffer.alloc(0)]) {
+      expect(() => zstdDecompress(bad)).toThrow(/zstd/)
+      expect(zstdDecompress(frame).equals(data)).toBe(true)
+    }
+  })
+})

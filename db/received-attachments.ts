@@ -1,17 +1,31 @@
 // received_attachments: attachments of synced mail, sealed; downloaded one at a time.
+import { COPY_HEADER, COPY_TRAILER, copyStatement, encodeTuple, type CopyColumn } from './binary-copy.ts'
 import type { Db } from './client.ts'
+import { copyIn } from './copy-in.ts'
 
 export interface AttachmentMeta { id: string; emailId: string; filename: string; contentType: string; contentId: string | null; size: number }
 export interface AttachmentRow extends AttachmentMeta { content: Buffer }
 
 export interface NewAttachment extends AttachmentMeta { userId: string; content: Buffer }
 
-/** The attachments of a fetch batch in one statement; contents as base64, decoded by Postgres (see insertReceivedEmails). */
+const copyColumns: CopyColumn<NewAttachment>[] = [
+  { name: 'id', type: 'uuid', value: (a) => a.id }, { name: 'email_id', type: 'uuid', value: (a) => a.emailId },
+  { name: 'user_id', type: 'uuid', value: (a) => a.userId }, { name: 'filename', type: 'text', value: (a) => a.filename },
+  { name: 'content_type', type: 'text', value: (a) => a.contentType }, { name: 'content_id', type: 'text', value: (a) => a.contentId },
+  { name: 'size', type: 'integer', value: (a) => a.size }, { name: 'content', type: 'bytea', value: (a) => a.content },
+]
+const COPY_ATTACHMENTS = copyStatement('received_attachments', copyColumns)
+
+/**
+ * The attachments of a fetch batch in one statement, by binary COPY as insertReceivedEmails copies
+ * their messages. Their ids are new UUIDs, the table's only unique key: no row is ever skipped.
+ * Nothing else may run on `db` until this resolves (see copyIn); given the pool, it runs in a
+ * transaction of its own.
+ */
 export async function insertAttachments(db: Db, attachments: NewAttachment[]): Promise<void> {
   if (attachments.length === 0) return
-  const rows = attachments.map((a, i) => db`${i ? db`,` : db``}(${a.id}, ${a.emailId}, ${a.userId}, ${a.filename}, ${a.contentType}, ${a.contentId},
-    ${a.size}, decode(${a.content.toString('base64')}, 'base64'))`)
-  await db`insert into received_attachments (id, email_id, user_id, filename, content_type, content_id, size, content) values ${rows}`
+  if (!('savepoint' in db)) return db.begin((tx) => insertAttachments(tx, attachments))
+  await copyIn(db, COPY_ATTACHMENTS, [COPY_HEADER, ...attachments.map((a) => encodeTuple(copyColumns, a)), COPY_TRAILER])
 }
 
 export async function listAttachments(db: Db, emailId: string): Promise<AttachmentMeta[]> {

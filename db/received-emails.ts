@@ -2,8 +2,11 @@
 // IMAP on a page load); the partial indexes of migration 0030 keep a page of 50, the counts and
 // a conversation fast at 100,000 messages per user; the counts are kept per folder by triggers
 // (migrations 0030, 0044). Sealed columns are opened by the caller.
+import { log } from '../lib/log.ts'
 import type { EmailListView } from '../shared/email-schemas.ts'
+import { COPY_HEADER, COPY_TRAILER, copyStatement, encodeTuple, type CopyColumn } from './binary-copy.ts'
 import type { Db } from './client.ts'
+import { CopyRefusedError, copyIn } from './copy-in.ts'
 
 export type EmailCategory = 'inbox' | 'unread' | 'starred'
 
@@ -55,6 +58,51 @@ export interface NewReceivedEmail {
   bodyHtml: Buffer | null
 }
 
+/** received_emails' columns as a batch is copied in (the others take their defaults). */
+const copyColumns: CopyColumn<NewReceivedEmail>[] = [
+  { name: 'id', type: 'uuid', value: (e) => e.id }, { name: 'user_id', type: 'uuid', value: (e) => e.userId },
+  { name: 'provider_id', type: 'uuid', value: (e) => e.providerId }, { name: 'folder_id', type: 'uuid', value: (e) => e.folderId },
+  { name: 'uid', type: 'bigint', value: (e) => e.uid }, { name: 'message_id', type: 'text', value: (e) => e.messageId },
+  { name: 'in_reply_to', type: 'text', value: (e) => e.inReplyTo }, { name: 'reference_ids', type: 'text[]', value: (e) => e.referenceIds },
+  { name: 'thread_id', type: 'uuid', value: (e) => e.threadId }, { name: 'thread_subject', type: 'text', value: (e) => e.threadSubject },
+  { name: 'subject', type: 'text', value: (e) => e.subject }, { name: 'from_address', type: 'text', value: (e) => e.fromAddress },
+  { name: 'from_name', type: 'text', value: (e) => e.fromName }, { name: 'to_address', type: 'text', value: (e) => e.toAddress },
+  { name: 'cc_addresses', type: 'text', value: (e) => e.ccAddresses }, { name: 'bcc_addresses', type: 'text', value: (e) => e.bccAddresses },
+  { name: 'received_at', type: 'timestamptz', value: (e) => e.receivedAt }, { name: 'size', type: 'integer', value: (e) => e.size },
+  { name: 'is_read', type: 'boolean', value: (e) => e.isRead }, { name: 'is_starred', type: 'boolean', value: (e) => e.isStarred },
+  { name: 'is_answered', type: 'boolean', value: (e) => e.isAnswered }, { name: 'has_attachments', type: 'boolean', value: (e) => e.hasAttachments },
+  { name: 'modseq', type: 'bigint', value: (e) => e.modseq }, { name: 'preview', type: 'bytea', value: (e) => e.preview },
+  { name: 'body_text', type: 'bytea', value: (e) => e.bodyText }, { name: 'body_html', type: 'bytea', value: (e) => e.bodyHtml },
+]
+const COPY_EMAILS = copyStatement('received_emails', copyColumns)
+
+/**
+ * A fetch batch in one statement (one trigger run for the counts), by binary COPY (db/binary-copy.ts:
+ * the sealed bodies go to the socket as their bytes, and the statement is the same for every
+ * batch). Answers the ids stored: a UID of this folder already stored (a resumed or repeated sync)
+ * is left as it was. COPY cannot skip a row, so the batch is copied in a savepoint, and one that
+ * meets a stored UID is rolled back and inserted by insertSkippingStored instead. Nothing else may
+ * run on `db` until this resolves (see copyIn); given the pool, it runs in a transaction of its own.
+ */
+export async function insertReceivedEmails(db: Db, emails: NewReceivedEmail[]): Promise<Set<string>> {
+  if (emails.length === 0) return new Set()
+  if (!('savepoint' in db)) return db.begin((tx) => insertReceivedEmails(tx, emails))
+  // encoded before the COPY starts, so a value that cannot be encoded never leaves it half sent
+  const chunks = [COPY_HEADER, ...emails.map((e) => encodeTuple(copyColumns, e)), COPY_TRAILER]
+  try {
+    await db.savepoint((savepoint) => copyIn(savepoint, COPY_EMAILS, chunks))
+    return new Set(emails.map((e) => e.id))
+  } catch (error) {
+    // a refusal without its reason is retried too: the insert skips a stored UID and raises any other reason itself
+    if ((error as { code?: string }).code !== '23505' && !(error instanceof CopyRefusedError)) throw error
+    const stored = await insertSkippingStored(db, emails)
+    // every row went in: the COPY met something the insert did not (its reason is in the server's
+    // log), and every batch like it would take the slower way unnoticed
+    if (stored.size === emails.length) log.warn('received_emails.copy_refused', { rows: emails.length })
+    return stored
+  }
+}
+
 /**
  * Sealed values travel as base64 and are decoded by Postgres (`decode(…, 'base64')`): postgres.js
  * sends every parameter as text, and its bytea text is hex, twice the bytes; base64 is a third
@@ -63,13 +111,11 @@ export interface NewReceivedEmail {
 const base64 = (value: Buffer | null) => (value === null ? null : value.toString('base64'))
 
 /**
- * A fetch batch in one statement (one trigger run for the counts). Answers the ids stored: a UID
- * of this folder already stored (a resumed or repeated sync) is left as it was. A null body is
- * as untyped as a body's base64, so a batch's statement is the same whatever its mix of HTML
- * and plain mail, and postgres.js prepares it once per batch size.
+ * The batch as one insert that leaves a stored UID as it was: the way round a COPY that met one.
+ * A null body is as untyped as a body's base64, so a batch's statement is the same whatever its
+ * mix of HTML and plain mail, and postgres.js prepares it once per batch size.
  */
-export async function insertReceivedEmails(db: Db, emails: NewReceivedEmail[]): Promise<Set<string>> {
-  if (emails.length === 0) return new Set()
+async function insertSkippingStored(db: Db, emails: NewReceivedEmail[]): Promise<Set<string>> {
   const rows = emails.map((e, i) => db`${i ? db`,` : db``}(${e.id}, ${e.userId}, ${e.providerId}, ${e.folderId}, ${e.uid}, ${e.messageId}, ${e.inReplyTo},
     ${e.referenceIds}, ${e.threadId}, ${e.threadSubject}, ${e.subject}, ${e.fromAddress}, ${e.fromName}, ${e.toAddress}, ${e.ccAddresses},
     ${e.bccAddresses}, ${e.receivedAt}, ${e.size}, ${e.isRead}, ${e.isStarred}, ${e.isAnswered}, ${e.hasAttachments},

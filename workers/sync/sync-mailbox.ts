@@ -337,11 +337,9 @@ async function storeBatch(sql: Sql, provider: ProviderForSync, folder: MailboxFo
   return sql.begin(async (tx) => {
     const [, threads] = await Promise.all([tx`set local synchronous_commit = off`, assignThreads(tx, provider.userId, batch.map((m) => m.thread))])
     const stored = await insertReceivedEmails(tx, batch.map((m, i) => ({ ...m.email, threadId: threads[i] })))
-    await Promise.all([
-      insertAttachments(tx, batch.filter((m) => stored.has(m.email.id)).flatMap((m) => m.attachments)),
-      advanceFolderUid(tx, folder.id, lastUid),
-      setProviderProgress(tx, provider.id, progress.done, progress.total),
-    ])
+    // the attachments are a COPY: nothing may be sent on the connection beside it
+    await insertAttachments(tx, batch.filter((m) => stored.has(m.email.id)).flatMap((m) => m.attachments))
+    await Promise.all([advanceFolderUid(tx, folder.id, lastUid), setProviderProgress(tx, provider.id, progress.done, progress.total)])
     return stored.size
   })
 }

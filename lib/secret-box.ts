@@ -32,7 +32,7 @@ export class SecretBox {
     let data = typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext
     let version = PLAIN
     if (options.compress && data.length > 0) {
-      // level 1, on a context kept between calls (zstd-context.ts)
+      // level 1, the input's size given (zstd-context.ts)
       const compressed = zstdCompress(data)
       if (compressed.length < data.length) {
         data = compressed

@@ -11,8 +11,8 @@ function text(bytes: number, seed: number) {
   return Buffer.from(out.slice(0, bytes))
 }
 
-describe('zstd with kept contexts', () => {
-  it('keeps its contexts on the Node this project runs (the shape of node:zlib it drives is there)', () => {
+describe('zstd, decompressing on a kept context', () => {
+  it('keeps its context on the Node this project runs (the shape of node:zlib it drives is there)', () => {
     expect(contextsKept).toBe(true)
   })
 

@@ -32,7 +32,7 @@ const CONNECT_TIMEOUT_SECONDS = 10
  * takes the socket connected and does the TLS request on it itself when asked to; it calls this
  * again for each reconnection, which goes to the next host of a URL that lists several, as its own does.
  */
-function connectWithoutDelay() {
+export function connectWithoutDelay() {
   let attempt = 0
   return async (options: { host: string[]; port: number[]; path?: string | false }): Promise<net.Socket> => {
     const i = attempt++ % options.host.length

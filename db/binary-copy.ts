@@ -99,12 +99,20 @@ const encoders: { [T in CopyType]: Encoder<CopyValues[T]> } = {
 }
 
 /** "PGCOPY\n\377\r\n\0", no flags (no OIDs), no header extension. */
-export const COPY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)])
+const COPY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)])
 /** A field count of -1. */
-export const COPY_TRAILER = Buffer.from([0xff, 0xff])
+const COPY_TRAILER = Buffer.from([0xff, 0xff])
 
 export function copyStatement<Row>(table: string, columns: readonly CopyColumn<Row>[]): string {
   return `copy ${table} (${columns.map((c) => c.name).join(', ')}) from stdin (format binary)`
+}
+
+/**
+ * The data of a COPY of `rows`: the header, a tuple per row, the trailer. Every row is encoded
+ * before any is sent, so a value that cannot be encoded never leaves a COPY half sent.
+ */
+export function copyData<Row>(columns: readonly CopyColumn<Row>[], rows: readonly Row[]): Buffer[] {
+  return [COPY_HEADER, ...rows.map((row) => encodeTuple(columns, row)), COPY_TRAILER]
 }
 
 /** One row as a tuple, in a buffer of its exact size (measured first, then written). */

@@ -1,5 +1,5 @@
 // received_attachments: attachments of synced mail, sealed; downloaded one at a time.
-import { COPY_HEADER, COPY_TRAILER, copyStatement, encodeTuple, type CopyColumn } from './binary-copy.ts'
+import { copyData, copyStatement, type CopyColumn } from './binary-copy.ts'
 import type { Db } from './client.ts'
 import { copyIn } from './copy-in.ts'
 
@@ -25,7 +25,7 @@ const COPY_ATTACHMENTS = copyStatement('received_attachments', copyColumns)
 export async function insertAttachments(db: Db, attachments: NewAttachment[]): Promise<void> {
   if (attachments.length === 0) return
   if (!('savepoint' in db)) return db.begin((tx) => insertAttachments(tx, attachments))
-  await copyIn(db, COPY_ATTACHMENTS, [COPY_HEADER, ...attachments.map((a) => encodeTuple(copyColumns, a)), COPY_TRAILER])
+  await copyIn(db, COPY_ATTACHMENTS, copyData(copyColumns, attachments))
 }
 
 export async function listAttachments(db: Db, emailId: string): Promise<AttachmentMeta[]> {

@@ -4,7 +4,7 @@
 // (migrations 0030, 0044). Sealed columns are opened by the caller.
 import { log } from '../lib/log.ts'
 import type { EmailListView } from '../shared/email-schemas.ts'
-import { COPY_HEADER, COPY_TRAILER, copyStatement, encodeTuple, type CopyColumn } from './binary-copy.ts'
+import { copyData, copyStatement, type CopyColumn } from './binary-copy.ts'
 import type { Db } from './client.ts'
 import { CopyRefusedError, copyIn } from './copy-in.ts'
 
@@ -87,8 +87,7 @@ const COPY_EMAILS = copyStatement('received_emails', copyColumns)
 export async function insertReceivedEmails(db: Db, emails: NewReceivedEmail[]): Promise<Set<string>> {
   if (emails.length === 0) return new Set()
   if (!('savepoint' in db)) return db.begin((tx) => insertReceivedEmails(tx, emails))
-  // encoded before the COPY starts, so a value that cannot be encoded never leaves it half sent
-  const chunks = [COPY_HEADER, ...emails.map((e) => encodeTuple(copyColumns, e)), COPY_TRAILER]
+  const chunks = copyData(copyColumns, emails)
   try {
     await db.savepoint((savepoint) => copyIn(savepoint, COPY_EMAILS, chunks))
     return new Set(emails.map((e) => e.id))

@@ -11,8 +11,8 @@
 // stream the way node:zlib's own sync path does (processChunkSync in lib/zlib.js):
 // writeSync(flush, input, inOffset, inLength, output, outOffset, outLength) leaving
 // [output left, input left] in the stream's _writeState. That shape is checked when this module
-// loads, by round trips against zstdCompressSync and zstdDecompressSync; if any fails (another
-// Node), every call goes through zstdDecompressSync instead, and `contextsKept` says so.
+// loads, by round trips of frames zstdCompressSync made; if any fails (another Node), every call
+// goes through zstdDecompressSync instead, and `contextKept` says so.
 import { constants, ZstdDecompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib'
 
 interface Handle {
@@ -25,7 +25,7 @@ interface Handle {
 const LEVEL = { [constants.ZSTD_c_compressionLevel]: 1 }
 const OUT_CHUNK = 64 * 1024
 
-/** One kept context: a frame per call, from a reset; a context that failed is replaced. */
+/** The kept context: a frame per call, from a reset; a context that failed is replaced. */
 class KeptContext {
   #make: () => { _handle: Handle; _writeState: Uint32Array }
   #handle!: Handle
@@ -95,7 +95,7 @@ export function zstdCompress(data: Uint8Array): Buffer {
 const kept = keptDecompressor()
 
 /** Whether the decompression context is kept (false: this Node's zlib is not the shape checked above). */
-export const contextsKept = kept !== undefined
+export const contextKept = kept !== undefined
 
 /** The bytes of a zstd frame; throws on a frame that is not one. */
 export const zstdDecompress: (data: Uint8Array) => Buffer = kept ? (data) => kept.run(data) : (data) => zstdDecompressSync(data)

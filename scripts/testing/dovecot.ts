@@ -34,6 +34,11 @@ export interface DovecotOptions {
    * introspection endpoint (Dovecot's oauth2 passdb): live, and for the user logging in.
    */
   oauth2IntrospectionUrl?: string
+  /**
+   * Also listen for plain IMAP on a free loopback port (`plainPort`), where Dovecot offers
+   * STARTTLS (RFC 3501 §6.2.1); `ssl = required` refuses any login before the upgrade.
+   */
+  starttls?: boolean
 }
 
 export interface SeedMessage {
@@ -47,10 +52,14 @@ export interface SeedMessage {
 export interface Dovecot {
   host: string
   port: number
+  /** the plain IMAP port offering STARTTLS, with the `starttls` option */
+  plainPort?: number
   /** PEM of the CA that signed the server certificate (trust it like NODE_EXTRA_CA_CERTS would) */
   ca: string
   caFile: string
   dir: string
+  /** Dovecot's log: a login line ends in `TLS` when the session was encrypted, `secured` for plaintext on loopback */
+  logFile: string
   /** Adds a user (its own passwd-file) and returns its password. */
   addUser(user: string, password?: string): string
   /** Writes messages straight into the user's maildir (fast preloading; Dovecot indexes them on next access). */
@@ -110,6 +119,9 @@ export async function startDovecot(options: DovecotOptions = {}): Promise<Doveco
   for (const sub of ['run', 'state', 'mail']) mkdirSync(path.join(dir, sub))
   await makeCertificates(dir)
   const port = await freePort()
+  let plainPort: number | undefined
+  // two ports free a moment apart may be the same one
+  while (options.starttls && (plainPort === undefined || plainPort === port)) plainPort = await freePort()
   const root = process.getuid?.() === 0
   // Dovecot refuses uid 0 for mail and for its login processes: as root, mail belongs to the
   // `dovecot` system user and logins run as `dovenull` (both made by the Debian package).
@@ -167,7 +179,7 @@ namespace inbox {
 }
 service imap-login {
   inet_listener imap {
-    port = 0
+    port = ${plainPort ?? 0}
   }
   inet_listener imaps {
     port = ${port}
@@ -189,7 +201,9 @@ ${options.condstore === false || options.notify === false ? `protocol imap {\n  
   const child = spawn(DOVECOT, ['-F', '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr?.on('data', (chunk) => { stderr += chunk })
-  await waitForPort(port, child, log).catch((error) => { child.kill('SIGKILL'); throw new Error(`${error.message}\n${stderr}`) })
+  for (const listening of plainPort ? [port, plainPort] : [port]) {
+    await waitForPort(listening, child, log).catch((error) => { child.kill('SIGKILL'); throw new Error(`${error.message}\n${stderr}`) })
+  }
   const ca = readFileSync(path.join(dir, 'ca.pem'), 'utf8')
   const passwords = new Map<string, string>()
 
@@ -207,7 +221,7 @@ ${options.condstore === false || options.notify === false ? `protocol imap {\n  
   let counter = 0
 
   const dovecot: Dovecot = {
-    host: '127.0.0.1', port, ca, caFile: path.join(dir, 'ca.pem'), dir,
+    host: '127.0.0.1', port, plainPort, ca, caFile: path.join(dir, 'ca.pem'), dir, logFile: log,
     addUser(user, password = randomBytes(9).toString('base64url')) {
       if (!/^[\w.@+-]+$/.test(user)) throw new Error(`test user names are letters, digits and .@+-_: ${user}`)
       writeFileSync(path.join(users, user), `${user}:{PLAIN}${password}:${mailUser.uid}:${mailUser.gid}::${dir}/mail/${user}::\n`)

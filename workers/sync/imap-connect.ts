@@ -69,12 +69,16 @@ const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_CERT|ERR_SS
 /** Sorts any error from DNS, TCP, TLS or IMAP into the user's sentence. */
 export function classifyImapError(error: unknown, creds: Pick<ImapCredentials, 'host' | 'port'>): ImapConnectError {
   if (error instanceof ImapConnectError) return error
-  const e = error as { code?: string; authenticationFailed?: boolean; serverResponseCode?: string; message?: string }
+  const e = error as { code?: string; authenticationFailed?: boolean; tlsFailed?: boolean; serverResponseCode?: string; message?: string }
   if (e?.authenticationFailed && e.serverResponseCode !== 'UNAVAILABLE') {
     return new ImapConnectError('auth', 'The mail server refused the e-mail address or password. Check them (Gmail and Yahoo need an app password).')
   }
   const code = e?.code ?? ''
   if (code === 'ENOTFOUND' || code === 'EAI_NONAME' || code === 'EAI_FAIL') return new ImapConnectError('host-not-found', `The mail server ${creds.host} could not be found. Check the server name.`)
+  // required STARTTLS the server does not offer (imapflow, doSTARTTLS): no certificate was ever shown
+  if (e?.tlsFailed && !code && /STARTTLS/.test(e.message ?? '')) {
+    return new ImapConnectError('tls', `The mail server does not offer a secure connection (STARTTLS) on port ${creds.port}. Use SSL/TLS (port 993) or check the port and security setting.`)
+  }
   if (TLS_CODES.test(code) || /certificate|ssl|tls/i.test(e?.message ?? '')) {
     return new ImapConnectError('tls', 'The secure connection to the mail server failed: its certificate could not be verified.')
   }

@@ -1,0 +1,211 @@
+// Forward and Print of the inbox's detail view in a real browser: a private Dovecot seeded with
+// mail, synced by the real sync worker into the real web process; Forward's compose dialog sends
+// through the outgoing queue and the delivery worker to a relay stand-in. Print is the browser's:
+// window.print is replaced before the page loads, to record the call, and the print stylesheet
+// is checked with the print media emulated.
+import { simpleParser } from 'mailparser'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { browserAvailable } from '../../scripts/testing/browser.ts'
+import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
+import { closeBrowserSuite, screenshotOnFailure, startBrowserSuite, type BrowserSuite } from '../../scripts/testing/browser-suite.ts'
+import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
+import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
+import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
+import { imapCredentials } from '../../scripts/testing/mailbox-accounts.ts'
+import type { WebServer } from '../../scripts/testing/web-server.ts'
+import { startSyncWorker } from '../../workers/sync/sync-worker.ts'
+
+const run = browserAvailable() && dovecotAvailable()
+const MAILBOX = 'traveller@example.test'
+const ALIAS = 'traveller@veilmail.test'
+const FRIEND = 'friend@elsewhere.example'
+const CRLF = '\r\n'
+
+let env: MailEnv
+let dovecot: Dovecot
+let stopSync: () => Promise<void>
+let suite: BrowserSuite | undefined
+let server: WebServer
+let browser: Browser
+let context: BrowserContext
+let page: Page
+
+function message(o: { from: string; subject: string; id: string; minute: number; body: string; headers?: string }) {
+  return [
+    `From: ${o.from}`, `To: ${MAILBOX}`, `Subject: ${o.subject}`, `Date: ${new Date(Date.UTC(2026, 10, 20, 9, o.minute)).toUTCString()}`,
+    `Message-ID: <${o.id}@example.test>`, 'MIME-Version: 1.0', ...(o.headers ? [o.headers] : []),
+    'Content-Type: text/plain; charset=utf-8', '', o.body, '',
+  ].join(CRLF)
+}
+
+const toast = (p: Page, title: string) => p.getByTestId('toast').filter({ has: p.getByText(title, { exact: true }) })
+const row = (p: Page, subject: string) => p.getByTestId('email-row').filter({ has: p.getByTestId('row-subject').getByText(subject, { exact: true }) })
+const printCalls = (p: Page) => p.evaluate(() => (window as unknown as { printed: string[] }).printed)
+
+/** Opens a message from the list by its subject and waits for its detail. */
+async function openMessage(p: Page, subject: string, sender: RegExp) {
+  await p.goto(server.url + '/inbox')
+  await row(p, subject).getByRole('button', { name: sender }).click()
+  await p.waitForURL(/\/inbox\/[0-9a-f-]{36}$/)
+  await p.getByTestId('email-detail').getByRole('heading', { name: subject, level: 1 }).waitFor()
+}
+
+beforeAll(async () => {
+  if (!run) return
+  dovecot = await startDovecot()
+  const password = dovecot.addUser(MAILBOX)
+  dovecot.writeMessages(MAILBOX, [
+    {
+      raw: message({
+        from: 'Dora Explorer <dora@travel.example>', subject: 'Trip photos', id: 'photos', minute: 5,
+        body: `Hi,${CRLF}${CRLF}The photos from the trip are on the shared drive.${CRLF}Dora`,
+      }),
+      flags: 'S',
+    },
+    { raw: message({ from: 'Boots <boots@travel.example>', subject: 'Map route', id: 'map-1', minute: 10, body: 'Which way over the bridge?' }), flags: 'S' },
+    {
+      raw: message({
+        from: 'Dora Explorer <dora@travel.example>', subject: 'Re: Map route', id: 'map-2', minute: 12, body: 'Left at the big tree.',
+        headers: `In-Reply-To: <map-1@example.test>${CRLF}References: <map-1@example.test>`,
+      }),
+      flags: 'S',
+    },
+  ])
+
+  env = await createMailEnv({ env: { UNDO_SECONDS: '1' } })
+  stopSync = await startSyncWorker(env.boss, { sql: env.db.sql, boss: env.boss, config: env.config, imapCa: dovecot.ca }, { concurrency: 2, intervalSeconds: 3600, pollSeconds: 1 })
+  suite = await startBrowserSuite({
+    db: env.db,
+    env: {
+      OUTBOUND_SMTP_URL: env.relay.url, UNDO_SECONDS: '1', SECRET_KEY: env.config.secretKey, MAIL_DOMAINS: env.config.mailDomains.join(','), ALLOW_PRIVATE_NETWORKS: 'true', METRICS_PORT: '0',
+    },
+  })
+  ;({ server, browser } = suite)
+  // UTC, so the quoted "Sent:" line is the Date header's own time
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'UTC' })
+  page = await context.newPage()
+  page.setDefaultTimeout(15_000)
+
+  // A user signs up through the pages, gets an alias and connects the Dovecot mailbox.
+  await registerThroughForm(page, server.url, { sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay }, 'traveller@example.com')
+  const added = await page.evaluate(async ({ alias, mailbox, credentials }) => {
+    const { user } = await (await fetch('/api/auth/session')).json()
+    const [local, domain] = alias.split('@')
+    const made = await fetch(`/api/aliases/${user.id}`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ alias: local, domain, forwardTo: 'owner@example.com' }),
+    })
+    const res = await fetch('/api/email-providers', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ provider: 'other', email: mailbox, encryptedCredentials: credentials }),
+    })
+    return { alias: made.status, status: res.status, body: await res.json() }
+  }, { alias: ALIAS, mailbox: MAILBOX, credentials: imapCredentials({ email: MAILBOX, password, host: dovecot.host, port: dovecot.port }) })
+  expect(added.alias).toBe(201)
+  expect(added.status).toBe(202)
+  // the first sync, as the settings page polls it
+  const jobUrl = `/api/email-providers/${added.body.provider.id}/sync-jobs/${added.body.jobId}`
+  for (let status = ''; status !== 'done';) {
+    status = await page.evaluate(async (url) => (await (await fetch(url)).json()).status, jobUrl)
+    if (status === 'failed') throw new Error('the sync failed')
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}, 180_000)
+afterEach(screenshotOnFailure(() => page, 'inbox-forward-print-failure.png'))
+afterAll(async () => {
+  if (suite) await closeBrowserSuite(suite)
+  await stopSync?.()
+  await env?.close()
+  await dovecot?.stop()
+})
+
+describe.skipIf(!run)('forward and print in the inbox detail', () => {
+  it('forwards a message: empty To, "Fwd: " subject, the original quoted, and the relay gets it from the alias', async () => {
+    await openMessage(page, 'Trip photos', /dora/)
+    await page.getByTestId('email-detail').getByRole('button', { name: 'Forward' }).first().click()
+    const dialog = page.getByRole('dialog', { name: 'Compose Email' })
+    const form = dialog.getByRole('form', { name: 'Compose Email' })
+    expect(await form.getByLabel('To', { exact: true }).inputValue()).toBe('')
+    expect(await form.getByLabel('Subject').inputValue()).toBe('Fwd: Trip photos')
+    expect(await form.getByLabel('Message').inputValue()).toBe([
+      '', '',
+      '-------- Forwarded Message --------',
+      'From: Dora Explorer <dora@travel.example>',
+      `To: ${MAILBOX}`,
+      'Sent: Nov 20, 2026 at 9:05 AM',
+      'Subject: Trip photos',
+      '',
+      '> Hi,',
+      '> ',
+      '> The photos from the trip are on the shared drive.',
+      '> Dora',
+      '',
+    ].join('\n'))
+    expect(await form.getByLabel('From').inputValue()).not.toBe('') // the only alias is chosen
+
+    await form.getByLabel('To', { exact: true }).fill(FRIEND)
+    await form.getByLabel('Message').press('Control+Home')
+    await form.getByLabel('Message').pressSequentially('Have a look at these.')
+    await form.getByRole('button', { name: 'Send' }).click()
+    await toast(page, 'Email sent').waitFor()
+    await dialog.waitFor({ state: 'detached' })
+
+    const relayed = await waitFor(env.relay, 'message', () => env.relay.messages.find((m) => m.to.includes(FRIEND)), 30_000)
+    expect(relayed.from).toBe(ALIAS)
+    const parsed = await simpleParser(relayed.raw)
+    expect(parsed.subject).toBe('Fwd: Trip photos')
+    expect(parsed.text).toMatch(/^Have a look at these\./)
+    expect(parsed.text).toContain('-------- Forwarded Message --------\nFrom: Dora Explorer <dora@travel.example>\nTo: traveller@example.test\nSent: Nov 20, 2026 at 9:05 AM\nSubject: Trip photos')
+    expect(parsed.text).toContain('> The photos from the trip are on the shared drive.\n> Dora')
+    // the job's status is polled every 10 s until it says sent
+    await toast(page, 'Email sent successfully').waitFor({ timeout: 40_000 })
+  }, 90_000)
+
+  it('forwards the newest message of a conversation, from the bottom Forward button', async () => {
+    await openMessage(page, 'Re: Map route', /dora \(2\)/)
+    await page.getByTestId('email-detail').getByText('2 messages').waitFor()
+    await page.getByTestId('email-detail').getByRole('button', { name: 'Forward' }).last().click()
+    const form = page.getByRole('dialog', { name: 'Compose Email' }).getByRole('form', { name: 'Compose Email' })
+    expect(await form.getByLabel('To', { exact: true }).inputValue()).toBe('')
+    expect(await form.getByLabel('Subject').inputValue()).toBe('Fwd: Re: Map route')
+    const body = await form.getByLabel('Message').inputValue()
+    expect(body).toContain('-------- Forwarded Message --------\nFrom: Dora Explorer <dora@travel.example>')
+    expect(body).toContain('Sent: Nov 20, 2026 at 9:12 AM')
+    expect(body).toContain('> Left at the big tree.')
+    expect(body).not.toContain('Which way over the bridge?')
+    await page.keyboard.press('Escape')
+    await page.getByRole('dialog', { name: 'Compose Email' }).waitFor({ state: 'detached' })
+  })
+
+  it('prints the open message: window.print is called, and the print layout shows the message without the page around it', async () => {
+    // recorded at the call: what the detail shows when the browser's print dialog would open
+    await page.addInitScript(() => {
+      const w = window as unknown as { printed: string[] }
+      w.printed = []
+      window.print = () => void w.printed.push(document.querySelector('[data-testid="email-detail"] h1')?.textContent ?? '')
+    })
+    await openMessage(page, 'Trip photos', /dora/)
+    expect(await printCalls(page)).toEqual([])
+    await page.getByTestId('email-detail').getByRole('button', { name: 'Print' }).click()
+    await expect.poll(() => printCalls(page)).toEqual(['Trip photos'])
+
+    await page.emulateMedia({ media: 'print' })
+    try {
+      const detail = page.getByTestId('email-detail')
+      expect(await detail.getByRole('heading', { name: 'Trip photos', level: 1 }).isVisible()).toBe(true)
+      expect(await detail.getByText('Dora Explorer').isVisible()).toBe(true)
+      expect(await detail.getByText(`to ${MAILBOX}`).isVisible()).toBe(true)
+      expect(await detail.getByText('Nov 20, 2026 at 9:05 AM').isVisible()).toBe(true)
+      expect(await detail.getByText('The photos from the trip are on the shared drive.').isVisible()).toBe(true)
+      // no buttons, sidebar, navigation or footer on paper
+      for (const name of ['Back', 'Reply', 'Forward', 'Print', 'Delete', 'Star']) {
+        expect(await detail.getByRole('button', { name, exact: true }).evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).length)).toBe(0)
+      }
+      expect(await page.getByRole('complementary', { name: 'Mailboxes' }).isVisible()).toBe(false)
+      expect(await page.getByRole('link', { name: '_INBOX' }).isVisible()).toBe(false) // the nav bar
+      expect(await page.getByTestId('site-footer').isVisible()).toBe(false)
+    } finally {
+      await page.emulateMedia({ media: null })
+    }
+  })
+})

@@ -1,0 +1,148 @@
+// The write-back through an outage (issue #13: "a change made while the server is unreachable is
+// applied when it is back"): the private Dovecot is stopped for real, the user stars, reads and
+// deletes; the mailbox-changes job fails on the refused connection and is retried while the rows
+// stay marked pending; Dovecot is started again on the same port and the next retry writes it all.
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import net from 'node:net'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queues } from '../../db/queues.ts'
+import { onLogEvent, type Fields } from '../../lib/log.ts'
+import type { ApiClient } from '../../scripts/testing/api-client.ts'
+import { DOVECOT, dovecotAvailable, type Dovecot } from '../../scripts/testing/dovecot.ts'
+import { addImapAccount, syncJobFinished } from '../../scripts/testing/mailbox-accounts.ts'
+import { sampleMail } from '../../scripts/testing/sample-mail.ts'
+import { startSyncEnv, type SyncEnv } from '../../scripts/testing/sync-env.ts'
+import type { TestApp } from '../../scripts/testing/test-app.ts'
+
+const run = dovecotAvailable()
+const execFileAsync = promisify(execFile)
+
+/** Resolves once a TCP connect to the port is answered (`true`) or refused (`false`), as asked. */
+async function portListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1')
+    socket.once('connect', () => { socket.destroy(); resolve(true) })
+    socket.once('error', () => { socket.destroy(); resolve(false) })
+  })
+}
+
+/** What another IMAP client sees in a folder: subject → flags. */
+async function serverView(dovecot: Dovecot, user: string, folder = 'INBOX') {
+  const client = await dovecot.client(user)
+  try {
+    const lock = await client.getMailboxLock(folder, { readOnly: true })
+    const view = new Map<string, string[]>()
+    try {
+      if (client.mailbox && client.mailbox.exists > 0) {
+        for await (const m of client.fetch('1:*', { uid: true, flags: true, envelope: true })) {
+          view.set(m.envelope?.subject ?? '', [...(m.flags ?? [])].filter((f) => f !== '\\Recent').sort())
+        }
+      }
+    } finally {
+      lock.release()
+    }
+    return view
+  } finally {
+    await client.logout()
+  }
+}
+
+describe.skipIf(!run)('write-back while the IMAP server is down', () => {
+  let env: SyncEnv
+  let dovecot: Dovecot
+  let t: TestApp
+  let user: ApiClient
+  /** the Dovecot started again by this test (the harness's own is stopped) */
+  let restarted: ChildProcess | undefined
+  const events: { event: string; fields: Fields }[] = []
+  const unsubscribe = onLogEvent((_level, event, fields) => events.push({ event, fields }))
+  const login = 'outage@example.test'
+
+  beforeAll(async () => {
+    env = await startSyncEnv()
+    ;({ dovecot, t, user } = env)
+  })
+  afterAll(async () => {
+    unsubscribe()
+    if (restarted && restarted.exitCode === null) {
+      const exited = new Promise((resolve) => restarted!.once('exit', resolve))
+      restarted.kill('SIGTERM')
+      await exited
+    }
+    await env?.close()
+  })
+
+  const conf = () => path.join(dovecot.dir, 'dovecot.conf')
+  const jobsOf = (providerId: string) => t.db.sql<{ id: string; state: string; retryCount: number }[]>`
+    select id, state, retry_count from pgboss.job where name = ${queues.mailboxChanges.name} and data->>'providerId' = ${providerId} order by created_on`
+  const rowsOf = (providerId: string) => t.db.sql<{ id: string; subject: string; isRead: boolean; isStarred: boolean; flagsPending: boolean; deleted: boolean }[]>`
+    select id, subject, is_read, is_starred, flags_pending, deleted from received_emails where provider_id = ${providerId} order by uid`
+
+  it('keeps star, read and delete pending through the outage and writes them when the server is back', async () => {
+    const password = dovecot.addUser(login)
+    dovecot.writeMessages(login, Array.from({ length: 5 }, (_, i) => ({ raw: sampleMail(i * 8).raw })))
+    const { providerId, jobId } = await addImapAccount(user, dovecot, login, password)
+    expect(await syncJobFinished(user, providerId, jobId)).toMatchObject({ status: 'done', syncResult: { newEmailsCount: 5 } })
+    const [starred, read, deleted, untouched] = await rowsOf(providerId)
+    expect(await serverView(dovecot, login)).toEqual(new Map((await rowsOf(providerId)).map((r) => [r.subject, []])))
+
+    // retries 2 s apart (20 of them) instead of 15 s doubling: the queue's policy, copied into each new job
+    await t.boss.updateQueue(queues.mailboxChanges.name, { retryDelay: 2, retryBackoff: false })
+
+    // the server goes away: every connection to its port is refused
+    await execFileAsync(DOVECOT, ['-c', conf(), 'stop'])
+    await expect.poll(() => portListening(dovecot.port), { timeout: 30_000, interval: 100 }).toBe(false)
+
+    expect((await user.patch(`/api/emails/${starred.id}`, { isStarred: true })).status).toBe(200)
+    expect((await user.patch(`/api/emails/${read.id}`, { isRead: true })).status).toBe(200)
+    expect((await user.delete(`/api/emails/${deleted.id}`)).status).toBe(200)
+    // the user sees the change at once
+    expect((await user.json(user.get(`/api/emails/${starred.id}`))).body.email).toMatchObject({ isStarred: true })
+    expect((await user.get(`/api/emails/${deleted.id}`)).status).toBe(404)
+
+    // the write-back fails and is retried, not dropped: one job stays due, retried again and again
+    // (a job queued by a later PATCH while it waits may fail for good: stately, one queued per
+    // account, and the one waiting writes every pending change)
+    const due = (jobs: { state: string }[]) => jobs.filter((j) => /^(created|retry|active)$/.test(j.state))
+    await expect.poll(async () => due(await jobsOf(providerId)).map((j) => j.retryCount >= 3), { timeout: 60_000, interval: 200 }).toEqual([true])
+    const [waiting] = due(await jobsOf(providerId))
+    const failures = events.filter((e) => e.event === 'mailbox_changes.failed' && e.fields.provider === providerId)
+    expect(failures.length).toBeGreaterThanOrEqual(3)
+    expect(new Set(failures.map((f) => f.fields.kind))).toEqual(new Set(['refused']))
+    expect(events.some((e) => e.event === 'mailbox_changes.done' && e.fields.provider === providerId)).toBe(false)
+    // the changes wait in Postgres, marked pending
+    const pending = await rowsOf(providerId)
+    const state = (r: (typeof pending)[number]) => ({ isRead: r.isRead, isStarred: r.isStarred, flagsPending: r.flagsPending, deleted: r.deleted })
+    expect(state(pending.find((r) => r.id === starred.id)!)).toEqual({ isRead: false, isStarred: true, flagsPending: true, deleted: false })
+    expect(state(pending.find((r) => r.id === read.id)!)).toEqual({ isRead: true, isStarred: false, flagsPending: true, deleted: false })
+    expect(state(pending.find((r) => r.id === deleted.id)!)).toMatchObject({ deleted: true })
+    expect(state(pending.find((r) => r.id === untouched.id)!)).toEqual({ isRead: false, isStarred: false, flagsPending: false, deleted: false })
+
+    // the server is back, on the same port with the same mail
+    restarted = spawn(DOVECOT, ['-F', '-c', conf()], { stdio: 'ignore' })
+    await expect.poll(() => portListening(dovecot.port), { timeout: 30_000, interval: 100 }).toBe(true)
+
+    // another client sees what the user did
+    await expect.poll(async () => {
+      const inbox = await serverView(dovecot, login)
+      return { starred: inbox.get(starred.subject), read: inbox.get(read.subject), deleted: inbox.has(deleted.subject), untouched: inbox.get(untouched.subject) }
+    }, { timeout: 60_000, interval: 250 }).toEqual({ starred: ['\\Flagged'], read: ['\\Seen'], deleted: false, untouched: [] })
+    expect((await serverView(dovecot, login, 'Trash')).has(deleted.subject)).toBe(true)
+
+    // nothing is left pending, the deleted row is gone, and the job finished
+    await expect.poll(async () => (await rowsOf(providerId)).filter((r) => r.flagsPending || r.deleted).length, { timeout: 30_000, interval: 200 }).toBe(0)
+    const after = await rowsOf(providerId)
+    expect(after.some((r) => r.id === deleted.id)).toBe(false)
+    expect(after.find((r) => r.id === starred.id)).toMatchObject({ isStarred: true, isRead: false })
+    expect(after.find((r) => r.id === read.id)).toMatchObject({ isRead: true, isStarred: false })
+    await expect.poll(async () => (await jobsOf(providerId)).find((j) => j.id === waiting.id)?.state, { timeout: 30_000, interval: 200 }).toBe('completed')
+    expect(due(await jobsOf(providerId))).toEqual([])
+    // the failures came first, then the one success
+    const order = events.filter((e) => e.event.startsWith('mailbox_changes.') && e.fields.provider === providerId).map((e) => e.event)
+    expect(order.at(-1)).toBe('mailbox_changes.done')
+    expect(order.filter((e) => e === 'mailbox_changes.done')).toHaveLength(1)
+    expect(order.indexOf('mailbox_changes.done')).toBeGreaterThanOrEqual(3)
+  }, 180_000)
+})

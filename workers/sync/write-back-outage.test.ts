@@ -105,7 +105,7 @@ describe.skipIf(!run)('write-back while the IMAP server is down', () => {
     // the write-back fails and is retried, not dropped: one job stays due, retried again and again
     // (a job queued by a later PATCH while it waits may fail for good: stately, one queued per
     // account, and the one waiting writes every pending change)
-    const due = (jobs: { state: string }[]) => jobs.filter((j) => /^(created|retry|active)$/.test(j.state))
+    const due = <J extends { state: string }>(jobs: J[]) => jobs.filter((j) => /^(created|retry|active)$/.test(j.state))
     await expect.poll(async () => due(await jobsOf(providerId)).map((j) => j.retryCount >= 3), { timeout: 60_000, interval: 200 }).toEqual([true])
     const [waiting] = due(await jobsOf(providerId))
     const failures = events.filter((e) => e.event === 'mailbox_changes.failed' && e.fields.provider === providerId)

@@ -321,6 +321,13 @@ export async function deleteFolderEmails(db: Db, folderId: string): Promise<numb
 
 export interface PendingChange { id: string; folderPath: string; uid: number; isRead: boolean; isStarred: boolean; deleted: boolean }
 
+/** Whether the account has star, read or delete changes not yet written to its server (received_emails_pending_idx). */
+export async function hasPendingChanges(db: Db, providerId: string): Promise<boolean> {
+  const [{ pending }] = await db<{ pending: boolean }[]>`
+    select exists (select 1 from received_emails where provider_id = ${providerId} and (flags_pending or deleted)) as pending`
+  return pending
+}
+
 /** What write-back has to send to the server for one account. */
 export async function listPendingChanges(db: Db, providerId: string): Promise<PendingChange[]> {
   return db<PendingChange[]>`

@@ -18,7 +18,7 @@ import { advanceFolderUid, listFolders, resetFolderCursor, setFolderState, setFo
 import { setSyncJobStatus } from '../../db/mailbox-sync-jobs.ts'
 import { insertAttachments, type NewAttachment } from '../../db/received-attachments.ts'
 import {
-  applyServerFlags, deleteEmailsByUid, deleteFolderEmails, insertReceivedEmails, listFolderFlags, type NewReceivedEmail, type ServerFlags,
+  applyServerFlags, deleteEmailsByUid, deleteFolderEmails, hasPendingChanges, insertReceivedEmails, listFolderFlags, type NewReceivedEmail, type ServerFlags,
 } from '../../db/received-emails.ts'
 import type { Config } from '../../lib/config.ts'
 import { log } from '../../lib/log.ts'
@@ -28,6 +28,7 @@ import { loginMailbox, openCredentials } from './mailbox-login.ts'
 import { queues, type Payload, type WorkContext } from '../../db/queues.ts'
 import { assignThreads, type ThreadInput } from './mail-threads.ts'
 import { readAhead } from './read-ahead.ts'
+import { requestMailboxChanges } from './sync-requests.ts'
 import { parseMessage, threadSubject, type ParsedMessage } from './received-mail.ts'
 
 export interface SyncDeps {
@@ -84,6 +85,9 @@ export function syncMailboxHandler(deps: SyncDeps) {
         await sql.begin(async (tx) => {
           await markProviderIdle(tx, providerId)
           await setSyncJobStatus(tx, ctx.jobId, 'done', { newEmailsCount: added, fetchedCount: fetched })
+          // changes whose write-back stopped (a refused login since fixed, an outage past the
+          // write-back's retries) go to the server now that it answers, not at the user's next change
+          if (await hasPendingChanges(tx, providerId)) await requestMailboxChanges(tx, deps.boss, providerId)
         })
         log.info('sync.done', { job: ctx.jobId, provider: providerId, added })
       } catch (error) {

@@ -2,6 +2,7 @@
 // applied when it is back"): the private Dovecot is stopped for real, the user stars, reads and
 // deletes; the mailbox-changes job fails on the refused connection and is retried while the rows
 // stay marked pending; Dovecot is started again on the same port and the next retry writes it all.
+// An outage that outlasts every retry is written by the next sync of the account instead.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import net from 'node:net'
 import path from 'node:path'
@@ -144,5 +145,34 @@ describe.skipIf(!run)('write-back while the IMAP server is down', () => {
     expect(order.at(-1)).toBe('mailbox_changes.done')
     expect(order.filter((e) => e === 'mailbox_changes.done')).toHaveLength(1)
     expect(order.indexOf('mailbox_changes.done')).toBeGreaterThanOrEqual(3)
+  }, 180_000)
+
+  it('writes what outlasted the write-back\'s retries with the next sync once the server is back', async () => {
+    const other = 'outlasting@example.test'
+    const password = dovecot.addUser(other)
+    dovecot.writeMessages(other, Array.from({ length: 2 }, (_, i) => ({ raw: sampleMail(i * 8 + 3).raw })))
+    const { providerId, jobId } = await addImapAccount(user, dovecot, other, password)
+    expect(await syncJobFinished(user, providerId, jobId)).toMatchObject({ status: 'done' })
+    const [starred, untouched] = await rowsOf(providerId)
+
+    // one try only: the outage outlasts every retry the write-back has
+    await t.boss.updateQueue(queues.mailboxChanges.name, { retryLimit: 0 })
+    await execFileAsync(DOVECOT, ['-c', conf(), 'stop'])
+    await expect.poll(() => portListening(dovecot.port), { timeout: 30_000, interval: 100 }).toBe(false)
+    expect((await user.patch(`/api/emails/${starred.id}`, { isStarred: true })).status).toBe(200)
+    await expect.poll(async () => (await jobsOf(providerId)).map((j) => j.state), { timeout: 60_000, interval: 200 }).toEqual(['failed'])
+    expect((await rowsOf(providerId)).find((r) => r.id === starred.id)).toMatchObject({ isStarred: true, flagsPending: true })
+
+    // the server is back; nothing but a sync (the Sync button here) touches the account
+    restarted = spawn(DOVECOT, ['-F', '-c', conf()], { stdio: 'ignore' })
+    await expect.poll(() => portListening(dovecot.port), { timeout: 30_000, interval: 100 }).toBe(true)
+    const sync = await user.json(user.post(`/api/email-providers/${providerId}/sync`))
+    expect(await syncJobFinished(user, providerId, sync.body.jobId)).toMatchObject({ status: 'done' })
+
+    await expect.poll(async () => {
+      const inbox = await serverView(dovecot, other)
+      return { starred: inbox.get(starred.subject), untouched: inbox.get(untouched.subject) }
+    }, { timeout: 60_000, interval: 250 }).toEqual({ starred: ['\\Flagged'], untouched: [] })
+    await expect.poll(async () => (await rowsOf(providerId)).filter((r) => r.flagsPending).length, { timeout: 30_000, interval: 200 }).toBe(0)
   }, 180_000)
 })

@@ -5,7 +5,9 @@
 // is 2,000 / smtp-source's time; end-to-end is 2,000 / the time until smtp-sink has them all.
 // Veilmail is measured twice: with the machine's resolver and with a loopback DNS answering
 // NXDOMAIN at once (DNS_SERVERS); Postfix before and after those two runs of a mode, the ratios
-// taken against the mean of its two figures. Then the drain: N forwards queued with no delivery process,
+// taken against the mean of its two figures. CPU per message is each side's own processes' (MX,
+// delivery and Postgres against Postfix's master and daemons; smtp-source and smtp-sink left out),
+// from /proc: the CPU ratio moves far less between runs than the rates do. Then the drain: N forwards queued with no delivery process,
 // which then starts. Everything started here is stopped on the way out, failure or not.
 // Knobs: BENCH_MX_MESSAGES, BENCH_DRAIN_MESSAGES; BENCH_CPU_PROF_DIR=dir runs the Veilmail
 // processes with `node --cpu-prof` into dir (open the .cpuprofile files in Chrome's DevTools);
@@ -197,7 +199,9 @@ export async function run(parts: string[] = PARTS) {
     // Postfix's own rate swings between runs on a shared machine (211 and 445 msg/s minutes apart,
     // same config): it is measured before and after Veilmail's two runs of a mode, and the ratios
     // are taken against the mean of the two, both printed.
-    type Rates = { accept: number; end: number | undefined }
+    // `cpu`: CPU milliseconds per message of the side's own processes (smtp-source and smtp-sink,
+    // the same for both, left out): the figure the machine's other load blurs least
+    type Rates = { accept: number; end: number | undefined; cpu: number }
     async function measurePostfix(reuse: boolean): Promise<Record<Pass, Rates>> {
       const pfPort = await freePort()
       const postfix = await startPrivatePostfix(pfPort, relayPort)
@@ -206,10 +210,11 @@ export async function run(parts: string[] = PARTS) {
         const runs = {} as Record<Pass, Rates>
         for (const pass of PASSES) {
           pfSink = await startSink(relayPort, MESSAGES)
+          const cpuBefore = postfix.cpuMs()
           const started = performance.now()
           const accept = rate(MESSAGES, await smtpSource(pfPort, { messages: MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse }))
           const took = await waitSink(pfSink, started, END_TO_END_LIMIT_MS)
-          runs[pass] = { accept, end: took === undefined ? undefined : rate(MESSAGES, took) }
+          runs[pass] = { accept, end: took === undefined ? undefined : rate(MESSAGES, took), cpu: (postfix.cpuMs() - cpuBefore) / MESSAGES }
         }
         return runs
       } finally {
@@ -239,11 +244,13 @@ export async function run(parts: string[] = PARTS) {
             const took = await waitSink(sink, started, END_TO_END_LIMIT_MS)
             // the MX took every message once smtp-source returned; the delivery logs each it finished
             const done = [MESSAGES, services[1].count('delivery.finished') - finishedBefore, MESSAGES]
-            const cpuPerMessage = [...services.map((s) => s.cpuMs()), postgresCpu()].map((ms, i) => `${((ms - cpuBefore[i]) / Math.max(1, done[i])).toFixed(1)} ms`)
+            const cpuSpent = [...services.map((s) => s.cpuMs()), postgresCpu()].map((ms, i) => ms - cpuBefore[i])
+            const cpuPerMessage = cpuSpent.map((ms, i) => `${(ms / Math.max(1, done[i])).toFixed(2)} ms`)
+            const cpu = cpuSpent.reduce((a, b) => a + b, 0) / MESSAGES
             const end = took === undefined ? undefined : rate(MESSAGES, took)
             if (mode.reuse && setup.env.DNS_SERVERS && pass === 'next') steady = end
             measured.push({
-              setup: setup.name, pass, accept, end,
+              setup: setup.name, pass, accept, end, cpu,
               row: {
                 'peak RSS mx / delivery': services.map((s) => `${s.peakRssMb().toFixed(0)} MB`).join(' / '),
                 'CPU per message mx / delivery / Postgres': cpuPerMessage.join(' / '),
@@ -268,6 +275,8 @@ export async function run(parts: string[] = PARTS) {
           'Veilmail accept': fmt(m.accept), 'Postfix accept (before, after)': both(pf.map((r) => r.accept)), 'accept ratio': ratio(m.accept, mean(pf.map((r) => r.accept))),
           'Veilmail end-to-end': fmt(m.end), 'Postfix end-to-end (before, after)': both(pf.map((r) => r.end)), 'end-to-end ratio': ratio(m.end, mean(pf.map((r) => r.end))),
           ...m.row,
+          'CPU per message Veilmail / Postfix (before, after)': `${m.cpu.toFixed(2)} / ${mean(pf.map((r) => r.cpu))?.toFixed(2)} ms (${pf.map((r) => r.cpu.toFixed(2)).join(', ')})`,
+          'CPU ratio': ratio(mean(pf.map((r) => r.cpu)), m.cpu),
         })
       }
     }

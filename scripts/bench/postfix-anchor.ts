@@ -7,6 +7,7 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wri
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { treeCpuMs } from './process-cpu.ts'
 
 const run = promisify(execFile)
 
@@ -20,7 +21,11 @@ export function postfixAvailable(): boolean {
   }
 }
 
-export interface PrivatePostfix { stop(): Promise<void> }
+export interface PrivatePostfix {
+  /** CPU milliseconds of the instance so far: its master, the daemons it runs and those it reaped */
+  cpuMs(): number
+  stop(): Promise<void>
+}
 
 // Instances still running when the benchmark exits (Ctrl-C, a crash) are stopped on the way out.
 const instances = new Set<string>()
@@ -81,12 +86,14 @@ default_destination_concurrency_limit = 20
     return line
   })
   writeFileSync(path.join(conf, 'master.cf'), master.join('\n'))
+  const masterPid = () => Number(readFileOr(path.join(dir, 'queue', 'pid', 'master.pid')).trim())
+  const cpuMs = () => (masterPid() ? treeCpuMs(masterPid()) : NaN)
   const stop = async () => {
     await run('/usr/sbin/postfix', ['-c', conf, 'stop']).catch(() => {})
     instances.delete(conf)
     // master exits shortly after `stop`; its pid file tells whether it is gone.
     for (let i = 0; i < 100; i++) {
-      const pid = Number(readFileOr(path.join(dir, 'queue', 'pid', 'master.pid')).trim())
+      const pid = masterPid()
       if (!pid || !alive(pid)) break
       await new Promise((r) => setTimeout(r, 100))
     }
@@ -101,7 +108,7 @@ default_destination_concurrency_limit = 20
     await stop()
     throw new Error(`private Postfix did not start: ${(error as Error).message}\n${maillog}`)
   }
-  return { stop }
+  return { cpuMs, stop }
 }
 
 function postfixIds(): { uid: number; gid: number } {

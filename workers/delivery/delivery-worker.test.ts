@@ -3,7 +3,7 @@ import { concurrencyPerQueue, QueueConcurrencyError } from './delivery-worker.ts
 
 describe('concurrency per queue', () => {
   it('derives every queue from DELIVERY_CONCURRENCY and lets QUEUE_CONCURRENCY name its own', () => {
-    expect(concurrencyPerQueue(8)).toMatchObject({ 'forward-email': 16, 'forward-webhook': 8, 'forward-reply': 4, 'retry-undelivered': 2, 'send-email': 32 })
+    expect(concurrencyPerQueue(8)).toMatchObject({ 'forward-email': 64, 'forward-webhook': 8, 'forward-reply': 4, 'retry-undelivered': 2, 'send-email': 32 })
     expect(concurrencyPerQueue(1)).toMatchObject({ 'forward-reply': 1, 'retry-undelivered': 1, 'send-email': 4 })
     expect(concurrencyPerQueue(8, { 'send-email': 1, 'forward-email': 40 })).toMatchObject({ 'send-email': 1, 'forward-email': 40, 'forward-webhook': 8 })
   })

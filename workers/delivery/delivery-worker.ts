@@ -34,10 +34,15 @@ export function concurrencyPerQueue(base: number, overrides: Record<string, numb
   const unknown = Object.keys(overrides).filter((name) => !allQueues.some((q) => q.name === name))
   if (unknown.length) throw new QueueConcurrencyError(`QUEUE_CONCURRENCY: no queue named ${unknown.join(', ')} (queues: ${allQueues.map((q) => q.name).join(', ')})`)
   return {
-    // Twice the others, fetched in two batches of `base`: a batch's forwards share their statements
-    // (delivery-step.ts), so Postgres's cost per forward falls with the batch's size (batches of 8
-    // against 4: Postgres 1.1 against 1.7 ms of CPU per message, npm run bench -- mx)
-    [queues.forwardEmail.name]: 2 * base,
+    // Eight times the others, fetched in two batches of 4 × `base`: a batch's forwards share their
+    // statements and transaction (delivery-step.ts) and one fetch and one completion of pg-boss's, so
+    // the cost per forward falls with the batch's size. npm run bench -- mx, CPU per message of the
+    // delivery / Postgres, new connection per message: batches of 8: 0.97-0.99 / 0.53-0.61 ms once
+    // warm, 2.21-2.33 ms for the whole side, end-to-end 0.78-0.82× Postfix; batches of 16: 0.83-0.87
+    // / 0.41-0.48; batches of 32: 0.75-0.83 / 0.37-0.40, whole side 1.78-1.93 ms, end-to-end
+    // 1.04-1.18×; of 64: no lower (0.81 / 0.39). Forwards beyond OUTBOUND_SMTP_CONNECTIONS wait for
+    // a relay connection of the pool. (Batches of 4 against 8, earlier: Postgres 1.7 against 1.1 ms.)
+    [queues.forwardEmail.name]: 8 * base,
     [queues.forwardWebhook.name]: base,
     [queues.forwardReply.name]: Math.max(1, Math.floor(base / 2)),
     [queues.forwardOperator.name]: 1,

@@ -32,7 +32,8 @@ function prefixed(stream: NodeJS.ReadableStream, name: string, color: number) {
   stream.on('data', (chunk: Buffer) => {
     const lines = (rest + chunk.toString('utf8')).split('\n')
     rest = lines.pop() ?? ''
-    for (const line of lines) process.stdout.write(label + line + '\n')
+    // the lines of a chunk in one write: a busy delivery logs a line per forward, many per chunk
+    if (lines.length) process.stdout.write(lines.map((line) => label + line + '\n').join(''))
   })
 }
 

@@ -11,9 +11,20 @@ function text(bytes: number, seed: number) {
   return Buffer.from(out.slice(0, bytes))
 }
 
-describe('zstd, decompressing on a kept context', () => {
-  it('keeps its context on the Node this project runs (the shape of node:zlib it drives is there)', () => {
+describe('zstd, compressing and decompressing on kept contexts', () => {
+  it('keeps its contexts on the Node this project runs (the shape of node:zlib it drives is there)', () => {
     expect(contextKept).toBe(true)
+  })
+
+  it('compresses each frame to the bytes zstdCompressSync makes with the input size given, whatever frames came before', () => {
+    // large before small and small before large: the kept context sizes its window and tables to
+    // each input, at level 1 every time (a reset would drop the level)
+    for (const [i, size] of [200_000, 1, 65_536, 5_000, 1_500_000, 100, 9_300, 0].entries()) {
+      for (const data of [text(size, i), randomBytes(size)]) {
+        const expected = zstdCompressSync(data, { pledgedSrcSize: data.length, params: { [constants.ZSTD_c_compressionLevel]: 1 } })
+        expect(zstdCompress(data).equals(expected), `size ${size}`).toBe(true)
+      }
+    }
   })
 
   it('makes frames the public zstd reads, and reads the frames it makes, at every size', () => {

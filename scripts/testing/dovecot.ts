@@ -74,6 +74,12 @@ export interface Dovecot {
   kick(user: string): Promise<void>
   /** How many IMAP connections of the user are open now (doveadm who). */
   connections(user: string): Promise<number>
+  /** What another IMAP client sees in a folder: each message's subject and its flags, sorted, without \Recent. */
+  flags(user: string, folder?: string): Promise<Map<string, string[]>>
+  /** Stops the server, its users and mail kept: its ports refuse every connection until `resume` (an outage). */
+  pause(): Promise<void>
+  /** Starts the paused server again on the same ports, with the same users and mail. */
+  resume(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -198,12 +204,27 @@ ${options.condstore === false || options.notify === false ? `protocol imap {\n  
     writeFileSync(path.join(dir, 'oauth2.conf.ext'), `introspection_mode = post\nintrospection_url = ${options.oauth2IntrospectionUrl}\n` +
       'username_attribute = username\nactive_attribute = active\nactive_value = true\n')
   }
-  const child = spawn(DOVECOT, ['-F', '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] })
-  let stderr = ''
-  child.stderr?.on('data', (chunk) => { stderr += chunk })
-  for (const listening of plainPort ? [port, plainPort] : [port]) {
-    await waitForPort(listening, child, log).catch((error) => { child.kill('SIGKILL'); throw new Error(`${error.message}\n${stderr}`) })
+  const ports = plainPort ? [port, plainPort] : [port]
+  /** The server running, once it listens on every port. */
+  const launch = async (): Promise<ChildProcess> => {
+    const started = spawn(DOVECOT, ['-F', '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    started.stderr?.on('data', (chunk) => { stderr += chunk })
+    for (const listening of ports) {
+      await waitForPort(listening, started, log).catch((error) => { started.kill('SIGKILL'); throw new Error(`${error.message}\n${stderr}`) })
+    }
+    return started
   }
+  /** Stops the server and waits for it to exit (its ports closed with it). */
+  const halt = async (running: ChildProcess) => {
+    if (running.exitCode !== null || running.signalCode !== null) return
+    const exited = new Promise((resolve) => running.once('exit', resolve))
+    running.kill('SIGTERM')
+    const timer = setTimeout(() => running.kill('SIGKILL'), 5000)
+    await exited
+    clearTimeout(timer)
+  }
+  let child = await launch()
   const ca = readFileSync(path.join(dir, 'ca.pem'), 'utf8')
   const passwords = new Map<string, string>()
 
@@ -275,14 +296,33 @@ ${options.condstore === false || options.notify === false ? `protocol imap {\n  
       const line = stdout.split('\n').find((l) => l.split(/\s+/)[0] === user)
       return line ? Number(line.split(/\s+/)[1]) : 0
     },
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve))
-        child.kill('SIGTERM')
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
-        await exited
-        clearTimeout(timer)
+    async flags(user, folder = 'INBOX') {
+      const client = await dovecot.client(user)
+      try {
+        const lock = await client.getMailboxLock(folder, { readOnly: true })
+        const view = new Map<string, string[]>()
+        try {
+          if (client.mailbox && client.mailbox.exists > 0) {
+            for await (const m of client.fetch('1:*', { uid: true, flags: true, envelope: true })) {
+              view.set(m.envelope?.subject ?? '', [...(m.flags ?? [])].filter((f) => f !== '\\Recent').sort())
+            }
+          }
+        } finally {
+          lock.release()
+        }
+        return view
+      } finally {
+        await client.logout()
       }
+    },
+    async pause() {
+      await halt(child)
+    },
+    async resume() {
+      child = await launch()
+    },
+    async stop() {
+      await halt(child)
       rmSync(dir, { recursive: true, force: true })
     },
   }

@@ -3,22 +3,18 @@
 // deletes; the mailbox-changes job fails on the refused connection and is retried while the rows
 // stay marked pending; Dovecot is started again on the same port and the next retry writes it all.
 // An outage that outlasts every retry is written by the next sync of the account instead.
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import net from 'node:net'
-import path from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queues } from '../../db/queues.ts'
 import { onLogEvent, type Fields } from '../../lib/log.ts'
 import type { ApiClient } from '../../scripts/testing/api-client.ts'
-import { DOVECOT, dovecotAvailable, type Dovecot } from '../../scripts/testing/dovecot.ts'
+import { dovecotAvailable, type Dovecot } from '../../scripts/testing/dovecot.ts'
 import { addImapAccount, syncJobFinished } from '../../scripts/testing/mailbox-accounts.ts'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
 import { startSyncEnv, type SyncEnv } from '../../scripts/testing/sync-env.ts'
 import type { TestApp } from '../../scripts/testing/test-app.ts'
 
 const run = dovecotAvailable()
-const execFileAsync = promisify(execFile)
 
 /** Resolves once a TCP connect to the port is answered (`true`) or refused (`false`), as asked. */
 async function portListening(port: number): Promise<boolean> {
@@ -29,34 +25,11 @@ async function portListening(port: number): Promise<boolean> {
   })
 }
 
-/** What another IMAP client sees in a folder: subject → flags. */
-async function serverView(dovecot: Dovecot, user: string, folder = 'INBOX') {
-  const client = await dovecot.client(user)
-  try {
-    const lock = await client.getMailboxLock(folder, { readOnly: true })
-    const view = new Map<string, string[]>()
-    try {
-      if (client.mailbox && client.mailbox.exists > 0) {
-        for await (const m of client.fetch('1:*', { uid: true, flags: true, envelope: true })) {
-          view.set(m.envelope?.subject ?? '', [...(m.flags ?? [])].filter((f) => f !== '\\Recent').sort())
-        }
-      }
-    } finally {
-      lock.release()
-    }
-    return view
-  } finally {
-    await client.logout()
-  }
-}
-
 describe.skipIf(!run)('write-back while the IMAP server is down', () => {
   let env: SyncEnv
   let dovecot: Dovecot
   let t: TestApp
   let user: ApiClient
-  /** the Dovecot started again by this test (the harness's own is stopped) */
-  let restarted: ChildProcess | undefined
   const events: { event: string; fields: Fields }[] = []
   const unsubscribe = onLogEvent((_level, event, fields) => events.push({ event, fields }))
   const login = 'outage@example.test'
@@ -67,15 +40,9 @@ describe.skipIf(!run)('write-back while the IMAP server is down', () => {
   })
   afterAll(async () => {
     unsubscribe()
-    if (restarted && restarted.exitCode === null) {
-      const exited = new Promise((resolve) => restarted!.once('exit', resolve))
-      restarted.kill('SIGTERM')
-      await exited
-    }
     await env?.close()
   })
 
-  const conf = () => path.join(dovecot.dir, 'dovecot.conf')
   const jobsOf = (providerId: string) => t.db.sql<{ id: string; state: string; retryCount: number }[]>`
     select id, state, retry_count from pgboss.job where name = ${queues.mailboxChanges.name} and data->>'providerId' = ${providerId} order by created_on`
   const rowsOf = (providerId: string) => t.db.sql<{ id: string; subject: string; isRead: boolean; isStarred: boolean; flagsPending: boolean; deleted: boolean }[]>`
@@ -87,13 +54,13 @@ describe.skipIf(!run)('write-back while the IMAP server is down', () => {
     const { providerId, jobId } = await addImapAccount(user, dovecot, login, password)
     expect(await syncJobFinished(user, providerId, jobId)).toMatchObject({ status: 'done', syncResult: { newEmailsCount: 5 } })
     const [starred, read, deleted, untouched] = await rowsOf(providerId)
-    expect(await serverView(dovecot, login)).toEqual(new Map((await rowsOf(providerId)).map((r) => [r.subject, []])))
+    expect(await dovecot.flags(login)).toEqual(new Map((await rowsOf(providerId)).map((r) => [r.subject, []])))
 
     // retries 2 s apart (20 of them) instead of 15 s doubling: the queue's policy, copied into each new job
     await t.boss.updateQueue(queues.mailboxChanges.name, { retryDelay: 2, retryBackoff: false })
 
     // the server goes away: every connection to its port is refused
-    await execFileAsync(DOVECOT, ['-c', conf(), 'stop'])
+    await dovecot.pause()
     await expect.poll(() => portListening(dovecot.port), { timeout: 30_000, interval: 100 }).toBe(false)
 
     expect((await user.patch(`/api/emails/${starred.id}`, { isStarred: true })).status).toBe(200)
@@ -122,15 +89,15 @@ describe.skipIf(!run)('write-back while the IMAP server is down', () => {
     expect(state(pending.find((r) => r.id === untouched.id)!)).toEqual({ isRead: false, isStarred: false, flagsPending: false, deleted: false })
 
     // the server is back, on the same port with the same mail
-    restarted = spawn(DOVECOT, ['-F', '-c', conf()], { stdio: 'ignore' })
+    await dovecot.resume()
     await expect.poll(() => portListening(dovecot.port), { timeout: 30_000, interval: 100 }).toBe(true)
 
     // another client sees what the user did
     await expect.poll(async () => {
-      const inbox = await serverView(dovecot, login)
+      const inbox = await dovecot.flags(login)
       return { starred: inbox.get(starred.subject), read: inbox.get(read.subject), deleted: inbox.has(deleted.subject), untouched: inbox.get(untouched.subject) }
     }, { timeout: 60_000, interval: 250 }).toEqual({ starred: ['\\Flagged'], read: ['\\Seen'], deleted: false, untouched: [] })
-    expect((await serverView(dovecot, login, 'Trash')).has(deleted.subject)).toBe(true)
+    expect((await dovecot.flags(login, 'Trash')).has(deleted.subject)).toBe(true)
 
     // nothing is left pending, the deleted row is gone, and the job finished
     await expect.poll(async () => (await rowsOf(providerId)).filter((r) => r.flagsPending || r.deleted).length, { timeout: 30_000, interval: 200 }).toBe(0)
@@ -157,20 +124,20 @@ describe.skipIf(!run)('write-back while the IMAP server is down', () => {
 
     // one try only: the outage outlasts every retry the write-back has
     await t.boss.updateQueue(queues.mailboxChanges.name, { retryLimit: 0 })
-    await execFileAsync(DOVECOT, ['-c', conf(), 'stop'])
+    await dovecot.pause()
     await expect.poll(() => portListening(dovecot.port), { timeout: 30_000, interval: 100 }).toBe(false)
     expect((await user.patch(`/api/emails/${starred.id}`, { isStarred: true })).status).toBe(200)
     await expect.poll(async () => (await jobsOf(providerId)).map((j) => j.state), { timeout: 60_000, interval: 200 }).toEqual(['failed'])
     expect((await rowsOf(providerId)).find((r) => r.id === starred.id)).toMatchObject({ isStarred: true, flagsPending: true })
 
     // the server is back; nothing but a sync (the Sync button here) touches the account
-    restarted = spawn(DOVECOT, ['-F', '-c', conf()], { stdio: 'ignore' })
+    await dovecot.resume()
     await expect.poll(() => portListening(dovecot.port), { timeout: 30_000, interval: 100 }).toBe(true)
     const sync = await user.json(user.post(`/api/email-providers/${providerId}/sync`))
     expect(await syncJobFinished(user, providerId, sync.body.jobId)).toMatchObject({ status: 'done' })
 
     await expect.poll(async () => {
-      const inbox = await serverView(dovecot, other)
+      const inbox = await dovecot.flags(other)
       return { starred: inbox.get(starred.subject), untouched: inbox.get(untouched.subject) }
     }, { timeout: 60_000, interval: 250 }).toEqual({ starred: ['\\Flagged'], untouched: [] })
     await expect.poll(async () => (await rowsOf(providerId)).filter((r) => r.flagsPending).length, { timeout: 30_000, interval: 200 }).toBe(0)

@@ -4,17 +4,16 @@
 // window.print is replaced before the page loads, to record the call, and the print stylesheet
 // is checked with the print media emulated.
 import { simpleParser } from 'mailparser'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { browserAvailable } from '../../scripts/testing/browser.ts'
 import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
-import { closeBrowserSuite, screenshotOnFailure, startBrowserSuite, type BrowserSuite } from '../../scripts/testing/browser-suite.ts'
+import { screenshotOnFailure } from '../../scripts/testing/browser-suite.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
-import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
+import { connectMailbox, createAliasFromPage, startInboxBrowser, type InboxBrowser } from '../../scripts/testing/inbox-browser.ts'
+import type { MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
-import { imapCredentials } from '../../scripts/testing/mailbox-accounts.ts'
 import type { WebServer } from '../../scripts/testing/web-server.ts'
-import { startSyncWorker } from '../../workers/sync/sync-worker.ts'
 
 const run = browserAvailable() && dovecotAvailable()
 const MAILBOX = 'traveller@example.test'
@@ -24,11 +23,8 @@ const CRLF = '\r\n'
 
 let env: MailEnv
 let dovecot: Dovecot
-let stopSync: () => Promise<void>
-let suite: BrowserSuite | undefined
+let inbox: InboxBrowser | undefined
 let server: WebServer
-let browser: Browser
-let context: BrowserContext
 let page: Page
 
 function message(o: { from: string; subject: string; id: string; minute: number; body: string; headers?: string }) {
@@ -73,49 +69,18 @@ beforeAll(async () => {
     },
   ])
 
-  env = await createMailEnv({ env: { UNDO_SECONDS: '1' } })
-  stopSync = await startSyncWorker(env.boss, { sql: env.db.sql, boss: env.boss, config: env.config, imapCa: dovecot.ca }, { concurrency: 2, intervalSeconds: 3600, pollSeconds: 1 })
-  suite = await startBrowserSuite({
-    db: env.db,
-    env: {
-      OUTBOUND_SMTP_URL: env.relay.url, UNDO_SECONDS: '1', SECRET_KEY: env.config.secretKey, MAIL_DOMAINS: env.config.mailDomains.join(','), ALLOW_PRIVATE_NETWORKS: 'true', METRICS_PORT: '0',
-    },
-  })
-  ;({ server, browser } = suite)
   // UTC, so the quoted "Sent:" line is the Date header's own time
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'UTC' })
-  page = await context.newPage()
-  page.setDefaultTimeout(15_000)
+  inbox = await startInboxBrowser(dovecot, { timezoneId: 'UTC' })
+  ;({ env, server, page } = inbox)
 
   // A user signs up through the pages, gets an alias and connects the Dovecot mailbox.
   await registerThroughForm(page, server.url, { sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay }, 'traveller@example.com')
-  const added = await page.evaluate(async ({ alias, mailbox, credentials }) => {
-    const { user } = await (await fetch('/api/auth/session')).json()
-    const [local, domain] = alias.split('@')
-    const made = await fetch(`/api/aliases/${user.id}`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ alias: local, domain, forwardTo: 'owner@example.com' }),
-    })
-    const res = await fetch('/api/email-providers', {
-      method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ provider: 'other', email: mailbox, encryptedCredentials: credentials }),
-    })
-    return { alias: made.status, status: res.status, body: await res.json() }
-  }, { alias: ALIAS, mailbox: MAILBOX, credentials: imapCredentials({ email: MAILBOX, password, host: dovecot.host, port: dovecot.port }) })
-  expect(added.alias).toBe(201)
-  expect(added.status).toBe(202)
-  // the first sync, as the settings page polls it
-  const jobUrl = `/api/email-providers/${added.body.provider.id}/sync-jobs/${added.body.jobId}`
-  for (let status = ''; status !== 'done';) {
-    status = await page.evaluate(async (url) => (await (await fetch(url)).json()).status, jobUrl)
-    if (status === 'failed') throw new Error('the sync failed')
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
+  expect(await createAliasFromPage(page, ALIAS)).toBe(201)
+  await connectMailbox(page, dovecot, MAILBOX, password)
 }, 180_000)
 afterEach(screenshotOnFailure(() => page, 'inbox-forward-print-failure.png'))
 afterAll(async () => {
-  if (suite) await closeBrowserSuite(suite)
-  await stopSync?.()
-  await env?.close()
+  await inbox?.close()
   await dovecot?.stop()
 })
 

@@ -5,19 +5,18 @@
 import path from 'node:path'
 import { armor, Encrypter, generateX25519Identity, identityToRecipient } from 'age-encryption'
 import { simpleParser } from 'mailparser'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startImageTracker, type ImageTracker } from '../../scripts/testing/image-tracker.ts'
 import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
-import { closeBrowserSuite, startBrowserSuite, type BrowserSuite } from '../../scripts/testing/browser-suite.ts'
+import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
-import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
+import { connectMailbox, createAliasFromPage, startInboxBrowser, waitForSyncJob, type InboxBrowser } from '../../scripts/testing/inbox-browser.ts'
+import type { MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
-import { imapCredentials } from '../../scripts/testing/mailbox-accounts.ts'
-import { latestLink } from '../../scripts/testing/mailbox.ts'
+import type { Mailbox } from '../../scripts/testing/mailbox.ts'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
 import type { WebServer } from '../../scripts/testing/web-server.ts'
-import { startSyncWorker } from '../../workers/sync/sync-worker.ts'
 
 const run = browserAvailable() && dovecotAvailable()
 const DOCS = path.join(import.meta.dirname, '..', '..', 'docs', 'screenshots')
@@ -29,11 +28,9 @@ const PDF = Buffer.from('%PDF-1.4\n' + 'quarterly figures '.repeat(100) + '\n%%E
 
 let env: MailEnv
 let dovecot: Dovecot
-let stopSync: () => Promise<void>
-let suite: BrowserSuite | undefined
+let inbox: InboxBrowser | undefined
 let server: WebServer
 let browser: Browser
-let context: BrowserContext
 let page: Page
 let tracker: ImageTracker
 let identity: string
@@ -106,6 +103,8 @@ async function seed() {
   ])
 }
 
+/** Where the verification links are read: the outgoing mail of this file's environment. */
+const mailbox = (): Mailbox => ({ sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay })
 const toast = (p: Page, title: string) => p.getByTestId('toast').filter({ has: p.getByText(title, { exact: true }) })
 const row = (p: Page, subject: string) => p.getByTestId('email-row').filter({ has: p.getByTestId('row-subject').getByText(subject, { exact: true }) })
 async function screenshot(p: Page, name: string, docs = false) {
@@ -127,31 +126,6 @@ async function onServer(messageId: string, folder = 'INBOX'): Promise<string[] |
   }
 }
 
-/** Connects a Dovecot user from the signed-in page, as the settings form posts it, and waits for its first sync. */
-async function connectMailbox(p: Page, mailbox: string, password: string): Promise<string> {
-  const added = await p.evaluate(async ({ credentials, mailbox }) => {
-    const res = await fetch('/api/email-providers', {
-      method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ provider: 'other', email: mailbox, encryptedCredentials: credentials }),
-    })
-    return { status: res.status, body: await res.json() }
-  }, { mailbox, credentials: imapCredentials({ email: mailbox, password, host: dovecot.host, port: dovecot.port }) })
-  if (added.status !== 202) throw new Error(`adding the account answered ${added.status}`)
-  // the first sync, as the settings page polls it
-  const jobUrl = `/api/email-providers/${added.body.provider.id}/sync-jobs/${added.body.jobId}`
-  await waitForSyncJob(p, jobUrl)
-  return added.body.provider.id
-}
-
-/** Polls a sync job as the settings page does, until it is done. */
-async function waitForSyncJob(p: Page, jobUrl: string): Promise<void> {
-  for (let status = ''; status !== 'done';) {
-    status = await p.evaluate(async (url) => (await (await fetch(url)).json()).status, jobUrl)
-    if (status === 'failed') throw new Error('the sync failed')
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
-}
-
 /** The id of MAILBOX's account, as the page's own API answers it. */
 async function folderAccount(p: Page): Promise<string> {
   return p.evaluate(async (mailbox) => {
@@ -168,47 +142,19 @@ beforeAll(async () => {
   const password = dovecot.addUser(MAILBOX)
   await seed()
 
-  env = await createMailEnv({ env: { UNDO_SECONDS: '1' } })
-  stopSync = await startSyncWorker(env.boss, { sql: env.db.sql, boss: env.boss, config: env.config, imapCa: dovecot.ca }, { concurrency: 2, intervalSeconds: 3600, pollSeconds: 1 })
-  suite = await startBrowserSuite({
-    db: env.db,
-    env: {
-      OUTBOUND_SMTP_URL: env.relay.url, UNDO_SECONDS: '1', SECRET_KEY: env.config.secretKey, MAIL_DOMAINS: env.config.mailDomains.join(','), ALLOW_PRIVATE_NETWORKS: 'true', METRICS_PORT: '0',
-    },
-  })
-  ;({ server, browser } = suite)
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-  page = await context.newPage()
-  page.setDefaultTimeout(15_000)
+  inbox = await startInboxBrowser(dovecot)
+  ;({ env, server, browser, page } = inbox)
 
   // A user signs up through the pages, gets an alias and connects the Dovecot mailbox.
-  const email = 'reader@example.com'
-  await page.goto(server.url + '/register')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill('correct horse')
-  await page.getByLabel('Confirm Password').fill('correct horse')
-  await page.getByRole('button', { name: 'Create Account' }).click()
-  await page.waitForURL('**/check-email')
-  await page.goto(await latestLink({ sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay }, email, '/verify-email'))
-  await page.waitForURL('**/dashboard')
-  const aliasStatus = await page.evaluate(async (alias) => {
-    const { user } = await (await fetch('/api/auth/session')).json()
-    const [local, domain] = alias.split('@')
-    const made = await fetch(`/api/aliases/${user.id}`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ alias: local, domain, forwardTo: 'owner@example.com' }),
-    })
-    return made.status
-  }, ALIAS)
-  expect(aliasStatus).toBe(201)
-  await connectMailbox(page, MAILBOX, password)
+  await registerThroughForm(page, server.url, mailbox(), 'reader@example.com')
+  expect(await createAliasFromPage(page, ALIAS)).toBe(201)
+  await connectMailbox(page, dovecot, MAILBOX, password)
 }, 180_000)
 afterEach(async ({ task }) => {
   if (task.result?.state === 'fail') await page?.screenshot({ path: path.join(SCREENSHOTS, `inbox-failure-${task.name.slice(0, 30).replace(/\W+/g, '-')}.png`), fullPage: true })
 })
 afterAll(async () => {
-  if (suite) await closeBrowserSuite(suite)
-  await stopSync?.()
-  await env?.close()
+  await inbox?.close()
   await dovecot?.stop()
   tracker?.close()
 })
@@ -451,7 +397,7 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     const big = 'big@example.test'
     const password = dovecot.addUser(big)
     dovecot.writeMessages(big, Array.from({ length: 55 }, (_, i) => ({ raw: sampleMail(1000 + i * 8).raw })))
-    const providerId = await connectMailbox(page, big, password)
+    const providerId = await connectMailbox(page, dovecot, big, password)
     await page.goto(server.url + '/inbox')
     const accounts = page.getByRole('region', { name: 'ACCOUNTS' })
     await accounts.getByRole('link', { name: 'All accounts' }).waitFor()
@@ -535,14 +481,7 @@ describe.skipIf(!run)('the inbox in the browser', () => {
   it('shows a user without accounts the settings first, then the empty inbox', async () => {
     const other = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     const p = await other.newPage()
-    await p.goto(server.url + '/register')
-    await p.getByLabel('Email').fill('newcomer@example.com')
-    await p.getByLabel('Password', { exact: true }).fill('correct horse')
-    await p.getByLabel('Confirm Password').fill('correct horse')
-    await p.getByRole('button', { name: 'Create Account' }).click()
-    await p.waitForURL('**/check-email')
-    await p.goto(await latestLink({ sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay }, 'newcomer@example.com', '/verify-email'))
-    await p.waitForURL('**/dashboard')
+    await registerThroughForm(p, server.url, mailbox(), 'newcomer@example.com')
     await p.getByRole('link', { name: '_INBOX' }).click()
     await p.waitForURL('**/inbox/settings')
     await p.getByRole('link', { name: '_INBOX' }).click()

@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import net from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../scripts/testing/test-database.ts'
-import { connectWithoutDelay, createSql } from './client.ts'
+import { connectWithoutDelay, createSql, splitSocketDir } from './client.ts'
 
 let db: TestDatabase
 beforeAll(async () => {
@@ -27,7 +27,8 @@ async function closedPort(): Promise<number> {
 describe('Postgres connections', () => {
   it('are made with TCP_NODELAY, so a COPY end or a second statement is not held back for an ACK', async () => {
     const noDelay = vi.spyOn(net.Socket.prototype, 'setNoDelay')
-    const sql = createSql(db.url, { max: 2 })
+    // over TCP even when the test server is reached through its Unix socket
+    const sql = createSql(splitSocketDir(db.url).rest, { max: 2 })
     try {
       // two statements at once: two connections of the pool
       const [[a], [b]] = await Promise.all([sql`select pg_backend_pid() as pid, pg_sleep(0.05)`, sql`select pg_backend_pid() as pid`])
@@ -53,5 +54,13 @@ describe('Postgres connections', () => {
     } finally {
       server.close()
     }
+  })
+
+  it('go to a Unix socket named as libpq names it (?host=/directory), the other parameters kept', () => {
+    expect(splitSocketDir('postgres://u:p%40ss@127.0.0.1:5433/db?host=%2Fvar%2Frun%2Fpg%20dir&sslmode=disable')).toEqual({
+      rest: 'postgres://u:p%40ss@127.0.0.1:5433/db?sslmode=disable', socketDir: '/var/run/pg dir',
+    })
+    // a host that is not a directory path is left to postgres.js, and so is a URL with none
+    for (const url of ['postgres://u@db.example:5432/db?host=other', 'postgres://u@127.0.0.1/db']) expect(splitSocketDir(url)).toEqual({ rest: url })
   })
 })

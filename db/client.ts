@@ -9,7 +9,10 @@ export type Tx = postgres.TransactionSql
 export type Db = postgres.Sql | postgres.TransactionSql
 
 export function createSql(url: string, options: { max?: number; name?: string } = {}): Sql {
-  return postgres(url, {
+  const { rest, socketDir } = splitSocketDir(url)
+  return postgres(rest, {
+    // a directory as host: postgres.js connects to its .s.PGSQL.<port> socket
+    ...(socketDir ? { host: socketDir } : {}),
     max: options.max ?? 10,
     idle_timeout: 30,
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
@@ -22,6 +25,19 @@ export function createSql(url: string, options: { max?: number; name?: string } 
 }
 
 const CONNECT_TIMEOUT_SECONDS = 10
+
+/**
+ * libpq's way to name a Unix-domain socket in a URL, `?host=/directory` (psql and node-postgres,
+ * which pg-boss uses, read it too): postgres.js takes the host only from the URL's authority and
+ * would send an unknown `host` parameter to the server, so it is taken out here.
+ */
+export function splitSocketDir(url: string): { rest: string; socketDir?: string } {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined
+  const host = parsed?.searchParams.get('host')
+  if (!parsed || !host?.startsWith('/')) return { rest: url }
+  parsed.searchParams.delete('host')
+  return { rest: parsed.toString(), socketDir: host }
+}
 
 /**
  * A connection with TCP_NODELAY set, as libpq and node-postgres set it and postgres.js does not:

@@ -1,8 +1,8 @@
 // A migrated database of its own on a Postgres server, dropped afterwards: one per test file,
 // one per benchmark run.
 import { randomBytes } from 'node:crypto'
-import postgres from 'postgres'
 import { migrateAll } from './migrate-all.ts'
+import { createSql } from '../db/client.ts'
 
 export interface ScratchDatabase {
   url: string
@@ -11,7 +11,7 @@ export interface ScratchDatabase {
 
 export async function createScratchDatabase(serverUrl: string, prefix: string): Promise<ScratchDatabase> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
+  const admin = createSql(serverUrl, { max: 1 })
   await admin.unsafe(`create database ${name}`)
   const url = new URL(serverUrl)
   url.pathname = `/${name}`

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import postgres from 'postgres'
 import { embeddedUrl, isAlive, runningPostmasterPid } from '../db/embedded.ts'
+import { createSql } from '../db/client.ts'
 import { readFileSync } from 'node:fs'
 import { MONITORED_PROCESSES } from '../db/heartbeat.ts'
 import { processesBeatingSince } from '../db/process-heartbeats.ts'
@@ -165,7 +165,7 @@ describe('npm start', () => {
     expect(runningPostmasterPid(path.join(dataDir, 'postgres'))).not.toBe(pgPid)
 
     // every process beats into the new server: clear the table and see each one write again
-    const sql = postgres(embeddedUrl(path.join(dataDir, 'postgres'), Number(env.EMBEDDED_PG_PORT)), { max: 1, onnotice: () => {} })
+    const sql = createSql(embeddedUrl(path.join(dataDir, 'postgres'), Number(env.EMBEDDED_PG_PORT)), { max: 1 })
     try {
       await expect.poll(() => sql`delete from process_heartbeats`.then(() => true, () => false), { timeout: 30_000 }).toBe(true)
       await expect.poll(async () => {

@@ -30,6 +30,22 @@ describe('log', () => {
     expect(formatLine('logfmt', { a: '', b: 'x=y', c: true, d: null })).toBe('a="" b="x=y" c=true d=null')
   })
 
+  it('writes the lines of one turn of the event loop in one write, in order, and those held when the process dies', () => {
+    const script = [
+      "const { log } = await import('./lib/log.ts')",
+      'let writes = 0',
+      'const write = process.stdout.write.bind(process.stdout)',
+      'process.stdout.write = (...args) => { writes++; return write(...args) }',
+      "for (let i = 0; i < 50; i++) log.info('test.line', { i })",
+      "setImmediate(() => setImmediate(() => { process.stderr.write(`writes ${writes}\\n`); log.info('test.last'); throw new Error('crash') }))",
+    ].join('\n')
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, env: { PATH: process.env.PATH }, encoding: 'utf8' })
+    expect(run.status).toBe(1)
+    expect(run.stderr).toMatch(/^writes 1\n[\s\S]*Error: crash/)
+    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { event: string; i?: number })
+    expect(lines.map((l) => l.i ?? l.event)).toEqual([...Array.from({ length: 50 }, (_, i) => i), 'test.last'])
+  })
+
   it('logs every HTTP request at debug, not info', async () => {
     const seen: { level: string; event: string; route: unknown }[] = []
     onLogEvent((level, event, fields) => { if (event === 'http.request') seen.push({ level, event, route: fields.route }) })

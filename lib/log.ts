@@ -47,11 +47,32 @@ export function formatLine(fmt: LogFormat, record: Fields): string {
     .join(' ')
 }
 
+/**
+ * Lines go out once per turn of the event loop, each stream's in one write: the delivery logs a
+ * line per forward, and a batch finishing together was a write to a pipe each, every one a system
+ * call and a wake-up of the reader (`npm start`'s supervisor). Lines still held when the process
+ * exits, an uncaught error's exit included, are written then (stdout and stderr are synchronous
+ * on Linux pipes, files and terminals).
+ */
+const held = { out: '', err: '' }
+let flushing: NodeJS.Immediate | undefined
+
+function flush() {
+  flushing = undefined
+  const { out, err } = held
+  held.out = held.err = ''
+  if (out) process.stdout.write(out)
+  if (err) process.stderr.write(err)
+}
+process.on('exit', flush)
+
 function write(level: Level, event: string, fields: Fields = {}) {
   for (const listener of listeners) listener(level, event, fields)
   if (levels[level] < threshold) return
   const line = formatLine(format, { t: new Date().toISOString(), level, process: processName, event, ...fields })
-  ;(level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(line + '\n')
+  if (level === 'error' || level === 'warn') held.err += line + '\n'
+  else held.out += line + '\n'
+  flushing ??= setImmediate(flush)
 }
 
 /** An error's class and code only: messages can quote input (addresses, headers). */

@@ -57,7 +57,7 @@ it('is reached over 127.0.0.1 alone when its data directory is too deep for a so
   const dataDir = path.join(dir, 'a-data-directory-deep-enough'.repeat(3), 'postgres')
   chmodSync(dir, 0o755) // when root, the server runs as the postgres user, which must reach it
   const port = await freePort()
-  expect(Buffer.byteLength(path.join(dataDir, `.s.PGSQL.${port}`))).toBeGreaterThan(107)
+  expect(Buffer.byteLength(path.join(dataDir, `.s.PGSQL.${port}`))).toBeGreaterThan(108)
   const db = await startEmbeddedPostgres({ dir: dataDir, port, database: 'deep' })
   expect(new URL(db.url).searchParams.has('host')).toBe(false)
   const sql = createSql(db.url, { max: 1 })

@@ -56,14 +56,18 @@ export function embeddedPassword(dir: string): string {
   return password
 }
 
+/** The shorter of the platforms' socket address sizes (macOS and the BSDs), so one rule holds on both. */
+const SOCKET_PATH_BYTES = 104
+
 /**
  * Where the server puts its Unix-domain socket: in its own data directory, which only the server's
  * user (and root) can enter. None when the socket's path would not fit in a socket address
- * (sun_path, 108 bytes with its NUL); the server is then reached over 127.0.0.1 alone.
+ * (sun_path with its NUL: 108 bytes on Linux, 104 on macOS; Postgres refuses to start when it
+ * can not make one); the server is then reached over 127.0.0.1 alone.
  */
 export function socketDirectory(dir: string, port: number): string | undefined {
   dir = path.resolve(dir)
-  return Buffer.byteLength(path.join(dir, `.s.PGSQL.${port}`)) < 108 ? dir : undefined
+  return Buffer.byteLength(path.join(dir, `.s.PGSQL.${port}`)) < SOCKET_PATH_BYTES ? dir : undefined
 }
 
 /**

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { expect, it } from 'vitest'
 import { freePort } from '../scripts/testing/free-port.ts'
 import { startEmbeddedPostgres } from './embedded.ts'
-import { createSql } from './client.ts'
+import { createSql, splitSocketDir } from './client.ts'
 import { PreparedStatementsDb } from './queue-prepared-db.ts'
 
 it('runs with checkpoints spaced for a mail queue, no JIT, and durability as Postgres ships it', async () => {
@@ -38,8 +38,7 @@ it('is reached through a Unix socket in its data directory, by postgres.js and n
   const sql = createSql(db.url, { max: 1 })
   // pg-boss's pool (node-postgres) reads the same URL
   const queueDb = new PreparedStatementsDb({ connectionString: db.url, max: 1 })
-  url.searchParams.delete('host')
-  const tcp = createSql(url.toString(), { max: 1 })
+  const tcp = createSql(splitSocketDir(db.url).rest, { max: 1 })
   try {
     expect(await sql`${sql.unsafe(clientAddress)}`).toEqual([{ address: null }])
     await queueDb.open()

@@ -6,7 +6,7 @@
 // counts the transactions begun too.
 import net from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createSql, type Sql } from '../../db/client.ts'
+import { createSql, splitSocketDir, type Sql } from '../../db/client.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { createDeliveryDeps } from './delivery-deps.ts'
 import { startDeliveryWorker } from './delivery-worker.ts'
@@ -62,9 +62,9 @@ beforeAll(async () => {
     server.on('error', () => {})
   })
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-  const url = new URL(env.db.url)
+  // through the counting proxy, not the server's Unix socket
+  const url = new URL(splitSocketDir(env.db.url).rest)
   url.hostname = '127.0.0.1'
-  url.searchParams.delete('host') // through the counting proxy, not the server's Unix socket
   url.port = String((proxy.address() as net.AddressInfo).port)
   sql = createSql(url.toString(), { max: 4, name: 'round-trips' })
   await Promise.all([1, 2, 3, 4].map(() => sql`select pg_sleep(0.05)`)) // all connected: the startup exchanges are not the forward's

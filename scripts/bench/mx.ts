@@ -5,7 +5,8 @@
 // is 2,000 / smtp-source's time; end-to-end is 2,000 / the time until smtp-sink has them all.
 // Veilmail is measured twice: with the machine's resolver and with a loopback DNS answering
 // NXDOMAIN at once (DNS_SERVERS); Postfix before and after those two runs of a mode, the ratios
-// taken against the mean of its two figures. CPU per message is each side's own processes' (MX,
+// taken against the mean of its two figures. All of it is done in BENCH_MX_ROUNDS rounds (3), each
+// from fresh starts of both sides: a cell prints its median and every round's ratio. CPU per message is each side's own processes' (MX,
 // delivery and Postgres against Postfix's master and daemons; smtp-source and smtp-sink left out),
 // from /proc: the CPU ratio moves far less between runs than the rates do. Then the drain: N forwards queued with no delivery process,
 // which then starts. Everything started here is stopped on the way out, failure or not.
@@ -50,6 +51,9 @@ const DRAIN_MESSAGES = Number(process.env.BENCH_DRAIN_MESSAGES ?? 2000)
 const SESSIONS = 20
 const BYTES = 10 * 1024
 const END_TO_END_LIMIT_MS = 180_000
+// Each cell is measured this many times, each time from a fresh start of both sides, and its median
+// printed with every round's ratio: on a shared 2-core machine one run's ratio moves by ±0.1
+const ROUNDS = Number(process.env.BENCH_MX_ROUNDS ?? 3)
 const QUICK = process.env.BENCH_MX_QUICK === '1'
 const PARTS = (process.env.BENCH_MX_PARTS ?? (QUICK ? 'compare' : 'compare,drain,memory')).split(',')
 const BIG = { messages: Number(process.env.BENCH_MEMORY_MESSAGES ?? 40), bytes: 24 * 1024 * 1024 }
@@ -129,6 +133,13 @@ async function startService(script: string, env: Record<string, string>, readyEv
 const rate = (n: number, ms: number) => n / (ms / 1000)
 const fmt = (perSecond: number | undefined) => (perSecond === undefined ? 'did not finish' : `${perSecond.toFixed(0)} msg/s`)
 const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}×`)
+const times = (r: number | undefined) => (r === undefined ? '—' : `${r.toFixed(2)}×`)
+/** The item of `items` whose value is the median (the lower middle of an even count); undefined (did not finish) is the lowest. */
+function middle<T>(items: T[], value: (item: T) => number | undefined): T {
+  const sorted = [...items].sort((a, b) => (value(a) ?? -Infinity) - (value(b) ?? -Infinity))
+  return sorted[Math.floor((sorted.length - 1) / 2)]
+}
+const medianOf = (values: (number | undefined)[]) => middle(values, (v) => v)
 
 async function waitSink(sink: Sink, startedAt: number, limitMs: number): Promise<number | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -147,6 +158,9 @@ async function clearMail(sql: Sql) {
   await sql`delete from pgboss.job where name like 'forward-%'`
   await sql`delete from deliveries`
   await sql`delete from spool_messages`
+  // now, not by autovacuum in the middle of the next measurement (Postfix's or Veilmail's): the
+  // run measured right after a clear was the slower one of its pair, either side, by up to a fifth
+  await sql`vacuum pgboss.job_common, deliveries, spool_messages, spool_chunks`
 }
 
 /** `parts` picks the parts as BENCH_MX_PARTS does (`npm run bench -- mx-memory` passes ['memory']). */
@@ -215,6 +229,7 @@ export async function run(parts: string[] = PARTS) {
           const accept = rate(MESSAGES, await smtpSource(pfPort, { messages: MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse }))
           const took = await waitSink(pfSink, started, END_TO_END_LIMIT_MS)
           runs[pass] = { accept, end: took === undefined ? undefined : rate(MESSAGES, took), cpu: (postfix.cpuMs() - cpuBefore) / MESSAGES }
+          console.log(`  measured: Postfix, ${reuse ? 'reused sessions' : 'new connection per message'}, ${pass} ${MESSAGES}: accept ${fmt(accept)}, end-to-end ${fmt(runs[pass].end)}, CPU per message ${runs[pass].cpu.toFixed(2)} ms`)
         }
         return runs
       } finally {
@@ -223,65 +238,82 @@ export async function run(parts: string[] = PARTS) {
       }
     }
     const mean = (values: (number | undefined)[]) => (values.every((v): v is number => v !== undefined) ? values.reduce((a, b) => a + b, 0) / values.length : undefined)
-    const both = (values: (number | undefined)[]) => `${fmt(mean(values))} (${values.map((v) => (v === undefined ? '—' : v.toFixed(0))).join(', ')})`
 
     for (const mode of picked.has('compare') ? modes : []) {
-      const postfixRuns = [await measurePostfix(mode.reuse)]
-      const measured: ({ setup: string; pass: Pass; row: Record<string, string> } & Rates)[] = []
-      for (const setup of dnsSetups) {
-        let sink: Sink | undefined
-        const services: Service[] = []
-        try {
-          services.push(await startService('workers/mx/mx.ts', { ...env, ...setup.env }, 'mx.listening'))
-          services.push(await startService('workers/delivery/delivery.ts', { ...env, ...setup.env }, 'delivery.started'))
-          for (const pass of PASSES) {
-            const finishedBefore = services[1].count('delivery.finished')
-            sink = await startSink(relayPort, MESSAGES)
-            await statements?.reset()
-            const cpuBefore = [...services.map((s) => s.cpuMs()), postgresCpu()]
-            const started = performance.now()
-            const accept = rate(MESSAGES, await smtpSource(mxPort, { messages: MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse: mode.reuse }))
-            const took = await waitSink(sink, started, END_TO_END_LIMIT_MS)
-            // the MX took every message once smtp-source returned; the delivery logs each it finished
-            const done = [MESSAGES, services[1].count('delivery.finished') - finishedBefore, MESSAGES]
-            const cpuSpent = [...services.map((s) => s.cpuMs()), postgresCpu()].map((ms, i) => ms - cpuBefore[i])
-            const cpuPerMessage = cpuSpent.map((ms, i) => `${(ms / Math.max(1, done[i])).toFixed(2)} ms`)
-            const cpu = cpuSpent.reduce((a, b) => a + b, 0) / MESSAGES
-            const end = took === undefined ? undefined : rate(MESSAGES, took)
-            if (mode.reuse && setup.env.DNS_SERVERS && pass === 'next') steady = end
-            measured.push({
-              setup: setup.name, pass, accept, end, cpu,
-              row: {
-                'peak RSS mx / delivery': services.map((s) => `${s.peakRssMb().toFixed(0)} MB`).join(' / '),
-                'CPU per message mx / delivery / Postgres': cpuPerMessage.join(' / '),
-                'load average': os.loadavg()[0].toFixed(1),
-              },
-            })
-            console.log(`  measured: ${mode.name}, ${setup.name}, ${pass} ${MESSAGES}`)
-            await statements?.report(`${mode.name}, ${setup.name}, ${pass} ${MESSAGES}`, MESSAGES)
-            if (took === undefined) break // what is still queued would be counted in the next run
+      // each cell's figures over the rounds, in the order measured
+      const cells = new Map<string, { setup: string; pass: Pass; rounds: ({ pf: Rates[] } & Rates & { row: Record<string, string> })[] }>()
+      for (let round = 1; round <= ROUNDS; round++) {
+        const postfixRuns = [await measurePostfix(mode.reuse)]
+        const measured: ({ setup: string; pass: Pass; row: Record<string, string> } & Rates)[] = []
+        for (const setup of dnsSetups) {
+          let sink: Sink | undefined
+          const services: Service[] = []
+          try {
+            services.push(await startService('workers/mx/mx.ts', { ...env, ...setup.env }, 'mx.listening'))
+            services.push(await startService('workers/delivery/delivery.ts', { ...env, ...setup.env }, 'delivery.started'))
+            for (const pass of PASSES) {
+              const finishedBefore = services[1].count('delivery.finished')
+              sink = await startSink(relayPort, MESSAGES)
+              await statements?.reset()
+              const cpuBefore = [...services.map((s) => s.cpuMs()), postgresCpu()]
+              const started = performance.now()
+              const accept = rate(MESSAGES, await smtpSource(mxPort, { messages: MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse: mode.reuse }))
+              const took = await waitSink(sink, started, END_TO_END_LIMIT_MS)
+              // the MX took every message once smtp-source returned; the delivery logs each it finished
+              const done = [MESSAGES, services[1].count('delivery.finished') - finishedBefore, MESSAGES]
+              const cpuSpent = [...services.map((s) => s.cpuMs()), postgresCpu()].map((ms, i) => ms - cpuBefore[i])
+              const cpuPerMessage = cpuSpent.map((ms, i) => `${(ms / Math.max(1, done[i])).toFixed(2)} ms`)
+              const cpu = cpuSpent.reduce((a, b) => a + b, 0) / MESSAGES
+              const end = took === undefined ? undefined : rate(MESSAGES, took)
+              measured.push({
+                setup: setup.name, pass, accept, end, cpu,
+                row: {
+                  'peak RSS mx / delivery': services.map((s) => `${s.peakRssMb().toFixed(0)} MB`).join(' / '),
+                  'CPU per message mx / delivery / Postgres': cpuPerMessage.join(' / '),
+                },
+              })
+              console.log(`  measured: ${mode.name}, ${setup.name}, ${pass} ${MESSAGES}, round ${round} of ${ROUNDS}: accept ${fmt(accept)}, end-to-end ${fmt(end)}, CPU per message mx / delivery / Postgres ${cpuPerMessage.join(' / ')}`)
+              await statements?.report(`${mode.name}, ${setup.name}, ${pass} ${MESSAGES}`, MESSAGES)
+              if (took === undefined) break // what is still queued would be counted in the next run
+            }
+          } finally {
+            sink?.process.kill('SIGKILL')
+            for (const s of services.reverse()) await s.stop()
+            await clearMail(sql)
           }
-        } finally {
-          sink?.process.kill('SIGKILL')
-          for (const s of services.reverse()) await s.stop()
-          await clearMail(sql)
+        }
+        postfixRuns.push(await measurePostfix(mode.reuse))
+        for (const m of measured) {
+          const key = `${m.setup}|${m.pass}`
+          if (!cells.has(key)) cells.set(key, { setup: m.setup, pass: m.pass, rounds: [] })
+          cells.get(key)!.rounds.push({ ...m, pf: postfixRuns.map((r) => r[m.pass]) })
         }
       }
-      postfixRuns.push(await measurePostfix(mode.reuse))
-      for (const m of measured) {
-        const pf = postfixRuns.map((r) => r[m.pass])
+      for (const { setup, pass, rounds } of cells.values()) {
+        // Postfix's figure of a round: the mean of its runs before and after Veilmail's
+        const pfAccept = rounds.map((r) => mean(r.pf.map((p) => p.accept))!)
+        const pfEnd = rounds.map((r) => mean(r.pf.map((p) => p.end)))
+        const pfCpu = rounds.map((r) => mean(r.pf.map((p) => p.cpu))!)
+        const acceptRatios = rounds.map((r, i) => r.accept / pfAccept[i])
+        const endRatios = rounds.map((r, i) => (r.end === undefined || pfEnd[i] === undefined ? undefined : r.end / pfEnd[i]!))
+        const cpuRatios = rounds.map((r, i) => pfCpu[i] / r.cpu)
+        const median = middle(rounds.map((_, i) => i), (i) => acceptRatios[i])
+        if (mode.reuse && setup === 'local NXDOMAIN (DNS_SERVERS)' && pass === 'next') steady = medianOf(rounds.map((r) => r.end))
         rows.push({
-          mode: mode.name, DNS: m.setup, 'after start': `${m.pass} ${MESSAGES}`,
-          'Veilmail accept': fmt(m.accept), 'Postfix accept (before, after)': both(pf.map((r) => r.accept)), 'accept ratio': ratio(m.accept, mean(pf.map((r) => r.accept))),
-          'Veilmail end-to-end': fmt(m.end), 'Postfix end-to-end (before, after)': both(pf.map((r) => r.end)), 'end-to-end ratio': ratio(m.end, mean(pf.map((r) => r.end))),
-          ...m.row,
-          'CPU per message Veilmail / Postfix (before, after)': `${m.cpu.toFixed(2)} / ${mean(pf.map((r) => r.cpu))?.toFixed(2)} ms (${pf.map((r) => r.cpu.toFixed(2)).join(', ')})`,
-          'CPU ratio': ratio(mean(pf.map((r) => r.cpu)), m.cpu),
+          mode: mode.name, DNS: setup, 'after start': `${pass} ${MESSAGES}`,
+          'Veilmail accept': fmt(medianOf(rounds.map((r) => r.accept))), 'Postfix accept': fmt(medianOf(pfAccept)),
+          'accept ratio': times(medianOf(acceptRatios)), 'accept ratio by round': acceptRatios.map(times).join(' '),
+          'Veilmail end-to-end': fmt(medianOf(rounds.map((r) => r.end))), 'Postfix end-to-end': fmt(medianOf(pfEnd)),
+          'end-to-end ratio': times(medianOf(endRatios)), 'end-to-end ratio by round': endRatios.map(times).join(' '),
+          // the round whose accept ratio is the median: its memory and CPU figures
+          ...rounds[median].row,
+          'CPU per message Veilmail / Postfix': `${medianOf(rounds.map((r) => r.cpu))!.toFixed(2)} / ${medianOf(pfCpu)!.toFixed(2)} ms`,
+          'CPU ratio': times(medianOf(cpuRatios)), 'CPU ratio by round': cpuRatios.map(times).join(' '),
         })
       }
     }
     if (rows.length) {
-      console.log(`\nMX vs Postfix (npm run bench -- mx): ${MESSAGES} × ${BYTES / 1024} KB, ${SESSIONS} sessions, smtp-source → MX → smtp-sink, MX_PROCESSES=${env.MX_PROCESSES}, DELIVERY_PROCESSES=${env.DELIVERY_PROCESSES}; each side measured twice after its start`)
+      console.log(`\nMX vs Postfix (npm run bench -- mx): ${MESSAGES} × ${BYTES / 1024} KB, ${SESSIONS} sessions, smtp-source → MX → smtp-sink, MX_PROCESSES=${env.MX_PROCESSES}, DELIVERY_PROCESSES=${env.DELIVERY_PROCESSES}; each side measured twice after its start, in ${ROUNDS} round(s): the median, and each round's ratio in the order measured`)
       printTable(rows)
     }
     if (picked.has('drain')) await drainPart()

@@ -42,7 +42,7 @@ import { freePort } from '../testing/free-port.ts'
 import { startDnsStandIn } from '../testing/dns-stand-in.ts'
 import { benchDatabase, PG_STATEMENTS } from './bench-db.ts'
 import { pgStatements } from './pg-statements.ts'
-import { forkedPids, treeCpuMs } from './process-cpu.ts'
+import { forkedPids, settle, treeCpuMs } from './process-cpu.ts'
 import { postfixAvailable, smtpSource, startPrivatePostfix, startSink, type Sink } from './postfix-anchor.ts'
 
 const ROOT = path.join(import.meta.dirname, '..', '..')
@@ -224,12 +224,13 @@ export async function run(parts: string[] = PARTS) {
         const runs = {} as Record<Pass, Rates>
         for (const pass of PASSES) {
           pfSink = await startSink(relayPort, MESSAGES)
+          const waited = await settle()
           const cpuBefore = postfix.cpuMs()
           const started = performance.now()
           const accept = rate(MESSAGES, await smtpSource(pfPort, { messages: MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse }))
           const took = await waitSink(pfSink, started, END_TO_END_LIMIT_MS)
           runs[pass] = { accept, end: took === undefined ? undefined : rate(MESSAGES, took), cpu: (postfix.cpuMs() - cpuBefore) / MESSAGES }
-          console.log(`  measured: Postfix, ${reuse ? 'reused sessions' : 'new connection per message'}, ${pass} ${MESSAGES}: accept ${fmt(accept)}, end-to-end ${fmt(runs[pass].end)}, CPU per message ${runs[pass].cpu.toFixed(2)} ms`)
+          console.log(`  measured: Postfix, ${reuse ? 'reused sessions' : 'new connection per message'}, ${pass} ${MESSAGES} (after ${(waited / 1000).toFixed(1)} s for a quiet machine): accept ${fmt(accept)}, end-to-end ${fmt(runs[pass].end)}, CPU per message ${runs[pass].cpu.toFixed(2)} ms`)
         }
         return runs
       } finally {
@@ -255,6 +256,7 @@ export async function run(parts: string[] = PARTS) {
               const finishedBefore = services[1].count('delivery.finished')
               sink = await startSink(relayPort, MESSAGES)
               await statements?.reset()
+              const waited = await settle()
               const cpuBefore = [...services.map((s) => s.cpuMs()), postgresCpu()]
               const started = performance.now()
               const accept = rate(MESSAGES, await smtpSource(mxPort, { messages: MESSAGES, sessions: SESSIONS, bytes: BYTES, reuse: mode.reuse }))
@@ -272,7 +274,7 @@ export async function run(parts: string[] = PARTS) {
                   'CPU per message mx / delivery / Postgres': cpuPerMessage.join(' / '),
                 },
               })
-              console.log(`  measured: ${mode.name}, ${setup.name}, ${pass} ${MESSAGES}, round ${round} of ${ROUNDS}: accept ${fmt(accept)}, end-to-end ${fmt(end)}, CPU per message mx / delivery / Postgres ${cpuPerMessage.join(' / ')}`)
+              console.log(`  measured: ${mode.name}, ${setup.name}, ${pass} ${MESSAGES}, round ${round} of ${ROUNDS} (after ${(waited / 1000).toFixed(1)} s for a quiet machine): accept ${fmt(accept)}, end-to-end ${fmt(end)}, CPU per message mx / delivery / Postgres ${cpuPerMessage.join(' / ')}`)
               await statements?.report(`${mode.name}, ${setup.name}, ${pass} ${MESSAGES}`, MESSAGES)
               if (took === undefined) break // what is still queued would be counted in the next run
             }

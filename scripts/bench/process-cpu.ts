@@ -46,3 +46,30 @@ export function forkedPids(pid: number): number[] {
 export function treeCpuMs(pid: number): number {
   return cpuMs(pid, true) + forkedPids(pid).reduce((sum, child) => sum + cpuMs(child), 0)
 }
+
+/** The machine's busy and total CPU ticks so far, from /proc/stat's cpu line. */
+function machineTicks(): { busy: number; total: number } {
+  const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/)
+  const ticks = values.map(Number)
+  const idle = ticks[3] + (ticks[4] ?? 0) // idle and iowait
+  const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0) // without guest time, already in user
+  return { busy: total - idle, total }
+}
+
+/**
+ * Waits until the machine has been quiet (busy under `busyFraction` of its CPUs) for a whole
+ * `windowMs`, at most `limitMs`; returns how long it waited. What the previous measurement left
+ * running (a stopped server's last processes, writeback, a vacuum) is then not measured with the next.
+ */
+export async function settle({ busyFraction = 0.1, windowMs = 500, limitMs = 15_000 } = {}): Promise<number> {
+  const started = performance.now()
+  let last = machineTicks()
+  while (performance.now() - started < limitMs) {
+    await new Promise((resolve) => setTimeout(resolve, windowMs))
+    const now = machineTicks()
+    const quiet = (now.busy - last.busy) / Math.max(1, now.total - last.total) < busyFraction
+    last = now
+    if (quiet) break
+  }
+  return performance.now() - started
+}

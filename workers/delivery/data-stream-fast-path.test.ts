@@ -1,6 +1,7 @@
 import DataStream from 'nodemailer/lib/smtp-connection/data-stream'
 import { describe, expect, it } from 'vitest'
 import { needsNoEscaping, nodemailerEnd, nodemailerEscaping } from './data-stream-fast-path.ts'
+import { randomPieces, seededRandom } from '../../scripts/testing/seeded-random.ts'
 
 /** What a DataStream sends for these pieces, with its _transform and _flush or nodemailer's own. */
 async function escape(pieces: Buffer[], own: boolean) {
@@ -23,28 +24,12 @@ const sent = async (pieces: Buffer[], own: boolean) => {
   return rest
 }
 
-/** A seeded generator, so a failure can be run again. */
-function random(seed: number) {
-  return () => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff
-    return seed / 0x80000000
-  }
-}
-
 describe('escaping the data of a message sent to the relay', () => {
   it('sends what nodemailer would, byte for byte, whatever the line ends, dots and cuts between pieces', async () => {
     const alphabet = ['a', 'b', ' ', '.', '\r', '\n', '\r\n', '\r\n.', '\r\n..', '\r.\r', '\n.\n', '\r\n.\r\n']
     for (let seed = 1; seed <= 600; seed++) {
-      const next = random(seed)
-      const text = Array.from({ length: Math.floor(next() * 80) + 1 }, () => alphabet[Math.floor(next() * alphabet.length)]).join('')
-      const bytes = Buffer.from(text, 'latin1')
       // cut at random places, so a CR, an LF or a dot falls at either side of a cut
-      const pieces: Buffer[] = []
-      for (let at = 0; at < bytes.length;) {
-        const len = Math.max(1, Math.floor(next() * 12))
-        pieces.push(bytes.subarray(at, at + len))
-        at += len
-      }
+      const { text, pieces } = randomPieces(seededRandom(seed), alphabet, 80, 12)
       expect(await sent(pieces, false), `seed ${seed}: ${JSON.stringify(text)}`).toEqual(await sent(pieces, true))
     }
   })

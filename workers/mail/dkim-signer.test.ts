@@ -5,6 +5,7 @@ import { fakeResolver } from '../../scripts/testing/mail-stand-ins.ts'
 import { dkimRecordFor, type DkimKey } from '../../lib/dkim-keys.ts'
 import { DkimSigner, RelaxedBodyHash } from './dkim-signer.ts'
 import { splitMessage } from './raw-message.ts'
+import { seededRandom } from '../../scripts/testing/seeded-random.ts'
 
 const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string
 const key: DkimKey = { domain: 'veilmail.test', selector: 'vm1', privateKey: pem, dnsRecord: dkimRecordFor(pem) }
@@ -81,8 +82,8 @@ describe('streamed DKIM signing', () => {
       return createHash('sha256').update(lines.map((l) => l + '\r\n').join(''), 'latin1').digest('base64')
     }
     const lines = ['plain text line', '', 'ends in a space ', 'two  spaces', 'a\ttab', '.dot', 'caf\xe9 8-bit', ' leading space', 'x']
-    let seed = 7
-    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n
+    const next = seededRandom(7)
+    const random = (n: number) => Math.floor(next() * n)
     for (let round = 0; round < 200; round++) {
       // mostly clean bodies (the fast path), some with a line that is not, some with bare LFs
       const pool = round % 3 === 0 ? lines : [lines[0], lines[1], lines[5], lines[6], lines[8]]

@@ -4,6 +4,7 @@ import { dkimSign, dkimVerify } from 'mailauth'
 import { generateKeyPairSync } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { headerEnd, mailauthHeaderScan } from './header-end-fast-path.ts'
+import { randomPieces, seededRandom } from '../../scripts/testing/seeded-random.ts'
 
 const require = createRequire(import.meta.url)
 const { MessageParser } = createRequire(require.resolve('mailauth'))('./dkim/message-parser.js') as {
@@ -28,28 +29,12 @@ async function split(pieces: Buffer[], own: boolean) {
   return seen
 }
 
-/** A seeded generator, so a failure can be run again. */
-function random(seed: number) {
-  return () => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff
-    return seed / 0x80000000
-  }
-}
-
 describe('finding the end of the header section in a checked message', () => {
   it('splits header and body where mailauth does, byte for byte, whatever the line ends and cuts between pieces', async () => {
     // the forms an attacker would use to make two readers disagree on where the body starts
     const alphabet = ['a', 'X: y', ' ', '\t', '\r', '\n', '\r\n', '\n\r', '\r\r\n', '\n\n', '\r\n\r\n', '\n\r\n', ':', '.']
     for (let seed = 1; seed <= 800; seed++) {
-      const next = random(seed)
-      const text = Array.from({ length: Math.floor(next() * 60) + 1 }, () => alphabet[Math.floor(next() * alphabet.length)]).join('')
-      const bytes = Buffer.from(text, 'latin1')
-      const pieces: Buffer[] = []
-      for (let at = 0; at < bytes.length;) {
-        const len = Math.max(1, Math.floor(next() * 8))
-        pieces.push(bytes.subarray(at, at + len))
-        at += len
-      }
+      const { text, pieces } = randomPieces(seededRandom(seed), alphabet, 60, 8)
       expect(await split(pieces, true), `seed ${seed}: ${JSON.stringify(text)}`).toEqual(await split(pieces, false))
     }
   })

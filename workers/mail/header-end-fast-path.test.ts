@@ -8,12 +8,12 @@ import { randomPieces, seededRandom } from '../../scripts/testing/seeded-random.
 
 const require = createRequire(import.meta.url)
 const { MessageParser } = createRequire(require.resolve('mailauth'))('./dkim/message-parser.js') as {
-  MessageParser: new () => { processChunk(chunk: Buffer): Promise<void>; finish(): Promise<void>; headerBytes: number }
+  MessageParser: new () => { processChunk(chunk: Buffer): Promise<void>; finish(): Promise<void>; headerBytes: number; stateBytes: number[]; state: string }
 }
 
 /** What a MessageParser hands on for these pieces: the header section it parsed and the body bytes, with its scan or mailauth's. */
 async function split(pieces: Buffer[], own: boolean) {
-  const seen = { header: '', body: '', headerBytes: 0 }
+  const seen = { header: '', body: '', headerBytes: 0, lastBytes: [] as number[] }
   const parser = new (class extends MessageParser {
     async messageHeaders(headers: { original: Buffer }) {
       seen.header = headers.original.toString('latin1')
@@ -24,6 +24,8 @@ async function split(pieces: Buffer[], own: boolean) {
   })()
   if (!own) parser.processChunk = mailauthHeaderScan as typeof parser.processChunk
   for (const piece of pieces) await parser.processChunk(piece)
+  // what it remembers of a header section that has not ended: its last four bytes, as mailauth
+  if (parser.state === 'header') seen.lastBytes = [...parser.stateBytes]
   await parser.finish()
   seen.headerBytes = parser.headerBytes
   return seen

@@ -56,7 +56,7 @@ MessageParser.prototype.processChunk = async function processChunk(this: Parser,
   if (this.state === 'header') {
     const end = headerEnd(chunk, this.stateBytes, this.headerBytes)
     if (end === -1) {
-      this.stateBytes = [...this.stateBytes.slice(-Math.max(0, 4 - chunk.length)), ...chunk.subarray(-4)]
+      this.stateBytes = [...this.stateBytes, ...chunk.subarray(-4)].slice(-4)
       this.headerBytes += chunk.length
       this.headerChunks.push(chunk)
       return

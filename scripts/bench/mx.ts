@@ -5,11 +5,12 @@
 // is 2,000 / smtp-source's time; end-to-end is 2,000 / the time until smtp-sink has them all.
 // Veilmail is measured twice: with the machine's resolver and with a loopback DNS answering
 // NXDOMAIN at once (DNS_SERVERS); Postfix before and after those two runs of a mode, the ratios
-// taken against the mean of its two figures. All of it is done in BENCH_MX_ROUNDS rounds (3), each
-// from fresh starts of both sides: a cell prints its median and every round's ratio. CPU per message is each side's own processes' (MX,
-// delivery and Postgres against Postfix's master and daemons; smtp-source and smtp-sink left out),
-// from /proc: the CPU ratio moves far less between runs than the rates do. Then the drain: N forwards queued with no delivery process,
-// which then starts. Everything started here is stopped on the way out, failure or not.
+// taken against the mean of its two figures. All of it is done in BENCH_MX_ROUNDS rounds (3; one
+// with BENCH_MX_QUICK=1), each from fresh starts of both sides: a cell prints its median and every
+// round's ratio. CPU per message is each side's own processes' (MX, delivery and Postgres against
+// Postfix's master and daemons; smtp-source and smtp-sink left out), from /proc: the CPU ratio
+// moves far less between runs than the rates do. Then the drain: N forwards queued with no
+// delivery process, which then starts. Everything started here is stopped on the way out, failure or not.
 // Knobs: BENCH_MX_MESSAGES, BENCH_DRAIN_MESSAGES; BENCH_CPU_PROF_DIR=dir runs the Veilmail
 // processes with `node --cpu-prof` into dir (open the .cpuprofile files in Chrome's DevTools);
 // MX_PROCESSES and DELIVERY_PROCESSES (default 1, as `npm start`), DELIVERY_CONCURRENCY and
@@ -53,8 +54,8 @@ const BYTES = 10 * 1024
 const END_TO_END_LIMIT_MS = 180_000
 // Each cell is measured this many times, each time from a fresh start of both sides, and its median
 // printed with every round's ratio: on a shared 2-core machine one run's ratio moves by ±0.1
-const ROUNDS = Number(process.env.BENCH_MX_ROUNDS ?? 3)
 const QUICK = process.env.BENCH_MX_QUICK === '1'
+const ROUNDS = Number(process.env.BENCH_MX_ROUNDS ?? (QUICK ? 1 : 3))
 const PARTS = (process.env.BENCH_MX_PARTS ?? (QUICK ? 'compare' : 'compare,drain,memory')).split(',')
 const BIG = { messages: Number(process.env.BENCH_MEMORY_MESSAGES ?? 40), bytes: 24 * 1024 * 1024 }
 const allModes = [{ name: 'new connection per message', reuse: false }, { name: `${SESSIONS} reused sessions`, reuse: true }]

@@ -20,7 +20,7 @@ beforeAll(async () => {
   env = await createMailEnv()
   // An hour between tries: only the owner's Retry can bring the next one sooner.
   await env.boss.updateQueue(queues.forwardWebhook.name, { retryDelay: 3600, retryBackoff: false })
-  const app = attachMailbox(createApp({ sql: env.db.sql, boss: env.boss, config: env.config, webRoot: path.join(import.meta.dirname, '..', '..', 'dist', 'web') }), { sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay })
+  const app = attachMailbox(createApp({ sql: env.db.sql, boss: env.boss, config: env.config, webRoot: path.join(import.meta.dirname, '..', '..', 'dist', 'web') }), env.mailbox)
   owner = new ApiClient(app)
   stranger = new ApiClient(app)
   userId = (await owner.register()).user.id

@@ -16,7 +16,7 @@ import { createDeliveryDeps, type DeliveryDeps } from '../../workers/delivery/de
 import { startDeliveryWorker } from '../../workers/delivery/delivery-worker.ts'
 import { createMxServer, type MxServer } from '../../workers/mx/mx-server.ts'
 import { createBoss, queues } from '../../db/queues.ts'
-import { attachMailbox } from './mailbox.ts'
+import { attachMailbox, type Mailbox } from './mailbox.ts'
 import { fakeResolver, startRelay, startWebhookReceiver, type Relay, type WebhookReceiver } from './mail-stand-ins.ts'
 import { startDnsStandIn } from './dns-stand-in.ts'
 import { testConfig } from './test-app.ts'
@@ -55,6 +55,8 @@ export interface MailEnv {
   /** stops the relay (connections refused) until relayUp() starts a new one on the same port */
   relayDown(): Promise<void>
   relayUp(): Promise<Relay>
+  /** Where this environment's system mail (verification links, notices) is read: its relay. */
+  mailbox: Mailbox
   /** The HTTP app on this environment's database and queue, its system mail readable by ApiClient. */
   app(): ReturnType<typeof createApp>
   /** An alias of a new user; its e-mail targets are confirmed (as following the mailed link does). */
@@ -93,8 +95,9 @@ export async function createMailEnv(options: { worker?: boolean; concurrency?: n
 
   const env: MailEnv = {
     db, boss, config, resolver, relay, webhooks, mx, mxPort, deps, dnsServer: dns.server,
+    mailbox: { sql: db.sql, secretKey: config.secretKey, relay: () => env.relay },
     app() {
-      return attachMailbox(createApp({ sql: db.sql, boss, config }), { sql: db.sql, secretKey: config.secretKey, relay: () => env.relay })
+      return attachMailbox(createApp({ sql: db.sql, boss, config }), env.mailbox)
     },
     async relayDown() {
       await env.relay.close()

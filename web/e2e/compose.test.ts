@@ -50,7 +50,7 @@ async function screenshot(p: Page, name: string) {
 }
 const form = (p: Page) => p.getByRole('form', { name: 'Compose Email' })
 
-const register = (p: Page, email: string) => registerThroughForm(p, server.url, { sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay }, email)
+const register = (p: Page, email: string) => registerThroughForm(p, server.url, env.mailbox, email)
 
 /** The alias comes from the API, as the dashboard would create it, in the page's own session. */
 async function createAliasInPage(p: Page, name: string) {

@@ -74,7 +74,7 @@ beforeAll(async () => {
   ;({ env, server, page } = inbox)
 
   // A user signs up through the pages, gets an alias and connects the Dovecot mailbox.
-  await registerThroughForm(page, server.url, { sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay }, 'traveller@example.com')
+  await registerThroughForm(page, server.url, env.mailbox, 'traveller@example.com')
   expect(await createAliasFromPage(page, ALIAS)).toBe(201)
   await connectMailbox(page, dovecot, MAILBOX, password)
 }, 180_000)

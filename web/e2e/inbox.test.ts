@@ -14,7 +14,6 @@ import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/test
 import { connectMailbox, createAliasFromPage, startInboxBrowser, waitForSyncJob, type InboxBrowser } from '../../scripts/testing/inbox-browser.ts'
 import type { MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
-import type { Mailbox } from '../../scripts/testing/mailbox.ts'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
 import type { WebServer } from '../../scripts/testing/web-server.ts'
 
@@ -103,8 +102,6 @@ async function seed() {
   ])
 }
 
-/** Where the verification links are read: the outgoing mail of this file's environment. */
-const mailbox = (): Mailbox => ({ sql: env.db.sql, secretKey: env.config.secretKey, relay: () => env.relay })
 const toast = (p: Page, title: string) => p.getByTestId('toast').filter({ has: p.getByText(title, { exact: true }) })
 const row = (p: Page, subject: string) => p.getByTestId('email-row').filter({ has: p.getByTestId('row-subject').getByText(subject, { exact: true }) })
 async function screenshot(p: Page, name: string, docs = false) {
@@ -146,7 +143,7 @@ beforeAll(async () => {
   ;({ env, server, browser, page } = inbox)
 
   // A user signs up through the pages, gets an alias and connects the Dovecot mailbox.
-  await registerThroughForm(page, server.url, mailbox(), 'reader@example.com')
+  await registerThroughForm(page, server.url, env.mailbox, 'reader@example.com')
   expect(await createAliasFromPage(page, ALIAS)).toBe(201)
   await connectMailbox(page, dovecot, MAILBOX, password)
 }, 180_000)
@@ -481,7 +478,7 @@ describe.skipIf(!run)('the inbox in the browser', () => {
   it('shows a user without accounts the settings first, then the empty inbox', async () => {
     const other = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     const p = await other.newPage()
-    await registerThroughForm(p, server.url, mailbox(), 'newcomer@example.com')
+    await registerThroughForm(p, server.url, env.mailbox, 'newcomer@example.com')
     await p.getByRole('link', { name: '_INBOX' }).click()
     await p.waitForURL('**/inbox/settings')
     await p.getByRole('link', { name: '_INBOX' }).click()

@@ -75,8 +75,8 @@ function socketDirectory(dir: string, port: number): string | undefined {
  * `?host=/directory`, read by db/client.ts and node-postgres). The processes and Postgres share
  * a machine; a message over a Unix socket costs both sides less CPU than over loopback TCP, and
  * the MX waits on these round trips for every commit (npm run bench -- mx: accept, new
- * connection per message, first 2,000: 0.85× Postfix against 0.73× over TCP, three rounds each). The TCP port on
- * 127.0.0.1 stays open for tools (psql -h 127.0.0.1 -p EMBEDDED_PG_PORT).
+ * connection per message, first 2,000: 0.85× Postfix against 0.73× over TCP, three rounds each).
+ * The TCP port on 127.0.0.1 stays open for tools (psql -h 127.0.0.1 -p EMBEDDED_PG_PORT).
  */
 export function embeddedUrl(dir: string, port: number, database = 'veilmail'): string {
   const tcp = `postgres://postgres:${encodeURIComponent(embeddedPassword(dir))}@127.0.0.1:${port}/${database}`

@@ -52,9 +52,9 @@ const DRAIN_MESSAGES = Number(process.env.BENCH_DRAIN_MESSAGES ?? 2000)
 const SESSIONS = 20
 const BYTES = 10 * 1024
 const END_TO_END_LIMIT_MS = 180_000
+const QUICK = process.env.BENCH_MX_QUICK === '1'
 // Each cell is measured this many times, each time from a fresh start of both sides, and its median
 // printed with every round's ratio: on a shared 2-core machine one run's ratio moves by ±0.1
-const QUICK = process.env.BENCH_MX_QUICK === '1'
 const ROUNDS = Number(process.env.BENCH_MX_ROUNDS ?? (QUICK ? 1 : 3))
 const PARTS = (process.env.BENCH_MX_PARTS ?? (QUICK ? 'compare' : 'compare,drain,memory')).split(',')
 const BIG = { messages: Number(process.env.BENCH_MEMORY_MESSAGES ?? 40), bytes: 24 * 1024 * 1024 }
@@ -133,8 +133,8 @@ async function startService(script: string, env: Record<string, string>, readyEv
 
 const rate = (n: number, ms: number) => n / (ms / 1000)
 const fmt = (perSecond: number | undefined) => (perSecond === undefined ? 'did not finish' : `${perSecond.toFixed(0)} msg/s`)
-const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}×`)
 const times = (r: number | undefined) => (r === undefined ? '—' : `${r.toFixed(2)}×`)
+const ratio = (a: number | undefined, b: number | undefined) => times(a === undefined || b === undefined ? undefined : a / b)
 /** The item of `items` whose value is the median (the lower middle of an even count); undefined (did not finish) is the lowest. */
 function middle<T>(items: T[], value: (item: T) => number | undefined): T {
   const sorted = [...items].sort((a, b) => (value(a) ?? -Infinity) - (value(b) ?? -Infinity))
@@ -159,8 +159,8 @@ async function clearMail(sql: Sql) {
   await sql`delete from pgboss.job where name like 'forward-%'`
   await sql`delete from deliveries`
   await sql`delete from spool_messages`
-  // now, not by autovacuum in the middle of the next measurement (Postfix's or Veilmail's): the
-  // run measured right after a clear was the slower one of its pair, either side, by up to a fifth
+  // now, not by the autovacuum these deletes wake, in the middle of the next measurement (Postfix's
+  // or Veilmail's)
   await sql`vacuum pgboss.job_common, deliveries, spool_messages, spool_chunks`
 }
 
@@ -243,10 +243,10 @@ export async function run(parts: string[] = PARTS) {
 
     for (const mode of picked.has('compare') ? modes : []) {
       // each cell's figures over the rounds, in the order measured
-      const cells = new Map<string, { setup: string; pass: Pass; rounds: ({ pf: Rates[] } & Rates & { row: Record<string, string> })[] }>()
+      const cells = new Map<string, { setup: (typeof dnsSetups)[number]; pass: Pass; rounds: ({ pf: Rates[] } & Rates & { row: Record<string, string> })[] }>()
       for (let round = 1; round <= ROUNDS; round++) {
         const postfixRuns = [await measurePostfix(mode.reuse)]
-        const measured: ({ setup: string; pass: Pass; row: Record<string, string> } & Rates)[] = []
+        const measured: ({ setup: (typeof dnsSetups)[number]; pass: Pass; row: Record<string, string> } & Rates)[] = []
         for (const setup of dnsSetups) {
           let sink: Sink | undefined
           const services: Service[] = []
@@ -269,7 +269,7 @@ export async function run(parts: string[] = PARTS) {
               const cpu = cpuSpent.reduce((a, b) => a + b, 0) / MESSAGES
               const end = took === undefined ? undefined : rate(MESSAGES, took)
               measured.push({
-                setup: setup.name, pass, accept, end, cpu,
+                setup, pass, accept, end, cpu,
                 row: {
                   'peak RSS mx / delivery': services.map((s) => `${s.peakRssMb().toFixed(0)} MB`).join(' / '),
                   'CPU per message mx / delivery / Postgres': cpuPerMessage.join(' / '),
@@ -287,7 +287,7 @@ export async function run(parts: string[] = PARTS) {
         }
         postfixRuns.push(await measurePostfix(mode.reuse))
         for (const m of measured) {
-          const key = `${m.setup}|${m.pass}`
+          const key = `${m.setup.name}|${m.pass}`
           if (!cells.has(key)) cells.set(key, { setup: m.setup, pass: m.pass, rounds: [] })
           cells.get(key)!.rounds.push({ ...m, pf: postfixRuns.map((r) => r[m.pass]) })
         }
@@ -301,9 +301,9 @@ export async function run(parts: string[] = PARTS) {
         const endRatios = rounds.map((r, i) => (r.end === undefined || pfEnd[i] === undefined ? undefined : r.end / pfEnd[i]!))
         const cpuRatios = rounds.map((r, i) => pfCpu[i] / r.cpu)
         const median = middle(rounds.map((_, i) => i), (i) => acceptRatios[i])
-        if (mode.reuse && setup === 'local NXDOMAIN (DNS_SERVERS)' && pass === 'next') steady = medianOf(rounds.map((r) => r.end))
+        if (mode.reuse && setup.env.DNS_SERVERS && pass === 'next') steady = medianOf(rounds.map((r) => r.end))
         rows.push({
-          mode: mode.name, DNS: setup, 'after start': `${pass} ${MESSAGES}`,
+          mode: mode.name, DNS: setup.name, 'after start': `${pass} ${MESSAGES}`,
           'Veilmail accept': fmt(medianOf(rounds.map((r) => r.accept))), 'Postfix accept': fmt(medianOf(pfAccept)),
           'accept ratio': times(medianOf(acceptRatios)), 'accept ratio by round': acceptRatios.map(times).join(' '),
           'Veilmail end-to-end': fmt(medianOf(rounds.map((r) => r.end))), 'Postfix end-to-end': fmt(medianOf(pfEnd)),

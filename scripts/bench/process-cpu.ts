@@ -59,7 +59,7 @@ function machineTicks(): { busy: number; total: number } {
 /**
  * Waits until the machine has been quiet (busy under `busyFraction` of its CPUs) for a whole
  * `windowMs`, at most `limitMs`; returns how long it waited. What the previous measurement left
- * running (a stopped server's last processes, writeback, a vacuum) is then not measured with the next.
+ * running (a stopped server's last processes, a vacuum) is then not measured with the next.
  */
 export async function settle({ busyFraction = 0.1, windowMs = 500, limitMs = 15_000 } = {}): Promise<number> {
   const started = performance.now()

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import type { EmailListView } from '../../../../shared/email-schemas.ts'
 import { apiGet } from '../../../lib/api-client.ts'
 import { PAGE_SIZE, UNREAD_FETCH, type InboxView } from '../lib/inbox-view.ts'
@@ -19,9 +19,20 @@ export async function getEmails(view: Pick<InboxView, 'account' | 'folder' | 'ca
   return (await apiGet<{ emails: EmailListView[] }>(`/api/emails?${params}`)).emails
 }
 
+/**
+ * The rows kept on screen while a page loads: those of the page before when only the page turned,
+ * none when the list is another (account, folder or category). Another list's rows would sit under
+ * this list's counts and pager, and a bulk action could be taken on them.
+ */
+export function keepPageTurns<T>(previous: T | undefined, previousQuery: { queryKey: readonly unknown[] } | undefined, queryKey: readonly unknown[]): T | undefined {
+  const list = (key: readonly unknown[]) => JSON.stringify(key.slice(0, -1))
+  return previousQuery && list(previousQuery.queryKey) === list(queryKey) ? previous : undefined
+}
+
 export function useEmails(userId: string | undefined, view: InboxView) {
+  const queryKey = emailsQueryKey(userId ?? '', view)
   return useQuery({
-    queryKey: emailsQueryKey(userId ?? '', view), queryFn: () => getEmails(view), enabled: Boolean(userId),
-    placeholderData: keepPreviousData,
+    queryKey, queryFn: () => getEmails(view), enabled: Boolean(userId),
+    placeholderData: (previous, previousQuery) => keepPageTurns(previous, previousQuery, queryKey),
   })
 }

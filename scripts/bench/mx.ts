@@ -48,7 +48,7 @@ import { postfixAvailable, smtpSource, startPrivatePostfix, startSink, type Sink
 
 const ROOT = path.join(import.meta.dirname, '..', '..')
 const MESSAGES = Number(process.env.BENCH_MX_MESSAGES ?? 2000)
-const DRAIN_MESSAGES = Number(process.env.BENCH_DRAIN_MESSAGES ?? 2000)
+const DRAIN_MESSAGES = Number(process.env.BENCH_DRAIN_MESSAGES ?? 5000)
 const SESSIONS = 20
 const BYTES = 10 * 1024
 const END_TO_END_LIMIT_MS = 180_000

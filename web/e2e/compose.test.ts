@@ -104,7 +104,8 @@ describe.skipIf(!run)('compose in the browser', () => {
     await createAliasInPage(page, alias)
     await page.goto(server.url + '/compose')
     await page.getByText('Send end-to-end encrypted email from your aliases').waitFor()
-    expect(await form(page).getByLabel('From').locator('option').allInnerTexts()).toEqual(['Select an alias', address])
+    // the heading is there before the aliases are: the form comes with them
+    await expect.poll(() => form(page).getByLabel('From').locator('option').allInnerTexts()).toEqual(['Select an alias', address])
 
     const posts: string[] = []
     page.on('request', (r) => r.method() === 'POST' && posts.push(r.url()))

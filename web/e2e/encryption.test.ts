@@ -194,8 +194,12 @@ describe.skipIf(!run)('encryption keys in the browser', () => {
     await keyCard('Work').getByTestId('public-key').click()
     await toast('Copied').waitFor()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(publicKey)
+    // the button copies its own card's key, not the one above (which the clipboard holds already)
+    const backupKey = (await keyCard('Backup').getByTestId('public-key').innerText()).trim()
+    expect(backupKey).toMatch(/^age1[02-9ac-hj-np-z]{58}$/)
+    expect(backupKey).not.toBe(publicKey)
     await keyCard('Backup').getByRole('button', { name: 'Copy Public Key' }).click()
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^age1[02-9ac-hj-np-z]{58}$/)
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(backupKey)
 
     await keyCard('Backup').getByRole('button', { name: 'Make Default' }).click()
     await keyCard('Backup').getByTestId('default-badge').waitFor()

@@ -79,13 +79,14 @@ describe.skipIf(!run)('sync processes', () => {
       dovecot.writeMessages(login, Array.from({ length: 150 }, (_, i) => ({ raw: sampleMail(i, 4000).raw })))
       accounts.push(await addImapAccount(user, dovecot, login, password))
     }
-    // Sync pressed again and again while syncs run, from both accounts
+    // New mail, then Sync pressed, again and again while syncs run, from both accounts. A press
+    // while a sync waits gets that sync, which then starts after the mail is there.
     const jobs = new Set<string>()
     for (let round = 0; round < 12; round++) {
       for (const { providerId } of accounts) {
+        dovecot.writeMessages(`${providerId === accounts[0].providerId ? 'one' : 'two'}@parallel.test`, [{ raw: sampleMail(500 + round).raw }])
         const res = await user.json(user.post(`/api/email-providers/${providerId}/sync`))
         jobs.add(res.body.jobId)
-        dovecot.writeMessages(`${providerId === accounts[0].providerId ? 'one' : 'two'}@parallel.test`, [{ raw: sampleMail(500 + round).raw }])
       }
       await new Promise((resolve) => setTimeout(resolve, 150))
     }

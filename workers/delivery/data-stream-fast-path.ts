@@ -6,9 +6,10 @@
 // inserts nothing). Any other piece goes through nodemailer's own loop.
 // Such a piece is held until the next one comes, so the message's last piece and the terminating
 // dot leave in one write: one segment to the relay per message end, not a 3-byte one after it.
-// nodemailer must keep the shape this relies on: checked at import, as workers/mx/mx-greeting.ts
-// does for smtp-server, so an upgrade that changes it stops with a message.
+// nodemailer must keep the shape this relies on: checked at import (lib/library-shape.ts), so an
+// upgrade that changes it stops with a message.
 import DataStream from 'nodemailer/lib/smtp-connection/data-stream'
+import { expectLibraryShape } from '../../lib/library-shape.ts'
 
 const CR = 0x0d
 const LF = 0x0a
@@ -30,15 +31,8 @@ type Flush = (this: Escaper, done: () => void) => void
 const proto = DataStream.prototype as unknown as { _transform: Transform; _flush: Flush }
 const nodemailerTransform = proto._transform
 const nodemailerFlush = proto._flush
-for (const [name, fn, expected] of [
-  ['_transform', nodemailerTransform, ['this.lastByte', 'this.inByteCount', 'this.outByteCount', 'INSERT_LF_DOT', 'INSERT_CR', 'INSERT_DOT']],
-  ['_flush', nodemailerFlush, ['this.lastByte === 0x0a', "'.\\r\\n'", 'this.lastByte === 0x0d', "'\\n.\\r\\n'", "'\\r\\n.\\r\\n'", 'this.outByteCount']],
-] as const) {
-  const missing = expected.filter((part) => !fn.toString().includes(part))
-  if (missing.length) {
-    throw new Error(`nodemailer changed DataStream.${name} (${missing.join(', ')} not found): review workers/delivery/data-stream-fast-path.ts before upgrading`)
-  }
-}
+expectLibraryShape("nodemailer's DataStream._transform", nodemailerTransform, ['this.lastByte', 'this.inByteCount', 'this.outByteCount', 'INSERT_LF_DOT', 'INSERT_CR', 'INSERT_DOT'], 'workers/delivery/data-stream-fast-path.ts')
+expectLibraryShape("nodemailer's DataStream._flush", nodemailerFlush, ['this.lastByte === 0x0a', "'.\\r\\n'", 'this.lastByte === 0x0d', "'\\n.\\r\\n'", "'\\r\\n.\\r\\n'", 'this.outByteCount'], 'workers/delivery/data-stream-fast-path.ts')
 
 /** Whether nodemailer's loop would insert nothing into `chunk`, coming after `lastByte`. */
 export function needsNoEscaping(chunk: Buffer, lastByte: number | false): boolean {

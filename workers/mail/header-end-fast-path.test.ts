@@ -1,15 +1,11 @@
-import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { dkimSign, dkimVerify } from 'mailauth'
 import { generateKeyPairSync } from 'node:crypto'
 import { Readable } from 'node:stream'
-import { headerEnd, mailauthHeaderScan } from './header-end-fast-path.ts'
+import { headerEnd, mailauthHeaderScan, MessageParser as MailauthParser } from './header-end-fast-path.ts'
 import { randomPieces, seededRandom } from '../../scripts/testing/seeded-random.ts'
 
-const require = createRequire(import.meta.url)
-const { MessageParser } = createRequire(require.resolve('mailauth'))('./dkim/message-parser.js') as {
-  MessageParser: new () => { processChunk(chunk: Buffer): Promise<void>; finish(): Promise<void>; headerBytes: number; stateBytes: number[]; state: string }
-}
+const MessageParser = MailauthParser as unknown as new () => { processChunk(chunk: Buffer): Promise<void>; finish(): Promise<void>; headerBytes: number; stateBytes: number[]; state: string }
 
 /** What a MessageParser hands on for these pieces: the header section it parsed and the body bytes, with its scan or mailauth's. */
 async function split(pieces: Buffer[], own: boolean) {

@@ -6,9 +6,10 @@
 // bytes before an LF are looked at, by the same rule as mailauth's (an LF after an LF, after
 // CR LF, or as the first line of the message ends the header section); what happens next (the
 // headers parsed, the body handed on) is mailauth's own code.
-// mailauth must keep the shape this relies on: checked at import, as data-stream-fast-path.ts
-// does for nodemailer, so an upgrade that changes it stops with a message.
+// mailauth must keep the shape this relies on: checked at import (lib/library-shape.ts), so an
+// upgrade that changes it stops with a message.
 import { createRequire } from 'node:module'
+import { expectLibraryShape } from '../../lib/library-shape.ts'
 
 const CR = 0x0d
 const LF = 0x0a
@@ -26,14 +27,11 @@ interface Parser {
 
 const require = createRequire(import.meta.url)
 const mailauthRequire = createRequire(require.resolve('mailauth'))
-const { MessageParser } = mailauthRequire('./dkim/message-parser.js') as { MessageParser: { prototype: { processChunk(this: Parser, chunk: Buffer): Promise<void> } } }
+export const { MessageParser } = mailauthRequire('./dkim/message-parser.js') as { MessageParser: { prototype: { processChunk(this: Parser, chunk: Buffer): Promise<void> } } }
 
 const mailauthProcessChunk = MessageParser.prototype.processChunk
-const missing = ["this.state === 'header'", 'this.stateBytes', 'this.headerBytes', 'this.emitHeaders(chunk)', 'this.emitHeaders(chunk.slice(0, i + 1))', 'this.headerChunks.push(chunk)', 'this.nextChunk(chunk)', 'this.headerBytes === 1', 'this.headerBytes === 2']
-  .filter((part) => !mailauthProcessChunk.toString().includes(part))
-if (missing.length) {
-  throw new Error(`mailauth changed MessageParser.processChunk (${missing.join(', ')} not found): review workers/mail/header-end-fast-path.ts before upgrading`)
-}
+expectLibraryShape("mailauth's MessageParser.processChunk", mailauthProcessChunk, ["this.state === 'header'", 'this.stateBytes', 'this.headerBytes', 'this.emitHeaders(chunk)',
+  'this.emitHeaders(chunk.slice(0, i + 1))', 'this.headerChunks.push(chunk)', 'this.nextChunk(chunk)', 'this.headerBytes === 1', 'this.headerBytes === 2'], 'workers/mail/header-end-fast-path.ts')
 
 /**
  * Where in `chunk` the header section ends (the index of its last byte, an LF), or -1 when it goes

@@ -9,6 +9,7 @@
 // stops the MX (and its tests) with a message instead of silently changing behaviour.
 import { SMTPConnection } from 'smtp-server/lib/smtp-connection.js'
 import type { SMTPServer } from 'smtp-server'
+import { expectLibraryShape } from '../../lib/library-shape.ts'
 
 /** Where the pause is kept on the server's options (smtp-server passes unknown options through). */
 export const GREET_PAUSE_OPTION = 'veilmailGreetPauseMs'
@@ -28,13 +29,8 @@ interface Internals {
 
 const proto = SMTPConnection.prototype as unknown as Internals & { init(): void }
 const smtpServerInit = proto.init
-const original = smtpServerInit.toString()
-const expected = ['this._setListeners(', 'maxClients', 'Too many connected clients', 'setTimeout(() => this.connectionReady(), 100)']
-const missing = expected.filter((part) => !original.includes(part))
-  .concat(['_setListeners', 'connectionReady', 'send', 'close'].filter((m) => typeof (proto as unknown as Record<string, unknown>)[m] !== 'function'))
-if (missing.length) {
-  throw new Error(`smtp-server changed SMTPConnection.init (${missing.join(', ')} not found): review workers/mx/mx-greeting.ts before upgrading`)
-}
+expectLibraryShape("smtp-server's SMTPConnection.init", smtpServerInit, ['this._setListeners(', 'maxClients', 'Too many connected clients', 'setTimeout(() => this.connectionReady(), 100)'],
+  'workers/mx/mx-greeting.ts', { target: proto, names: ['_setListeners', 'connectionReady', 'send', 'close'] })
 
 // Only servers that set the option (the MX) get this; any other smtp-server in the process
 // (the submission server in tests, test relays) keeps smtp-server's own init.

@@ -24,7 +24,34 @@ describe('isBlockedAddress', () => {
     expect(isBlockedAddress(address)).toBe(true)
   })
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])('allows %s', (address) => {
+  // issue 25: every IPv6 form that carries an IPv4 address, in every spelling
+  it.each([
+    // IPv4-mapped ::ffff:0:0/96: the IPv4 is checked
+    '0:0:0:0:0:ffff:127.0.0.1', '0000:0000:0000:0000:0000:FFFF:7F00:0001', '[::ffff:7f00:1]', '::FFFF:A9FE:A9FE', '::ffff:127.0.0.1%eth0',
+    // IPv4-translated ::ffff:0:0:0/96 (RFC 2765): the IPv4 is checked
+    '::ffff:0:7f00:1', '::ffff:0:127.0.0.1', '0:0:0:0:ffff:0:7f00:1', '0000:0000:0000:0000:FFFF:0000:7F00:0001', '[::ffff:0:7f00:1]',
+    '::FFFF:0:A9FE:A9FE', '::ffff:0:10.0.0.1%eth0', '::ffff:0:c0a8:101', '::ffff:0:0:0',
+    // IPv4-compatible ::/96 (deprecated): refused whatever it carries
+    '::7f00:1', '::127.0.0.1', '::8.8.8.8', '::808:808', '0:0:0:0:0:0:0808:0808',
+    // NAT64 well-known prefix 64:ff9b::/96: the IPv4 is checked
+    '64:ff9b::7f00:1', '64:ff9b::127.0.0.1', '0064:FF9B:0000:0000:0000:0000:0A00:0001', '64:ff9b::c0a8:101', '[64:ff9b::169.254.169.254]',
+    // NAT64 local-use 64:ff9b:1::/48 and the rest of 64:ff9b::/32: refused
+    '64:ff9b:1::808:808', '64:ff9b:1:7f00:1::', '64:ff9b:0:0:1::808:808', '64:ff9b:808:808::',
+    // 6to4 2002::/16: a tunnel, refused whatever it carries
+    '2002:7f00:1::', '2002:7f00:0001::1', '2002:c0a8:0101::1', '2002:0808:0808::1', '2002:808:808::808:808', '[2002:A9FE:A9FE::]',
+    // Teredo 2001::/32 (server 65.54.227.120; client 192.168.1.1, then 8.8.8.8, XOR 0xffffffff): refused
+    '2001:0:4136:e378:8000:63bf:3f57:fefe', '2001:0000:4136:E378:8000:63BF:F7F7:F7F7', '2001::7f00:1',
+    // outside global unicast 2000::/3, and documentation inside it
+    'fec0::1', 'FE80::1%25eth0', '[fe80::1%eth0]', '5f00::1', '100::1', '3fff::1', '4000::1',
+  ])('refuses %s (IPv6 forms)', (address) => {
+    expect(isBlockedAddress(address)).toBe(true)
+  })
+
+  it.each([
+    '8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808',
+    '[2606:4700:4700::1111]', '2606:4700:4700:0000:0000:0000:0000:1111', '2A00:1450:4001:80B::200E', '0:0:0:0:0:FFFF:0808:0808',
+    '::ffff:0:8.8.8.8', '::ffff:0:808:808', '64:ff9b::8.8.8.8', '0064:FF9B::0808:0808',
+  ])('allows %s', (address) => {
     expect(isBlockedAddress(address)).toBe(false)
   })
 })
@@ -36,7 +63,8 @@ describe('guardedPost', () => {
   it.each([
     'http://127.0.0.1:PORT/hook', 'http://2130706433:PORT/hook', 'http://0x7f000001:PORT/hook', 'http://0177.0.0.1:PORT/hook',
     'http://127.1:PORT/hook', 'http://[::ffff:127.0.0.1]:PORT/hook', 'http://[::1]:PORT/hook', 'http://169.254.169.254/latest/meta-data',
-    'http://[fd00:ec2::254]/latest', 'http://localhost:PORT/hook',
+    'http://[fd00:ec2::254]/latest', 'http://localhost:PORT/hook', 'http://[::ffff:0:7f00:1]:PORT/hook', 'http://[::ffff:0:127.0.0.1]:PORT/hook',
+    'http://[64:ff9b::7f00:1]:PORT/hook', 'http://[2002:7f00:1::]:PORT/hook', 'http://[::127.0.0.1]:PORT/hook',
   ])('refuses %s before connecting', async (url) => {
     await expect(post(url.replace('PORT', port))).rejects.toBeInstanceOf(BlockedAddressError)
     expect(receiver.requests).toHaveLength(0)
@@ -45,6 +73,12 @@ describe('guardedPost', () => {
   it('refuses a host name whose DNS answer holds a private address', async () => {
     const lookup = async () => [{ address: '93.184.216.34', family: 4 as const }, { address: '10.0.0.7', family: 4 as const }]
     await expect(post(`http://rebind.example:${port}/hook`, false, lookup)).rejects.toBeInstanceOf(BlockedAddressError)
+  })
+
+  it.each(['::ffff:0:7f00:1', '::ffff:0:127.0.0.1', '64:ff9b::7f00:1', '2002:7f00:1::'])('refuses a DNS answer of %s before connecting', async (address) => {
+    const lookup = async () => [{ address: '2606:4700:4700::1111', family: 6 as const }, { address, family: 6 as const }]
+    await expect(post(`http://rebind.example:${port}/hook`, false, lookup)).rejects.toBeInstanceOf(BlockedAddressError)
+    expect(receiver.requests).toHaveLength(0)
   })
 
   it('connects to the address it checked, keeping the host name, and follows no redirect', async () => {

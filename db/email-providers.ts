@@ -102,23 +102,35 @@ export async function setProviderProgress(db: Db, id: string, done: number, tota
 
 export async function markProviderIdle(db: Db, id: string): Promise<void> {
   await db`
-    update email_providers set state = 'idle', last_error = null, auth_failed = false, last_sync_at = now(), updated_at = now()
+    update email_providers set state = 'idle', last_error = null, auth_failed = false, last_sync_at = now(), sync_failures = 0, sync_failed_at = null,
+      updated_at = now()
     where id = ${id}`
 }
 
-/** `authFailed` stops the schedule until the user fixes the account (or syncs by hand). */
-export async function markProviderError(db: Db, id: string, message: string, authFailed: boolean): Promise<void> {
+/**
+ * `authFailed` stops the schedule until the user fixes the account (or syncs by hand); `gaveUp` (the
+ * sync's last retry failed) counts towards the schedule's backoff.
+ */
+export async function markProviderError(db: Db, id: string, message: string, authFailed: boolean, gaveUp = false): Promise<void> {
   await db`
-    update email_providers set state = 'error', last_error = ${message}, auth_failed = ${authFailed}, updated_at = now()
+    update email_providers set state = 'error', last_error = ${message}, auth_failed = ${authFailed},
+      sync_failures = sync_failures + ${gaveUp ? 1 : 0}, sync_failed_at = case when ${gaveUp} then now() else sync_failed_at end, updated_at = now()
     where id = ${id}`
 }
 
-/** Active accounts whose last sync is older than `intervalSeconds` (never synced first). */
+/** The longest wait the schedule's backoff gives an account whose syncs keep failing. */
+const BACKOFF_MAX_SECONDS = 6 * 3600
+
+/**
+ * Active accounts whose last sync is older than `intervalSeconds` (never synced first); one whose
+ * syncs gave up n times in a row waits `intervalSeconds` × 2^n after the last of them, at most six hours.
+ */
 export async function dueProviderIds(db: Db, intervalSeconds: number, limit: number): Promise<string[]> {
   const rows = await db<{ id: string }[]>`
     select id from email_providers
     where is_active and not auth_failed and state <> 'connecting'
       and (last_sync_at is null or last_sync_at < now() - make_interval(secs => ${intervalSeconds}))
+      and (sync_failures = 0 or sync_failed_at < now() - make_interval(secs => least(${intervalSeconds}::float8 * power(2, least(sync_failures, 20)), ${BACKOFF_MAX_SECONDS})))
     order by last_sync_at nulls first limit ${limit}`
   return rows.map((r) => r.id)
 }

@@ -218,6 +218,8 @@ export interface EnqueueOptions {
   startAfter?: Date | number
   singletonKey?: string
   id?: string
+  /** the job's group, for a worker's `groupConcurrency` */
+  group?: { id: string }
   /** per-job retry policy, overriding the queue's */
   retryLimit?: number
   retryDelay?: number
@@ -263,6 +265,8 @@ export interface WorkOptions {
   batchSize?: number
   /** idle re-check for retries that came due (new jobs wake workers at once) */
   pollSeconds?: number
+  /** jobs of one group (a job's `group.id`, e.g. its user) running at once across every process */
+  groupConcurrency?: number
 }
 
 type JobResult = { id: string; status: 'completed' | 'failed' | 'deadletter'; output?: { error: string } }
@@ -333,7 +337,8 @@ export async function work<Q extends QueueDefinition>(
     const size = Math.min(batchSize, concurrency - started)
     let self: (id: string) => void = () => {}
     const loopId = new Promise<string>((resolve) => { self = resolve })
-    const id = await boss.work<unknown>(queue.name, { batchSize: size, localConcurrency: 1, ...polling }, async (jobs) => {
+    const groups = options.groupConcurrency ? { groupConcurrency: options.groupConcurrency } : {}
+    const id = await boss.work<unknown>(queue.name, { batchSize: size, localConcurrency: 1, ...polling, ...groups }, async (jobs) => {
       const results = await Promise.all(jobs.map(runOne))
       await settleUnsuccessful(boss, queue, jobs, results)
       // a full fetch: more are likely waiting, so this loop skips its idle wait

@@ -113,6 +113,9 @@ const EnvSchema = v.object({
   SYNC_INTERVAL_SECONDS: v.optional(PositiveInt, '300'),
   SYNC_CONCURRENCY: v.optional(PositiveInt, '4'),
   IMAP_TIMEOUT_SECONDS: v.optional(PositiveInt, '30'),
+  // One sync of one account gives up its slot after this long and goes on in a new job at the back
+  // of the queue; each IMAP command may take four times IMAP_TIMEOUT_SECONDS.
+  SYNC_SLICE_SECONDS: v.optional(PositiveInt, '300'),
   // IMAP IDLE for open inboxes: connections one sync process holds at most (0: none), and how
   // long after a user's last GET /api/emails their accounts are watched.
   SYNC_IDLE_CONNECTIONS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number (0 turns IDLE off)'), v.transform(Number)), '100'),
@@ -187,7 +190,10 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     trustProxy: e.TRUST_PROXY!,
     operatorEmail: e.OPERATOR_EMAIL,
     loginDelay: { firstSeconds: e.LOGIN_DELAY_SECONDS[0], maxSeconds: e.LOGIN_DELAY_SECONDS[1] },
-    sync: { intervalSeconds: e.SYNC_INTERVAL_SECONDS, concurrency: e.SYNC_CONCURRENCY, imapTimeoutMs: e.IMAP_TIMEOUT_SECONDS * 1000 },
+    sync: {
+      intervalSeconds: e.SYNC_INTERVAL_SECONDS, concurrency: e.SYNC_CONCURRENCY, imapTimeoutMs: e.IMAP_TIMEOUT_SECONDS * 1000,
+      commandTimeoutMs: e.IMAP_TIMEOUT_SECONDS * 4000, sliceMs: e.SYNC_SLICE_SECONDS * 1000,
+    },
     syncIdle: { connections: e.SYNC_IDLE_CONNECTIONS, activeSeconds: e.SYNC_IDLE_ACTIVE_SECONDS },
   }
 }

@@ -7,6 +7,7 @@ import net from 'node:net'
 import tls from 'node:tls'
 import { ImapFlow } from 'imapflow'
 import { BlockedAddressError, resolvePublicAddress, type Lookup } from '../../lib/ssrf-guard.ts'
+import { ImapLimitError, parserLimits } from './imap-limits.ts'
 
 interface ImapServer {
   email: string
@@ -36,6 +37,8 @@ export const isOAuth = (creds: ImapCredentials): creds is OAuthCredentials => 't
 
 /** `oauth-expired`: Microsoft no longer renews an Outlook account's sign-in; the user must sign in again. */
 export type ImapFailure = 'auth' | 'oauth-expired' | 'host-not-found' | 'blocked' | 'tls' | 'timeout' | 'refused' | 'connection' | 'internal'
+  /** the server went over a byte budget or a deadline of ours (imap-limits.ts) */
+  | 'too-large' | 'deadline'
 
 export class ImapConnectError extends Error {
   override name = 'ImapConnectError'
@@ -59,35 +62,48 @@ export class ImapConnectError extends Error {
 export interface ImapConnectOptions {
   allowPrivate: boolean
   timeoutMs: number
+  /** the largest message the service reads (MAX_MESSAGE_BYTES, 25 MiB unless given): imapflow's parser limits follow it */
+  maxMessageBytes?: number
   /** an extra trusted CA (PEM), added to the system's */
   ca?: string
   lookup?: Lookup
+  /** closes the connection at once when aborted (the sync process is stopping) */
+  signal?: AbortSignal
 }
 
+/** Node's and OpenSSL's codes for a certificate that could not be verified, or a TLS handshake that failed. */
 const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_CERT|ERR_SSL|HOSTNAME_MISMATCH|ERR_TLS)/
+/** Codes of a server (or network) that did not answer in time: DNS, TCP, the greeting, a silent socket. */
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ETIMEOUT', 'GREETING_TIMEOUT', 'CONNECT_TIMEOUT', 'EAI_AGAIN'])
 
-/** Sorts any error from DNS, TCP, TLS or IMAP into the user's sentence. */
+/**
+ * Sorts any error from DNS, TCP, TLS or IMAP into the user's sentence, by the error's code and the
+ * step that failed, never by the words of its message (a greeting timeout's text says "Maybe should
+ * use TLS?", and a server's words are its own).
+ */
 export function classifyImapError(error: unknown, creds: Pick<ImapCredentials, 'host' | 'port'>): ImapConnectError {
   if (error instanceof ImapConnectError) return error
-  const e = error as { code?: string; authenticationFailed?: boolean; tlsFailed?: boolean; serverResponseCode?: string; message?: string }
+  if (error instanceof ImapLimitError) {
+    if (error.limit === 'too-large') return new ImapConnectError('too-large', 'The mail server sent far more data than it announced, and the connection was closed. It will be tried again later.')
+    if (error.limit === 'stopped') return new ImapConnectError('connection', 'The sync was stopped while the service restarted. It will be tried again.')
+    return new ImapConnectError('deadline', 'The mail server took too long to answer, and the connection was closed. It will be tried again later.')
+  }
+  const e = error as { code?: string; authenticationFailed?: boolean; tlsFailed?: boolean; serverResponseCode?: string }
   if (e?.authenticationFailed && e.serverResponseCode !== 'UNAVAILABLE') {
     return new ImapConnectError('auth', 'The mail server refused the e-mail address or password. Check them (Gmail and Yahoo need an app password).')
   }
-  const code = e?.code ?? ''
+  const code = typeof e?.code === 'string' ? e.code : ''
   if (code === 'ENOTFOUND' || code === 'EAI_NONAME' || code === 'EAI_FAIL') return new ImapConnectError('host-not-found', `The mail server ${creds.host} could not be found. Check the server name.`)
-  // required STARTTLS the server does not offer (imapflow, doSTARTTLS): no certificate was ever shown
-  if (e?.tlsFailed && !code && /STARTTLS/.test(e.message ?? '')) {
+  if (TIMEOUT_CODES.has(code)) return new ImapConnectError('timeout', 'The mail server did not answer in time. It will be tried again.')
+  // required STARTTLS the server does not offer (imapflow's _failSTARTTLS: marked, without a code),
+  // or plaintext slipped in before the handshake: no certificate was ever shown
+  if ((e?.tlsFailed && !code) || code === 'STARTTLS_INJECTION') {
     return new ImapConnectError('tls', `The mail server does not offer a secure connection (STARTTLS) on port ${creds.port}. Use SSL/TLS (port 993) or check the port and security setting.`)
   }
-  if (TLS_CODES.test(code) || /certificate|ssl|tls/i.test(e?.message ?? '')) {
-    return new ImapConnectError('tls', 'The secure connection to the mail server failed: its certificate could not be verified.')
-  }
+  if (TLS_CODES.test(code)) return new ImapConnectError('tls', 'The secure connection to the mail server failed: its certificate could not be verified.')
   if (code === 'ECONNREFUSED') return new ImapConnectError('refused', `The mail server refused the connection on port ${creds.port}. Check the port and security setting.`)
-  if (code === 'ETIMEDOUT' || code === 'GREETING_TIMEOUT' || code === 'CONNECT_TIMEOUT' || code === 'EAI_AGAIN' || /timeout/i.test(e?.message ?? '')) {
-    return new ImapConnectError('timeout', 'The mail server did not answer in time. It will be tried again.')
-  }
-  // a socket error (a Node code such as ECONNRESET) or one imapflow raised on the session
-  const network = /^E[A-Z]+$/.test(code) || code === 'NoConnection' || e?.serverResponseCode !== undefined || 'executedCommand' in (e ?? {})
+  // a socket error (a Node code such as ECONNRESET, during the TLS upgrade too) or one imapflow raised on the session
+  const network = /^E[A-Z]+$/.test(code) || code === 'NoConnection' || e?.serverResponseCode !== undefined || 'executedCommand' in (e ?? {}) || /^(LiteralTooLarge|ResponseTooLarge|LineTooLarge)$/.test(code)
   if (network) return new ImapConnectError('connection', 'The connection to the mail server was lost. It will be tried again.')
   return new ImapConnectError('internal', 'The sync failed on our side. It will be tried again.')
 }
@@ -128,14 +144,30 @@ export async function connectImap(creds: ImapCredentials, options: ImapConnectOp
     socketTimeout: Math.max(options.timeoutMs * 4, 60_000),
     disableAutoIdle: true,
     qresync: true,
+    ...parserLimits(options.maxMessageBytes ?? 25 * 1024 * 1024),
   })
   // a socket error after connect must never become an uncaught 'error' event
   client.on('error', () => {})
+  // the whole login has a deadline: imapflow's own timeouts fire only on silence, and a server can
+  // keep talking (an endless CAPABILITY or greeting) for ever
+  let limit: ImapLimitError | undefined
+  const stop = (reason: ImapLimitError) => {
+    limit ??= reason
+    client.close()
+  }
+  const deadline = setTimeout(() => stop(new ImapLimitError('deadline', 'login')), options.timeoutMs * 4)
+  const onAbort = () => stop(new ImapLimitError('stopped', 'login'))
+  options.signal?.addEventListener('abort', onAbort)
   try {
+    if (options.signal?.aborted) throw new ImapLimitError('stopped', 'login')
     await client.connect()
+    if (limit) throw limit
   } catch (error) {
     client.close()
-    throw classifyImapError(error, creds)
+    throw classifyImapError(limit ?? error, creds)
+  } finally {
+    clearTimeout(deadline)
+    options.signal?.removeEventListener('abort', onAbort)
   }
   return client
 }

@@ -19,6 +19,8 @@ export interface LoginDeps {
   config: Config
   /** an extra trusted CA for IMAP servers (PEM), besides the system's and NODE_EXTRA_CA_CERTS */
   imapCa?: string
+  /** aborted when the process stops: every IMAP connection is closed at once */
+  stopSignal?: AbortSignal
 }
 
 const credentialsBox = (config: Config) => new SecretBox(config.secretKey, 'imap-credentials')
@@ -42,7 +44,7 @@ const REFUSED_FRESH = 'Outlook refused a freshly renewed sign-in. Check that IMA
 /** A logged-in ImapFlow client for the account, or an ImapConnectError with the user's sentence. */
 export async function loginMailbox(deps: LoginDeps, provider: ProviderForSync): Promise<ImapFlow> {
   const { config } = deps
-  const options = { allowPrivate: config.allowPrivateNetworks, timeoutMs: config.sync.imapTimeoutMs, ca: deps.imapCa }
+  const options = { allowPrivate: config.allowPrivateNetworks, timeoutMs: config.sync.imapTimeoutMs, maxMessageBytes: config.maxMessageBytes, ca: deps.imapCa, signal: deps.stopSignal }
   let creds = openCredentials(config, provider)
   if (!isOAuth(creds)) return connectImap(creds, options)
   let renewed = false

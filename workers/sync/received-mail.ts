@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream'
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser'
 import addressparser from 'nodemailer/lib/addressparser'
 import { bodyOffset } from '../mail/raw-message.ts'
+import { cleanLine, cleanParsedMessage, MAX_THREAD_SUBJECT } from './stored-text.ts'
 
 export interface ParsedAttachment {
   filename: string
@@ -85,16 +86,17 @@ export function threadSubject(subject: string): string {
     previous = s
     s = s.replace(/^\s*(re|fw|fwd)\s*(\[\d+\])?\s*:\s*/i, '')
   }
-  return s.toLowerCase()
+  // indexed: bounded, so that no subject is too long for an index row
+  return cleanLine(s.toLowerCase(), MAX_THREAD_SUBJECT)
 }
 
-/** A fetched message, or a large one as a stream (never held whole as one buffer). */
+/**
+ * A fetched message, or a large one as a stream (never held whole as one buffer), with every field
+ * as it may be stored and shown (stored-text.ts: what anyone can put in a mail must not stop a sync).
+ */
 export async function parseMessage(source: Buffer | Readable): Promise<ParsedMessage> {
-  if (Buffer.isBuffer(source)) {
-    const plain = await parsePlainText(source)
-    if (plain) return plain
-  }
-  return parseWhole(source)
+  const plain = Buffer.isBuffer(source) ? await parsePlainText(source) : undefined
+  return cleanParsedMessage(plain ?? await parseWhole(source))
 }
 
 /** Any message, through mailparser whole. */

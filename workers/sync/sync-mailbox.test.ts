@@ -175,7 +175,7 @@ describe.skipIf(!run)('adding an account and the initial sync', () => {
     expect(stored.map((r) => r.uid)).toEqual(Array.from({ length: folder.lastUid }, (_, i) => i + 1))
 
     const again = await syncProvider(deps, (await getProviderForSync(sql, id))!)
-    expect(again).toEqual({ added: 400 - folder.lastUid, fetched: 400 - folder.lastUid })
+    expect(again).toEqual({ added: 400 - folder.lastUid, fetched: 400 - folder.lastUid, more: false })
     const after = await sql<{ id: string; uid: number }[]>`select id, uid::float8 as uid from received_emails where provider_id = ${id} order by uid`
     expect(after.map((r) => r.uid)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1))
     expect(after.slice(0, stored.length).map((r) => r.id)).toEqual(stored.map((r) => r.id))

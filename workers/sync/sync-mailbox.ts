@@ -4,32 +4,29 @@
 // over (RFC 3501 §2.3.1.1); changes to stored mail are picked up with QRESYNC (RFC 7162 §3.2.5:
 // SELECT … QRESYNC reports VANISHED UIDs and changed flags), else CONDSTORE (FETCH … CHANGEDSINCE
 // for flags), else by comparing every stored UID's flags; expunges without QRESYNC by comparing
-// the server's UID list with ours. New mail is fetched above the highest stored UID in batches
-// bounded by count and bytes, each committed with the folder cursor, so a killed sync resumes
-// where it stopped and memory stays bounded whatever the mailbox size.
-import { randomUUID } from 'node:crypto'
-import type { Readable } from 'node:stream'
-import { setImmediate } from 'node:timers/promises'
-import type { FetchMessageObject, ImapFlow } from 'imapflow'
+// the server's UID list with ours. New mail: fetch-new-mail.ts.
+//
+// The server is input like any other (imap-limits.ts): every command has a byte budget and a
+// deadline, the sync a time slice after which it yields its slot and goes on in a new job at the
+// back of the queue, an account at most MAX_FOLDERS folders; a batch that came with more than its
+// server announced is fetched again one message at a time on a new connection.
+import type { ImapFlow } from 'imapflow'
 import type { PgBoss } from 'pg-boss'
 import type { Sql } from '../../db/client.ts'
-import { getProviderForSync, markProviderError, markProviderIdle, markProviderSyncing, setProviderProgress, type ProviderForSync } from '../../db/email-providers.ts'
-import { advanceFolderUid, listFolders, resetFolderCursor, setFolderState, setFolderStatus, upsertFolder, type MailboxFolderRow } from '../../db/mailbox-folders.ts'
+import { getProviderForSync, markProviderError, markProviderIdle, markProviderSyncing, type ProviderForSync } from '../../db/email-providers.ts'
+import { listFolders, resetFolderCursor, setFolderState, setFolderStatus, upsertFolder, type MailboxFolderRow } from '../../db/mailbox-folders.ts'
 import { setSyncJobStatus } from '../../db/mailbox-sync-jobs.ts'
-import { insertAttachments, type NewAttachment } from '../../db/received-attachments.ts'
-import {
-  applyServerFlags, deleteEmailsByUid, deleteFolderEmails, hasPendingChanges, insertReceivedEmails, listFolderFlags, type NewReceivedEmail, type ServerFlags,
-} from '../../db/received-emails.ts'
+import { applyServerFlags, deleteEmailsByUid, deleteFolderEmails, hasPendingChanges, listFolderFlags, type ServerFlags } from '../../db/received-emails.ts'
 import type { Config } from '../../lib/config.ts'
 import { log } from '../../lib/log.ts'
 import { SecretBox } from '../../lib/secret-box.ts'
+import { fetchNewMessages, RefetchSinglyError, type FetchCounts } from './fetch-new-mail.ts'
 import { classifyImapError, closeImap, ImapConnectError } from './imap-connect.ts'
+import { BUDGETS, ImapGuard } from './imap-limits.ts'
 import { loginMailbox, openCredentials } from './mailbox-login.ts'
 import { queues, type Payload, type WorkContext } from '../../db/queues.ts'
-import { assignThreads, type ThreadInput } from './mail-threads.ts'
-import { readAhead } from './read-ahead.ts'
-import { requestMailboxChanges } from './sync-requests.ts'
-import { parseMessage, threadSubject, type ParsedMessage } from './received-mail.ts'
+import { requestMailboxChanges, requestSync } from './sync-requests.ts'
+import { imapUid, serverFlags, storableInteger, storableModseq } from './server-values.ts'
 
 export interface SyncDeps {
   sql: Sql
@@ -37,22 +34,22 @@ export interface SyncDeps {
   config: Config
   /** an extra trusted CA for IMAP servers (PEM), besides the system's and NODE_EXTRA_CA_CERTS */
   imapCa?: string
+  /** aborted when the process stops: every IMAP connection of a sync is closed at once */
+  stopSignal?: AbortSignal
 }
 
-/**
- * Messages and bytes fetched per round trip and committed together (three batches are held at
- * once: one being stored, one being parsed, the next being fetched), and the size above which a
- * message is streamed alone instead of fetched whole.
- */
-const BATCH_MESSAGES = 50
-const BATCH_BYTES = 1024 * 1024
-const STREAM_BYTES = 2 * 1024 * 1024
-/** UIDs whose sizes are asked for in one FETCH, as the batches are made. */
-const SIZE_CHUNK = 1000
 /** Flag updates sent to Postgres per statement. */
 const FLAG_CHUNK = 2000
 /** pg_try_advisory_lock namespace of "a sync of this account is running". */
 const SYNC_LOCK = 7_461_013
+/** Folders of one account that are recorded (INBOX and the special-use ones first). */
+export const MAX_FOLDERS = 1000
+/** Longest folder name recorded (a name is sent back to the server as it is). */
+const MAX_FOLDER_NAME = 1000
+/** Expunges and flag changes taken from a QRESYNC SELECT (RFC 7162 §3.2.5.2). */
+const QRESYNC_EVENTS = 1_000_000
+/** New connections one sync opens for batches that came with more than announced. */
+const MAX_RECONNECTS = 10
 
 const boxes = new Map<string, SecretBox>()
 /** One box per secret key, made once: deriving its key (HKDF) cost every list request ~70 µs. */
@@ -80,7 +77,7 @@ export function syncMailboxHandler(deps: SyncDeps) {
       if (!locked) throw new SyncBusyError('another sync of this account is running')
       try {
         await setSyncJobStatus(sql, ctx.jobId, 'running')
-        const { added, fetched } = await syncProvider(deps, provider)
+        const { added, fetched, more } = await syncProvider(deps, provider)
         // the account's state and the job's in one transaction: a reader never sees one without the other
         await sql.begin(async (tx) => {
           await markProviderIdle(tx, providerId)
@@ -89,7 +86,9 @@ export function syncMailboxHandler(deps: SyncDeps) {
           // write-back's retries) go to the server now that it answers, not at the user's next change
           if (await hasPendingChanges(tx, providerId)) await requestMailboxChanges(tx, deps.boss, providerId)
         })
-        log.info('sync.done', { job: ctx.jobId, provider: providerId, added })
+        // the slice ended with mail left: the rest comes in a job behind the ones now waiting
+        if (more) await requestSync(sql, deps.boss, providerId)
+        log.info('sync.done', { job: ctx.jobId, provider: providerId, added, more })
       } catch (error) {
         const failure = classifyImapError(error, { host: '', port: 0 })
         const lastAttempt = ctx.retryCount >= queues.syncMailbox.retryLimit
@@ -98,7 +97,7 @@ export function syncMailboxHandler(deps: SyncDeps) {
         log.warn('sync.failed', { job: ctx.jobId, provider: providerId, kind: failure.kind, cause: cause?.name, code: cause?.code, attempt: ctx.retryCount })
         const final = failure.permanent || lastAttempt
         await sql.begin(async (tx) => {
-          await markProviderError(tx, providerId, failure.message, failure.permanent)
+          await markProviderError(tx, providerId, failure.message, failure.permanent, final)
           await setSyncJobStatus(tx, ctx.jobId, final ? 'failed' : 'queued', { error: failure.message })
         })
         if (final) return
@@ -112,65 +111,108 @@ export function syncMailboxHandler(deps: SyncDeps) {
   }
 }
 
-/** Logs in, records the folders, syncs the enabled ones; how many messages were fetched and added. */
+/** A logged-in connection and the guard that bounds what its server may cost. */
+interface Session { client: ImapFlow; guard: ImapGuard }
+
+/**
+ * Logs in, records the folders, syncs the enabled ones; how many messages were fetched and added,
+ * and whether the slice ended with mail left. A batch whose server sent more than it announced
+ * closes the connection; the sync logs in again and fetches those messages one at a time.
+ */
 export async function syncProvider(deps: SyncDeps, provider: ProviderForSync): Promise<FetchCounts> {
-  const { sql, config } = deps
+  const { config } = deps
   const creds = openCredentials(config, provider)
-  let client: ImapFlow
-  try {
-    client = await loginMailbox(deps, provider)
-  } catch (error) {
-    throw classifyImapError(error, creds)
-  }
-  try {
-    await markProviderSyncing(sql, provider.id, 0)
-    // every folder is listed with its counts (STATUS, RFC 3501 §6.3.10; in the LIST where the
-    // server has LIST-STATUS, RFC 5819); INBOX and the folders the user enabled are synced
-    for (const folder of await client.list({ statusQuery: { messages: true, unseen: true } })) {
-      if (folder.flags.has('\\Noselect') || folder.flags.has('\\NonExistent')) continue
-      const inbox = folder.specialUse === '\\Inbox' || folder.path.toUpperCase() === 'INBOX'
-      const row = await upsertFolder(sql, provider.id, folder.path, folder.specialUse ?? null, inbox)
-      if (folder.status) await setFolderStatus(sql, row.id, folder.status.messages ?? 0, folder.status.unseen ?? 0)
+  const sliceEnd = Date.now() + config.sync.sliceMs
+  const singly = new Map<string, Set<number>>()
+  const total: FetchCounts = { added: 0, fetched: 0, more: false }
+  for (let connection = 0; ; connection++) {
+    let session: Session
+    try {
+      const client = await loginMailbox(deps, provider)
+      // past the slice, the commands in flight get one command's time to finish before the connection is closed
+      session = { client, guard: new ImapGuard(client, { deadlineMs: config.sync.sliceMs + config.sync.commandTimeoutMs, signal: deps.stopSignal }) }
+    } catch (error) {
+      throw classifyImapError(error, creds)
     }
-    const total: FetchCounts = { added: 0, fetched: 0 }
-    for (const folder of (await listFolders(sql, provider.id)).filter((f) => f.enabled)) {
-      const counts = await syncFolder(deps, client, provider, folder)
-      total.added += counts.added
-      total.fetched += counts.fetched
+    try {
+      if (connection === 0) await recordFolders(deps, session, provider)
+      for (const folder of (await listFolders(deps.sql, provider.id)).filter((f) => f.enabled)) {
+        if (!singly.has(folder.id)) singly.set(folder.id, new Set())
+        const counts = await syncFolder(deps, session, provider, folder, { singly: singly.get(folder.id)!, sliceEnd })
+        total.added += counts.added
+        total.fetched += counts.fetched
+        if (counts.more) {
+          total.more = true
+          break
+        }
+      }
+      return total
+    } catch (error) {
+      if (error instanceof RefetchSinglyError && connection < MAX_RECONNECTS && !deps.stopSignal?.aborted) {
+        log.warn('sync.refetch_singly', { provider: provider.id, messages: error.uids.length })
+        for (const uid of error.uids) singly.get(error.folderId)?.add(uid)
+        continue
+      }
+      throw error instanceof ImapConnectError ? error : classifyImapError(session.guard.error ?? error, creds)
+    } finally {
+      session.guard.dispose()
+      await closeImap(session.client)
     }
-    return total
-  } catch (error) {
-    throw error instanceof ImapConnectError ? error : classifyImapError(error, creds)
-  } finally {
-    await closeImap(client)
   }
 }
 
-interface FetchCounts { added: number; fetched: number }
+/**
+ * Every folder is listed with its counts (STATUS, RFC 3501 §6.3.10; in the LIST where the server has
+ * LIST-STATUS, RFC 5819); INBOX and the folders the user enabled are synced. At most MAX_FOLDERS
+ * are recorded, INBOX and the special-use folders (RFC 6154) first; a name no folder row can hold
+ * (a control character, an ill-formed string) is left out: it could not be shown or sent back.
+ */
+async function recordFolders(deps: SyncDeps, { client, guard }: Session, provider: ProviderForSync): Promise<void> {
+  const listed = await guard.run('list', { ...BUDGETS.list, ms: deps.config.sync.commandTimeoutMs }, () => client.list({ statusQuery: { messages: true, unseen: true } }))
+  const selectable = listed.filter((f) => !f.flags.has('\\Noselect') && !f.flags.has('\\NonExistent') && recordableName(f.path))
+  const isInbox = (f: (typeof listed)[number]) => f.specialUse === '\\Inbox' || f.path.toUpperCase() === 'INBOX'
+  const ranked = [...selectable.filter(isInbox), ...selectable.filter((f) => !isInbox(f) && f.specialUse), ...selectable.filter((f) => !isInbox(f) && !f.specialUse)]
+  if (ranked.length > MAX_FOLDERS || ranked.length < listed.length) log.warn('sync.folders_left_out', { provider: provider.id, listed: listed.length, kept: Math.min(ranked.length, MAX_FOLDERS) })
+  for (const folder of ranked.slice(0, MAX_FOLDERS)) {
+    const row = await upsertFolder(deps.sql, provider.id, folder.path, folder.specialUse ?? null, isInbox(folder))
+    if (folder.status) await setFolderStatus(deps.sql, row.id, storableInteger(folder.status.messages), storableInteger(folder.status.unseen))
+  }
+}
 
-async function syncFolder(deps: SyncDeps, client: ImapFlow, provider: ProviderForSync, folder: MailboxFolderRow): Promise<FetchCounts> {
-  const { sql } = deps
+const recordableName = (path: string) =>
+  path.length > 0 && path.length <= MAX_FOLDER_NAME && !/[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(path)
+
+async function syncFolder(deps: SyncDeps, { client, guard }: Session, provider: ProviderForSync, folder: MailboxFolderRow, run: { singly: Set<number>; sliceEnd: number }): Promise<FetchCounts> {
+  const { sql, config } = deps
   const qresync = client.enabled.has('QRESYNC')
   const condstore = qresync || client.enabled.has('CONDSTORE')
   const resumable = folder.uidValidity !== null && folder.highestModseq !== null && folder.lastUid > 0
   // QRESYNC: the server reports, while selecting, what vanished and which flags changed since then
+  // only UIDs we hold count, and at most QRESYNC_EVENTS of them: a server can announce a range of
+  // billions in a few bytes; past that, the stored UIDs are compared with the server's instead
   const vanished: number[] = []
   const flagEvents: ServerFlags[] = []
-  const onExpunge = (e: { path: string; uid?: number; vanished: boolean }) => { if (e.path === folder.path && e.vanished && e.uid) vanished.push(e.uid) }
+  let overflow = false
+  const held = (uid: number | undefined): uid is number => imapUid(uid) && uid <= folder.lastUid && !(overflow ||= vanished.length + flagEvents.length >= QRESYNC_EVENTS)
+  const onExpunge = (e: { path: string; uid?: number; vanished: boolean }) => { if (e.path === folder.path && e.vanished && held(e.uid)) vanished.push(e.uid) }
   const onFlags = (e: { path: string; uid?: number; flags: Set<string>; modseq?: bigint }) => {
-    if (e.path === folder.path && e.uid) flagEvents.push(serverFlags(e.uid, e.flags, e.modseq))
+    if (e.path === folder.path && held(e.uid)) flagEvents.push(serverFlags(e.uid, e.flags, e.modseq))
   }
   client.on('expunge', onExpunge)
   client.on('flags', onFlags)
-  const lock = await client.getMailboxLock(folder.path, {
+  const select = { ...BUDGETS.select, ms: config.sync.commandTimeoutMs }
+  const lock = await guard.run('select', select, () => client.getMailboxLock(folder.path, {
     readOnly: true,
     ...(qresync && resumable ? { uidValidity: folder.uidValidity!, changedSince: folder.highestModseq! } : {}),
-  })
+  }))
   try {
     const box = client.mailbox
     if (!box) throw new Error('mailbox not selected')
+    // RFC 3501 §2.3.1.1: a 32-bit number; a server that sends another cannot be synced
+    if (!imapUid(Number(box.uidValidity))) throw Object.assign(new Error('invalid UIDVALIDITY'), { code: 'EPROTO' })
     const uidValidity = BigInt(box.uidValidity)
-    const highestModseq = condstore && box.highestModseq ? BigInt(box.highestModseq) : null
+    const highestModseq = condstore ? storableModseq(box.highestModseq) : null
+    const exists = storableInteger(box.exists)
     let lastUid = folder.lastUid
     if (folder.uidValidity !== uidValidity.toString()) {
       // RFC 3501 §2.3.1.1: the old UIDs mean nothing now; drop and fetch the folder again
@@ -180,11 +222,18 @@ async function syncFolder(deps: SyncDeps, client: ImapFlow, provider: ProviderFo
       })
       lastUid = 0
     } else if (lastUid > 0) {
-      await syncStoredMessages(deps, client, folder, { qresync: qresync && resumable, condstore, vanished, flagEvents })
+      await syncStoredMessages(deps, { client, guard }, folder, { qresync: qresync && resumable && !overflow, condstore, vanished, flagEvents })
     }
-    const added = await fetchNewMessages(deps, client, provider, folder, lastUid, box.exists)
-    await setFolderState(sql, folder.id, highestModseq, box.exists)
-    return added
+    const counts = await fetchNewMessages({
+      sql, client, guard, box: receivedMailBox(config), provider, folder, maxMessageBytes: config.maxMessageBytes,
+      commandTimeoutMs: config.sync.commandTimeoutMs, singly: run.singly, sliceEnd: run.sliceEnd,
+    }, lastUid, exists)
+    // the folder's MODSEQ is kept only once all its mail is in: a sync cut short asks again next time
+    if (!counts.more) await setFolderState(sql, folder.id, highestModseq, exists)
+    return counts
+  } catch (error) {
+    if (error instanceof RefetchSinglyError) error.folderId = folder.id
+    throw error
   } finally {
     lock.release()
     client.off('expunge', onExpunge)
@@ -192,16 +241,13 @@ async function syncFolder(deps: SyncDeps, client: ImapFlow, provider: ProviderFo
   }
 }
 
-function serverFlags(uid: number, flags: Set<string> | undefined, modseq: bigint | undefined): ServerFlags {
-  return { uid, isRead: !!flags?.has('\\Seen'), isStarred: !!flags?.has('\\Flagged'), isAnswered: !!flags?.has('\\Answered'), modseq: modseq ?? null }
-}
-
 interface StoredSync { qresync: boolean; condstore: boolean; vanished: number[]; flagEvents: ServerFlags[] }
 
 /** Flag changes and expunges made by other clients to messages we already hold. */
-async function syncStoredMessages(deps: SyncDeps, client: ImapFlow, folder: MailboxFolderRow, s: StoredSync): Promise<void> {
+async function syncStoredMessages(deps: SyncDeps, { client, guard }: Session, folder: MailboxFolderRow, s: StoredSync): Promise<void> {
   const { sql } = deps
   const range = `1:${folder.lastUid}`
+  const budget = { ...BUDGETS.flags, ms: deps.config.sync.commandTimeoutMs }
   let changed = 0
   let removed = 0
   if (s.qresync) {
@@ -210,183 +256,22 @@ async function syncStoredMessages(deps: SyncDeps, client: ImapFlow, folder: Mail
   } else {
     // CONDSTORE: only what changed since the last sync; without it every message's flags
     const options = s.condstore && folder.highestModseq ? { uid: true, changedSince: BigInt(folder.highestModseq) } : { uid: true }
-    let chunk: ServerFlags[] = []
-    for await (const message of client.fetch(range, { uid: true, flags: true }, options)) {
-      chunk.push(serverFlags(message.uid, message.flags, message.modseq))
-      if (chunk.length >= FLAG_CHUNK) {
-        changed += await applyServerFlags(sql, folder.id, chunk)
-        chunk = []
+    await guard.run('fetch-flags', budget, async () => {
+      let chunk: ServerFlags[] = []
+      for await (const message of client.fetch(range, { uid: true, flags: true }, options)) {
+        if (!imapUid(message.uid) || message.uid > folder.lastUid) continue
+        chunk.push(serverFlags(message.uid, message.flags, message.modseq))
+        if (chunk.length >= FLAG_CHUNK) {
+          changed += await applyServerFlags(sql, folder.id, chunk)
+          chunk = []
+        }
       }
-    }
-    changed += await applyServerFlags(sql, folder.id, chunk)
+      changed += await applyServerFlags(sql, folder.id, chunk)
+    })
     // expunges: UIDs we hold that the server no longer lists
-    const onServer = new Set((await client.search({ uid: range }, { uid: true })) || [])
+    const onServer = new Set((await guard.run('search', { ...BUDGETS.search, ms: budget.ms }, () => client.search({ uid: range }, { uid: true }))) || [])
     const gone = (await listFolderFlags(sql, folder.id)).filter((m) => !onServer.has(m.uid)).map((m) => m.uid)
     removed += await deleteEmailsByUid(sql, folder.id, gone)
   }
   if (changed || removed) log.info('sync.changes', { folder: folder.id, changed, removed, qresync: s.qresync })
-}
-
-/**
- * New mail above `lastUid`, in bounded batches, each committed with the cursor. Three stages
- * overlap: while one batch is parsed, the next is fetched from the server (readAhead: one fetch
- * in flight, never more) and the one before is written to Postgres. So at most three batches are held: one
- * fetched, one being parsed, one being stored. A failure waits for the store in flight, so the
- * cursor is the last stored UID when it is thrown and the next sync resumes from there.
- */
-async function fetchNewMessages(deps: SyncDeps, client: ImapFlow, provider: ProviderForSync, folder: MailboxFolderRow, lastUid: number, exists: number): Promise<FetchCounts> {
-  const { sql } = deps
-  if (exists === 0) return { added: 0, fetched: 0 }
-  const found = (await client.search({ uid: `${lastUid + 1}:*` }, { uid: true })) || []
-  // "n:*" always matches the highest UID, even when it is below n (RFC 3501 §6.4.8)
-  const uids = found.filter((u) => u > lastUid).sort((a, b) => a - b)
-  await setProviderProgress(sql, provider.id, 0, uids.length)
-  if (uids.length === 0) return { added: 0, fetched: 0 }
-  const box = receivedMailBox(deps.config)
-  let done = 0
-  let added = 0
-  let storing: Promise<void> = Promise.resolve()
-  try {
-    for await (const { batch, messages } of readAhead(batchesBySize(client, uids), (batch) => fetchBatch(client, batch))) {
-      const prepared: PreparedMessage[] = []
-      for (const message of messages) {
-        prepared.push(prepareMessage(box, provider, folder, message.meta, await parseMessage(message.content)))
-        // A parse from memory settles in microtasks only: without a turn of the event loop between
-        // messages, the store in flight would get each of its replies only once the whole batch is
-        // parsed, and the sync would wait for it after each batch.
-        await setImmediate()
-      }
-      await storing
-      const progress = { done: done + batch.uids.length, total: uids.length }
-      storing = storeBatch(sql, provider, folder, prepared, batch.uids[batch.uids.length - 1], progress).then((stored) => {
-        added += stored
-        done = progress.done
-      })
-      storing.catch(() => {}) // awaited before the next batch is handed over, or below
-    }
-  } catch (error) {
-    await storing.catch(() => {})
-    throw error
-  }
-  await storing
-  return { added, fetched: done }
-}
-
-type MessageMeta = Pick<FetchMessageObject, 'uid' | 'flags' | 'modseq' | 'size' | 'internalDate'>
-
-/** A fetched message: its flags and dates, and its source (a stream for one over STREAM_BYTES). */
-interface FetchedMessage { meta: MessageMeta; content: Buffer | Readable }
-
-/** One batch from the server: a FETCH of its messages read whole, or its one large message as a stream. */
-async function fetchBatch(client: ImapFlow, batch: FetchBatch): Promise<{ batch: FetchBatch; messages: FetchedMessage[] }> {
-  const messages: FetchedMessage[] = []
-  if (batch.streamed) {
-    const message = await fetchLarge(client, batch.uids[0])
-    if (message) messages.push(message)
-  } else {
-    for await (const message of client.fetch(batch.uids.join(','), { uid: true, flags: true, size: true, internalDate: true, source: true }, { uid: true })) {
-      messages.push({ meta: message, content: message.source ?? Buffer.alloc(0) })
-    }
-  }
-  return { batch, messages }
-}
-
-interface PreparedMessage { email: Omit<NewReceivedEmail, 'threadId'>; thread: ThreadInput; attachments: NewAttachment[] }
-
-/** A parsed message as its rows: bodies, preview and attachments sealed, bound to the row ids. */
-function prepareMessage(box: SecretBox, provider: ProviderForSync, folder: MailboxFolderRow, message: MessageMeta, parsed: ParsedMessage): PreparedMessage {
-  const id = randomUUID()
-  const flags = serverFlags(message.uid, message.flags, message.modseq)
-  const internalDate = message.internalDate instanceof Date ? message.internalDate : message.internalDate ? new Date(message.internalDate) : null
-  const subjectKey = threadSubject(parsed.subject)
-  // bodies are text: compressed before sealing, they cost Postgres (and the wire, and the disk) a
-  // third or less. On this thread: compressing on libuv's pool overlapped the next parse but cost
-  // more CPU in all (bench, back to back: 1.55-1.67 against 1.32-1.38 ms per message), and a sync
-  // on two cores is bound by CPU in all
-  const bodyText = parsed.text === null ? null : box.seal(parsed.text, `${id}:text`, { compress: true })
-  const bodyHtml = parsed.html === null ? null : box.seal(parsed.html, `${id}:html`, { compress: true })
-  return {
-    email: {
-      id, userId: provider.userId, providerId: provider.id, folderId: folder.id, uid: message.uid,
-      messageId: parsed.messageId, inReplyTo: parsed.inReplyTo, referenceIds: parsed.referenceIds, threadSubject: subjectKey,
-      subject: parsed.subject, fromAddress: parsed.fromAddress, fromName: parsed.fromName, toAddress: parsed.toAddress,
-      ccAddresses: parsed.ccAddresses, bccAddresses: parsed.bccAddresses,
-      receivedAt: parsed.date ?? internalDate ?? new Date(), size: message.size ?? 0,
-      isRead: flags.isRead, isStarred: flags.isStarred, isAnswered: flags.isAnswered,
-      hasAttachments: parsed.attachments.some((a) => a.listed), modseq: flags.modseq,
-      preview: box.seal(parsed.preview, `${id}:preview`),
-      bodyText, bodyHtml,
-    },
-    thread: { messageId: parsed.messageId, named: [...(parsed.inReplyTo ? [parsed.inReplyTo] : []), ...parsed.referenceIds], subjectKey },
-    attachments: parsed.attachments.map((a) => {
-      const attachmentId = randomUUID()
-      return {
-        id: attachmentId, emailId: id, userId: provider.userId, filename: a.filename, contentType: a.contentType, contentId: a.contentId,
-        size: a.content.length, content: box.seal(a.content, attachmentId),
-      }
-    }),
-  }
-}
-
-/**
- * One batch in one transaction: its conversations, its messages and their attachments (a statement
- * each), the folder's cursor and the account's progress. Committed without waiting for its WAL to
- * reach the disk (synchronous_commit off, for this transaction only): what it holds is a copy of
- * mail the IMAP server keeps, and the cursor moves in the same transaction, so a Postgres crash can
- * only lose the last batches together with their cursor, and the next sync fetches them again.
- * (npm run bench -- sync: the sync's wait for the store before it hands over the next batch fell
- * from 2.8 to 2.3 s of 8 s.)
- */
-async function storeBatch(sql: Sql, provider: ProviderForSync, folder: MailboxFolderRow, batch: PreparedMessage[], lastUid: number, progress: { done: number; total: number }): Promise<number> {
-  return sql.begin(async (tx) => {
-    const [, threads] = await Promise.all([tx`set local synchronous_commit = off`, assignThreads(tx, provider.userId, batch.map((m) => m.thread))])
-    const stored = await insertReceivedEmails(tx, batch.map((m, i) => ({ ...m.email, threadId: threads[i] })))
-    // the attachments are a COPY: nothing may be sent on the connection beside it
-    await insertAttachments(tx, batch.filter((m) => stored.has(m.email.id)).flatMap((m) => m.attachments))
-    await Promise.all([advanceFolderUid(tx, folder.id, lastUid), setProviderProgress(tx, provider.id, progress.done, progress.total)])
-    return stored.size
-  })
-}
-
-/** A message over STREAM_BYTES: its flags and dates, and its source as a stream read in chunks. */
-async function fetchLarge(client: ImapFlow, uid: number): Promise<{ meta: MessageMeta; content: Readable } | undefined> {
-  const meta = await client.fetchOne(String(uid), { uid: true, flags: true, size: true, internalDate: true }, { uid: true })
-  if (!meta) return undefined // expunged meanwhile
-  const download = await client.download(String(uid), undefined, { uid: true, chunkSize: 1024 * 1024 })
-  if (!download || !('content' in download) || !download.content) return undefined
-  return { meta, content: download.content }
-}
-
-interface FetchBatch { uids: number[]; streamed: boolean }
-
-/**
- * Splits UIDs into fetch batches of at most BATCH_MESSAGES and about BATCH_BYTES (RFC822.SIZE);
- * a message over STREAM_BYTES is a batch of its own, streamed. The sizes are fetched SIZE_CHUNK
- * UIDs at a time as the batches are needed (within readAhead's fetch, so overlapping the parse
- * and the store), not all before the first batch.
- */
-async function* batchesBySize(client: ImapFlow, uids: number[]): AsyncGenerator<FetchBatch> {
-  let current: number[] = []
-  let bytes = 0
-  for (let i = 0; i < uids.length; i += SIZE_CHUNK) {
-    const chunk = uids.slice(i, i + SIZE_CHUNK)
-    const sizes = new Map<number, number>()
-    for await (const m of client.fetch(chunk.join(','), { uid: true, size: true }, { uid: true })) sizes.set(m.uid, m.size ?? 0)
-    for (const uid of chunk) {
-      const size = sizes.get(uid)
-      if (size === undefined) continue // expunged meanwhile
-      if (current.length && (current.length >= BATCH_MESSAGES || bytes + size > BATCH_BYTES || size > STREAM_BYTES)) {
-        yield { uids: current, streamed: false }
-        current = []
-        bytes = 0
-      }
-      if (size > STREAM_BYTES) {
-        yield { uids: [uid], streamed: true }
-        continue
-      }
-      current.push(uid)
-      bytes += size
-    }
-  }
-  if (current.length) yield { uids: current, streamed: false }
 }

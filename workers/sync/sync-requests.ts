@@ -16,7 +16,8 @@ export async function requestSync(sql: Sql, boss: PgBoss, providerId: string): P
     if (waiting) return waiting
     const id = randomUUID()
     await insertSyncJob(tx, id, provider.userId, providerId)
-    await enqueue(tx, boss, queues.syncMailbox, { providerId }, { id, singletonKey: providerId })
+    // grouped by user: a process runs only so many of one user's syncs at once (sync-worker.ts)
+    await enqueue(tx, boss, queues.syncMailbox, { providerId }, { id, singletonKey: providerId, group: { id: provider.userId } })
     return id
   })
 }

@@ -21,16 +21,29 @@ export interface SyncWorkerOptions {
   pollSeconds?: number
 }
 
+/** How long a running sync may go on once the process stops (the queue waits 10 s at most). */
+const STOP_GRACE_MS = 2000
+
 /** Accounts queued per schedule tick (the rest wait for the next tick). */
 const DUE_PER_TICK = 500
 
+/**
+ * Syncs of one user's accounts running at once, across every sync process: half the slots of one
+ * process (at least one), so one user's accounts, however many and however slow their servers,
+ * never take every slot from the others.
+ */
+export const perUserSyncs = (concurrency: number) => Math.max(1, Math.floor(concurrency / 2))
+
 export async function startSyncWorker(boss: PgBoss, deps: SyncDeps, options: SyncWorkerOptions): Promise<() => Promise<void>> {
   const pollSeconds = options.pollSeconds ?? 10
-  await work(boss, queues.syncMailbox, syncMailboxHandler(deps), { concurrency: options.concurrency, pollSeconds })
-  await work(boss, queues.mailboxChanges, mailboxChangesHandler(deps), { concurrency: options.concurrency, pollSeconds })
+  // stopping closes every IMAP connection at once: no stop waits for a slow or hostile server
+  const stopping = new AbortController()
+  const running = { ...deps, stopSignal: stopping.signal }
+  await work(boss, queues.syncMailbox, syncMailboxHandler(running), { concurrency: options.concurrency, pollSeconds, groupConcurrency: perUserSyncs(options.concurrency) })
+  await work(boss, queues.mailboxChanges, mailboxChangesHandler(running), { concurrency: options.concurrency, pollSeconds })
   // a write-back that gave up leaves its changes pending; the next one (Sync, the next change) tries again
   await work(boss, { ...queues.mailboxChanges, name: deadLetterName(queues.mailboxChanges) }, async () => {}, { pollSeconds: 60 })
-  let running: Promise<void> | undefined
+  let ticking: Promise<void> | undefined
   const tick = async () => {
     try {
       for (const providerId of await dueProviderIds(deps.sql, options.intervalSeconds, DUE_PER_TICK)) {
@@ -41,10 +54,12 @@ export async function startSyncWorker(boss: PgBoss, deps: SyncDeps, options: Syn
       log.warn('sync.schedule_failed', errorFields(error))
     }
   }
-  const timer = setInterval(() => { running ??= tick().finally(() => { running = undefined }) }, (options.tickSeconds ?? Math.min(options.intervalSeconds, 60)) * 1000)
-  running = tick().finally(() => { running = undefined })
+  const timer = setInterval(() => { ticking ??= tick().finally(() => { ticking = undefined }) }, (options.tickSeconds ?? Math.min(options.intervalSeconds, 60)) * 1000)
+  ticking = tick().finally(() => { ticking = undefined })
   return async () => {
     clearInterval(timer)
-    await running
+    // a sync gets a moment to end on its own, then its connection is closed whatever its server does
+    setTimeout(() => stopping.abort(), STOP_GRACE_MS).unref()
+    await ticking
   }
 }

@@ -10,7 +10,7 @@ import { checkFromBinding } from './from-binding.ts'
 import { firstValue, joinMessage, makeField, splitMessage } from '../mail/raw-message.ts'
 import type { SubmissionUser } from './submission-auth.ts'
 
-/** Checks From, Sender and Reply-To (from-binding.ts), drops Bcc (RFC 5322 §3.6.3), adds a Message-ID on the alias domain if missing. */
+/** Checks the originator fields (From, Sender, Resent-From, Resent-Sender, Reply-To: from-binding.ts), drops Bcc (RFC 5322 §3.6.3), adds a Message-ID on the alias domain if missing. */
 export function prepareSubmission(raw: Buffer, user: SubmissionUser, messageId: string): Buffer {
   const { headers, body } = splitMessage(raw)
   checkFromBinding(headers, user.address)

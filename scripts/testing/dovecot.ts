@@ -11,6 +11,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { ImapFlow } from 'imapflow'
 import { freePort } from './free-port.ts'
+import { saveTestCertificates, writeTestCertificates, type TestCertificates } from './test-certificates.ts'
 
 export const DOVECOT = process.env.DOVECOT_PATH ?? '/usr/sbin/dovecot'
 export const DOVEADM = path.join(path.dirname(DOVECOT), '..', 'bin', 'doveadm')
@@ -39,6 +40,8 @@ export interface DovecotOptions {
    * STARTTLS (RFC 3501 §6.2.1); `ssl = required` refuses any login before the upgrade.
    */
   starttls?: boolean
+  /** the server's key and certificate and their CA (made for this Dovecot when not given) */
+  certificates?: TestCertificates
 }
 
 export interface SeedMessage {
@@ -57,6 +60,8 @@ export interface Dovecot {
   /** PEM of the CA that signed the server certificate (trust it like NODE_EXTRA_CA_CERTS would) */
   ca: string
   caFile: string
+  /** the key, certificate and CA it serves, for another test server under the same CA (the hostile IMAP server) */
+  certificates: TestCertificates
   dir: string
   /** Dovecot's log: a login line ends in `TLS` when the session was encrypted, `secured` for plaintext on loopback */
   logFile: string
@@ -81,16 +86,6 @@ export interface Dovecot {
   /** Starts the paused server again on the same ports, with the same users and mail. */
   resume(): Promise<void>
   stop(): Promise<void>
-}
-
-/** A CA and a server certificate for 127.0.0.1/localhost signed by it. */
-async function makeCertificates(dir: string) {
-  const f = (name: string) => path.join(dir, name)
-  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('ca-key.pem'), '-out', f('ca.pem'), '-days', '2', '-subj', '/CN=Veilmail test CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'])
-  await run('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('key.pem'), '-out', f('server.csr'), '-subj', '/CN=localhost'])
-  writeFileSync(f('san.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n')
-  await run('openssl', ['x509', '-req', '-in', f('server.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca-key.pem'), '-CAcreateserial', '-out', f('cert.pem'), '-days', '2', '-extfile', f('san.ext')])
 }
 
 // What Dovecot 2.3 announces after login, less CONDSTORE and QRESYNC (RFC 7162) and/or NOTIFY (RFC 5465).
@@ -123,7 +118,8 @@ export async function startDovecot(options: DovecotOptions = {}): Promise<Doveco
   const dir = mkdtempSync(path.join(os.tmpdir(), 'veilmail-dovecot-'))
   chmodSync(dir, 0o755) // Dovecot's auth and mail processes run as other users and read the users file
   for (const sub of ['run', 'state', 'mail']) mkdirSync(path.join(dir, sub))
-  await makeCertificates(dir)
+  const certificates = options.certificates ?? (await writeTestCertificates(dir))
+  if (options.certificates) saveTestCertificates(dir, certificates)
   const port = await freePort()
   let plainPort: number | undefined
   // two ports free a moment apart may be the same one
@@ -225,7 +221,7 @@ ${options.condstore === false || options.notify === false ? `protocol imap {\n  
     clearTimeout(timer)
   }
   let child = await launch()
-  const ca = readFileSync(path.join(dir, 'ca.pem'), 'utf8')
+  const ca = certificates.ca
   const passwords = new Map<string, string>()
 
   const maildir = (user: string, folder: string) => path.join(dir, 'mail', user, folder === 'INBOX' ? '' : `.${folder.replaceAll('/', '.')}`)
@@ -242,7 +238,7 @@ ${options.condstore === false || options.notify === false ? `protocol imap {\n  
   let counter = 0
 
   const dovecot: Dovecot = {
-    host: '127.0.0.1', port, plainPort, ca, caFile: path.join(dir, 'ca.pem'), dir, logFile: log,
+    host: '127.0.0.1', port, plainPort, ca, caFile: path.join(dir, 'ca.pem'), certificates, dir, logFile: log,
     addUser(user, password = randomBytes(9).toString('base64url')) {
       if (!/^[\w.@+-]+$/.test(user)) throw new Error(`test user names are letters, digits and .@+-_: ${user}`)
       writeFileSync(path.join(users, user), `${user}:{PLAIN}${password}:${mailUser.uid}:${mailUser.gid}::${dir}/mail/${user}::\n`)

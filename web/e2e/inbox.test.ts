@@ -64,6 +64,17 @@ function xssMessage(): string {
   })
 }
 
+/** Remote images named only in escaped CSS, which a pattern for `url(` does not see but the browser reads. */
+function escapedCssMessage(): string {
+  const t = tracker.url
+  const html = String.raw`<html><head><style>@\69mport "${t}/escaped-import.css"; .hero{width:40px;height:40px;background-image:u\72l(${t}/escaped-style.png)}</style></head><body>
+<p>Our new styles</p>
+<div class="hero"></div>
+<div style="width:40px;height:40px;background-image:image-set('${t}/escaped-attr.png' 1x)"></div>
+</body></html>`
+  return message({ from: 'Style News <news@style.example>', subject: 'Escaped styles', id: 'escaped-css', minute: 45, contentType: 'Content-Type: text/html; charset=utf-8', body: html })
+}
+
 function reportMessage(): string {
   const b = 'report-boundary'
   const pdf = PDF.toString('base64').replace(/.{76}/g, `$&${CRLF}`)
@@ -345,6 +356,25 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     expect(tracker.hits.filter((hit) => !/\.png$/.test(hit))).toEqual([])
     expect(await page.title()).not.toBe('owned')
     expect(dialogs).toBe(0)
+  })
+
+  it('counts remote images named in escaped CSS: "Show images", and nothing fetched before it', async () => {
+    await dovecot.append(MAILBOX, [{ raw: escapedCssMessage() }])
+    const providerId = await folderAccount(page)
+    const jobId = await page.evaluate(async (url) => (await (await fetch(url, { method: 'POST' })).json()).jobId, `/api/email-providers/${providerId}/sync`)
+    await waitForSyncJob(page, `/api/email-providers/${providerId}/sync-jobs/${jobId}`)
+    const escaped = (hit: string) => hit.startsWith('/escaped-')
+    await page.goto(server.url + '/inbox')
+    await row(page, 'Escaped styles').getByRole('button', { name: /Escaped styles/ }).click()
+    const frame = page.frameLocator('iframe[title="Message body"]')
+    await frame.getByText('Our new styles').waitFor()
+    await expect.poll(() => page.evaluate(() => document.querySelector<HTMLIFrameElement>('iframe[title="Message body"]')?.contentDocument?.readyState)).toBe('complete')
+    await page.getByTestId('remote-blocked').getByRole('button', { name: 'Show images' }).waitFor()
+    expect(tracker.hits.filter(escaped)).toEqual([])
+
+    await page.getByRole('button', { name: 'Show images' }).click()
+    // the images; the stylesheet never, shown or not
+    await expect.poll(() => [...new Set(tracker.hits.filter(escaped))].sort()).toEqual(['/escaped-attr.png', '/escaped-style.png'])
   })
 
   it('fits 375, 768 and 1280 px, with the sidebar in a drawer below 1024 px', async () => {

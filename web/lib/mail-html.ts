@@ -1,9 +1,10 @@
 // Mail HTML as the browser shows it (the inbox and the Decrypt page). Senders' HTML is hostile:
 // DOMPurify removes scripts, event handlers, javascript: links, forms, SVG and <meta refresh>;
 // then every resource the message would fetch is decided here, because a remote image is a
-// tracking pixel that tells the sender when and where the mail was read. The result is shown in a
-// sandboxed frame (no scripts, forms or top navigation) whose own CSP blocks remote loads until
-// the reader asks for images: a second wall behind the rewriting, also against CSS escapes.
+// tracking pixel that tells the sender when and where the mail was read (CSS in mail-css.ts, read
+// with a real tokenizer, escapes and all). The result is shown in a sandboxed frame (no scripts,
+// forms or top navigation) whose own CSP blocks remote loads until the reader asks for images: a
+// second wall behind the rewriting.
 
 export interface SanitizeMailOptions {
   /** cid (RFC 2392, without <>) → data: URL of the image the message carries itself */
@@ -23,15 +24,15 @@ export const FORBID_TAGS = ['script', 'form', 'input', 'button', 'select', 'text
 /** Attributes that make the reader's browser fetch something. */
 export const RESOURCE_ATTRIBUTES = ['src', 'srcset', 'background', 'poster', 'lowsrc', 'dynsrc', 'xlink:href']
 
-const REMOTE = /^(https?:)?\/\//i
-const CSS_URL = /url\(\s*(['"]?)(.*?)\1\s*\)/gi
-const CSS_IMPORT = /@import[^;]*;?/gi
+/** http(s) with a host, or scheme-relative; the URL parser reads "\" as "/" in both (WHATWG URL, special schemes). */
+const REMOTE = /^(https?:)?[/\\]{2}/i
 
 export type ResourceDecision = { keep: true; value: string } | { keep: false; remote: boolean }
 
 /** What happens to one resource URL: inline images from their attachment, data: images, remote only when shown. */
 export function resourceUrl(value: string, options: SanitizeMailOptions): ResourceDecision {
-  const url = value.trim()
+  // as the URL parser reads it: C0 controls and spaces cut at both ends, tabs and newlines anywhere
+  const url = value.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '')
   const cid = /^cid:(.+)$/i.exec(url)
   if (cid) {
     const inline = options.inline.get(cid[1].replace(/^<|>$/g, ''))
@@ -45,18 +46,6 @@ export function resourceUrl(value: string, options: SanitizeMailOptions): Resour
 /** A link is kept only to the web or to mail; anything else (javascript:, data:, relative) is dropped. */
 export function safeLink(href: string): boolean {
   return /^(https?:|mailto:)/i.test(href.trim())
-}
-
-/** CSS with remote url(…) removed unless shown, cid: and data: images kept; @import always removed. */
-export function rewriteCss(css: string, options: SanitizeMailOptions): { css: string; blocked: number } {
-  let blocked = 0
-  const out = css.replace(CSS_IMPORT, '').replace(CSS_URL, (_match, _quote: string, url: string) => {
-    const decision = resourceUrl(url, options)
-    if (decision.keep) return `url("${decision.value.replace(/["\\\n]/g, '')}")`
-    if (decision.remote) blocked++
-    return 'none'
-  })
-  return { css: out, blocked }
 }
 
 /** The frame's own policy: nothing remote but images, and those only once shown. */
@@ -74,9 +63,9 @@ export function mailFrameDocument(html: string, showRemote: boolean): string {
     `</head><body>${html}</body></html>`
 }
 
-/** Sanitizes `html` for the frame. DOMPurify loads on first use, not with the page. */
+/** Sanitizes `html` for the frame. DOMPurify and the CSS tokenizer load on first use, not with the page. */
 export async function sanitizeMailHtml(html: string, options: SanitizeMailOptions): Promise<SanitizedMail> {
-  const { default: DOMPurify } = await import('dompurify')
+  const [{ default: DOMPurify }, { rewriteCss }] = await Promise.all([import('dompurify'), import('./mail-css.ts')])
   const purify = DOMPurify(window)
   let blocked = 0
   purify.addHook('uponSanitizeElement', (node, data) => {
@@ -95,11 +84,11 @@ export async function sanitizeMailHtml(html: string, options: SanitizeMailOption
         data.keepAttr = false
         if (decision.remote) blocked++
       }
-    } else if (name === 'style' && /url\s*\(|@import/i.test(data.attrValue)) {
+    } else if (name === 'style') {
+      // every style attribute: no pattern tells which ones can fetch (`u\72l(…)`, `image-set("…")`)
       const rewritten = rewriteCss(data.attrValue, options)
       blocked += rewritten.blocked
-      if (rewritten.blocked > 0) data.keepAttr = false
-      else data.attrValue = rewritten.css
+      data.attrValue = rewritten.css
     }
   })
   purify.addHook('afterSanitizeAttributes', (node) => {

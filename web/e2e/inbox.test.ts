@@ -51,7 +51,7 @@ function xssMessage(): string {
 <a id="js-link" href="javascript:fetch('${t}/js-link')">Click me</a>
 <svg onload="fetch('${t}/svg')"><image href="${t}/svg-image.png" /></svg>
 <div style="background:url(${t}/css-bg.png)">styled block</div>
-<img alt="remote" src="${t}/pixel.png">
+<img alt="remote" src="${t}/pixel.png" referrerpolicy="unsafe-url">
 <form action="${t}/form"><input name="q"><button>Go</button></form>
 <iframe src="${t}/frame"></iframe>
 <a id="deal" href="https://shop.example/deal">See the deal</a>
@@ -315,7 +315,9 @@ describe.skipIf(!run)('the inbox in the browser', () => {
       dialogs++
       void d.dismiss()
     })
-    await page.goto(server.url + '/inbox')
+    const opened = await page.goto(server.url + '/inbox')
+    // the app names none of its pages to other servers, the mail frame's requests included
+    expect(opened?.headers()['referrer-policy']).toBe('no-referrer')
     await row(page, 'Weekly deals').getByRole('button', { name: /deals/ }).click()
     const body = page.frameLocator('iframe[title="Message body"]')
     await body.getByText('Deals of the').waitFor()
@@ -354,11 +356,13 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     await expect.poll(() => tracker.hits.includes('/css-bg.png')).toBe(true)
     // images only: no script, handler, link, form, frame or refresh ever reached the listener
     expect(tracker.hits.filter((hit) => !/\.png$/.test(hit))).toEqual([])
+    // and none of them said where the mail was read (the image asked for its full URL: referrerpolicy is not kept)
+    expect(tracker.requests.filter((r) => r.referer !== undefined)).toEqual([])
     expect(await page.title()).not.toBe('owned')
     expect(dialogs).toBe(0)
   })
 
-  it('counts remote images named in escaped CSS: "Show images", and nothing fetched before it', async () => {
+  it('counts remote images named in escaped CSS: "Show images", nothing fetched before it, and no Referer after it', async () => {
     await dovecot.append(MAILBOX, [{ raw: escapedCssMessage() }])
     const providerId = await folderAccount(page)
     const jobId = await page.evaluate(async (url) => (await (await fetch(url, { method: 'POST' })).json()).jobId, `/api/email-providers/${providerId}/sync`)
@@ -375,6 +379,8 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     await page.getByRole('button', { name: 'Show images' }).click()
     // the images; the stylesheet never, shown or not
     await expect.poll(() => [...new Set(tracker.hits.filter(escaped))].sort()).toEqual(['/escaped-attr.png', '/escaped-style.png'])
+    // and no request named the app's page
+    expect(tracker.requests.filter((r) => escaped(r.path) && r.referer !== undefined)).toEqual([])
   })
 
   it('fits 375, 768 and 1280 px, with the sidebar in a drawer below 1024 px', async () => {

@@ -42,5 +42,8 @@ describe('the mail sanitizer config', () => {
     const doc = mailFrameDocument('<p>hi</p>', false)
     expect(doc.indexOf('Content-Security-Policy')).toBeLessThan(doc.indexOf('<p>hi</p>'))
     expect(doc).toContain(`content="${frameCsp(false)}"`)
+    // the mail's own requests (images once shown, CSS backgrounds) name no page of the app
+    expect(doc.indexOf('<meta name="referrer" content="no-referrer">')).toBeGreaterThan(0)
+    expect(doc.indexOf('<meta name="referrer"')).toBeLessThan(doc.indexOf('<p>hi</p>'))
   })
 })

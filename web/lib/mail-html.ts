@@ -4,7 +4,8 @@
 // tracking pixel that tells the sender when and where the mail was read (CSS in mail-css.ts, read
 // with a real tokenizer, escapes and all). The result is shown in a sandboxed frame (no scripts,
 // forms or top navigation) whose own CSP blocks remote loads until the reader asks for images: a
-// second wall behind the rewriting.
+// second wall behind the rewriting. What the frame loads never says where it was read: its
+// document sends no Referer (mail-frame.tsx, mailFrameDocument).
 
 export interface SanitizeMailOptions {
   /** cid (RFC 2392, without <>) → data: URL of the image the message carries itself */
@@ -55,10 +56,15 @@ export function frameCsp(showRemote: boolean): string {
   ].join('; ')
 }
 
-/** The srcdoc of the message frame. */
+/**
+ * The document of the message frame (MailFrame loads it from a blob: URL, which sends no Referer).
+ * The referrer meta says the same for any other way of loading it: the frame's referrerpolicy
+ * attribute covers only the frame's own navigation, not the requests of the mail in it.
+ */
 export function mailFrameDocument(html: string, showRemote: boolean): string {
   return '<!doctype html><html><head><meta charset="utf-8">' +
     `<meta http-equiv="Content-Security-Policy" content="${frameCsp(showRemote)}">` +
+    '<meta name="referrer" content="no-referrer">' +
     '<style>html,body{margin:0}body{padding:12px;font-family:system-ui,sans-serif;font-size:14px;line-height:1.5;color:#111;background:#fff;overflow-wrap:anywhere}img{max-width:100%;height:auto}table{max-width:100%}</style>' +
     `</head><body>${html}</body></html>`
 }

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { mailFrameDocument } from '../../lib/mail-html.ts'
 
 const MIN_HEIGHT = 160
@@ -8,10 +8,20 @@ const MAX_HEIGHT = 20_000
  * Sanitized mail HTML in a sandboxed frame: no allow-scripts (nothing in it runs), no
  * allow-forms, no allow-top-navigation; links open in a new tab outside the sandbox. Same-origin
  * only so this page can size the frame to its content; without scripts the frame cannot use it.
+ * The document is a blob: URL of this page, not a srcdoc: Chromium sends this page's origin as
+ * Referer with the CSS image requests of a srcdoc document whatever its referrer policy (the
+ * page's header, its own meta), while a document at a blob: URL names no referrer at all (Fetch:
+ * a local scheme is stripped). docs/decisions/0037-mail-frame.md.
  */
 export function MailFrame({ html, showRemote, title = 'Message body' }: { html: string; showRemote: boolean; title?: string }) {
   const frame = useRef<HTMLIFrameElement>(null)
   const [height, setHeight] = useState(MIN_HEIGHT)
+  const [url, setUrl] = useState<string>()
+  useEffect(() => {
+    const document = URL.createObjectURL(new Blob([mailFrameDocument(html, showRemote)], { type: 'text/html;charset=utf-8' }))
+    setUrl(document)
+    return () => URL.revokeObjectURL(document)
+  }, [html, showRemote])
   function fit() {
     const doc = frame.current?.contentDocument
     if (!doc?.documentElement) return
@@ -25,7 +35,7 @@ export function MailFrame({ html, showRemote, title = 'Message body' }: { html: 
       title={title}
       sandbox="allow-same-origin allow-popups allow-popups-to-escape-sandbox"
       referrerPolicy="no-referrer"
-      srcDoc={mailFrameDocument(html, showRemote)}
+      src={url}
       onLoad={fit}
       style={{ height }}
       className="w-full rounded-md border border-border bg-white"

@@ -56,7 +56,8 @@ export function PrivacyRoute() {
             <strong>Sending credentials and connected mailboxes.</strong> SMTP passwords and webhook signing secrets for your aliases and the
             IMAP passwords or Microsoft (Outlook) sign-in tokens of mailboxes you connect are encrypted at rest with
             AES-256-GCM. Messages synced from connected mailboxes are stored so you can read them in the inbox, until
-            you delete them or your account.
+            you delete them or your account; their bodies and attachments are encrypted at rest, their subjects and
+            addresses are not (see "What is encrypted at rest" below).
           </li>
           <li>
             <strong>Mail you send.</strong> Messages you write in Veilmail wait in an outgoing queue while they are
@@ -70,6 +71,40 @@ export function PrivacyRoute() {
             depending on the action). Each counter is deleted within an hour after its window ends.
           </li>
         </ul>
+      </ProseSection>
+
+      <ProseSection title="What is encrypted at rest, and what is not">
+        <p>
+          Encrypted with AES-256-GCM under a key derived from our server's secret key, each value bound to its own
+          record:
+        </p>
+        <ul>
+          <li>Mail arriving for your aliases while it waits to be forwarded: the whole message and its envelope.</li>
+          <li>Mail you send from Veilmail while it waits in the outgoing queue: the whole message, subject included.</li>
+          <li>
+            Mail synced from your connected mailboxes: the text and HTML bodies, the preview line shown in the list,
+            and the contents of attachments.
+          </li>
+          <li>IMAP passwords, Microsoft (Outlook) sign-in tokens, the SMTP passwords of your aliases and webhook signing secrets.</li>
+        </ul>
+        <p>Stored readable, not encrypted:</p>
+        <ul>
+          <li>
+            Of mail synced from your connected mailboxes: the subject; the sender's and recipients' addresses and names
+            (From, To, Cc, Bcc); the Message-ID and the ids of the messages it replies to (In-Reply-To, References); the
+            date, size and read, starred and answered marks; the folder it is in; and the names, types and sizes of its
+            attachments. The database works with these: it groups replies into conversations by those ids and by the
+            subject, and builds your message list from them.
+          </li>
+          <li>Of mail you send: the recipient, the status and the times.</li>
+          <li>Where your aliases forward, and the contacts behind your reply addresses: we need them to route mail.</li>
+        </ul>
+        <p>
+          This protects a copy of our database (a backup, a disk) that comes without the server's key. It does not hide
+          your mail from the running service, which holds that key so it can show you your inbox. What we cannot read
+          at all: your private key, locked with your master password, and the copies of failed forwards we keep for
+          you, encrypted to your age key.
+        </p>
       </ProseSection>
 
       <ProseSection title="Mail we forward">

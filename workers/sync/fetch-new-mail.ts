@@ -144,15 +144,20 @@ async function fetchBatch(f: FolderFetch, batch: FetchBatch): Promise<{ batch: F
   // what the sizes announced, a quarter more for servers that count a little differently, and the
   // FETCH framing of each message; a server over it lied about its sizes
   const budget = { bytes: Math.ceil(batch.bytes * 1.25) + 64 * 1024 + 1024 * batch.uids.length, ms: f.commandTimeoutMs }
+  const fetch = (uids: Iterable<number>, flags: boolean) => f.guard.run('fetch', budget, async () => {
+    for await (const message of f.client.fetch([...uids].join(','), { uid: true, flags, internalDate: true, source: true }, { uid: true })) {
+      // only what was asked for, once each: a server can answer with any UID
+      if (!wanted.delete(message.uid)) continue
+      const content = message.source ?? Buffer.alloc(0)
+      messages.push({ meta: message, size: content.length, content })
+    }
+  })
   try {
-    await f.guard.run('fetch', budget, async () => {
-      for await (const message of f.client.fetch(batch.uids.join(','), { uid: true, flags: true, internalDate: true, source: true }, { uid: true })) {
-        // only what was asked for, once each: a server can answer with any UID
-        if (!wanted.delete(message.uid)) continue
-        const content = message.source ?? Buffer.alloc(0)
-        messages.push({ meta: message, size: content.length, content })
-      }
-    })
+    await fetch(batch.uids, true)
+    // imapflow drops a whole FETCH row whose flags it cannot read (a keyword with a NUL, a CR, a
+    // bracket): asked again without flags, the message comes as unread; what still does not come
+    // was expunged meanwhile
+    if (wanted.size) await fetch(new Set(wanted), false)
   } catch (error) {
     if (error instanceof ImapLimitError && error.limit === 'too-large') throw new RefetchSinglyError(batch.uids)
     throw error
@@ -181,7 +186,9 @@ const placeholder = (f: FolderFetch, reason: UnstoredReason, uid: number) =>
 async function fetchAlone(f: FolderFetch, uid: number, announced: number): Promise<FetchedMessage | undefined> {
   const { client, guard } = f
   const metaBudget = { ...BUDGETS.flags, ms: f.commandTimeoutMs }
-  const meta = await guard.run('fetch-meta', metaBudget, () => client.fetchOne(String(uid), { uid: true, flags: true, internalDate: true }, { uid: true }))
+  const fetchMeta = (flags: boolean) => guard.run('fetch-meta', metaBudget, () => client.fetchOne(String(uid), { uid: true, flags, internalDate: true }, { uid: true }))
+  // without flags when they are unreadable (see fetchBatch)
+  const meta = (await fetchMeta(true)) || (await fetchMeta(false))
   if (!meta || meta.uid !== uid) return undefined // expunged meanwhile
   const tooLarge = (reconnect: boolean): FetchedMessage => ({ meta, size: 0, parsed: placeholder(f, 'too-large', uid), reconnect })
   if (announced > f.maxMessageBytes) return tooLarge(false)
@@ -198,11 +205,12 @@ async function fetchAlone(f: FolderFetch, uid: number, announced: number): Promi
     if (!parsed) return undefined
     return { meta, size: counter.bytes, parsed }
   } catch (error) {
-    if (counter.overflowed) return tooLarge(false)
+    // more than MAX_MESSAGE_BYTES came, or more than twice what the server announced (imapflow's DownloadOverflow)
+    if (counter.overflowed || counter.sourceError?.code === 'DownloadOverflow') return tooLarge(false)
     const code = (error as { code?: string }).code
     // imapflow refuses a literal over its limit (parserLimits) and closes the connection itself
     if ((error instanceof ImapLimitError && error.limit === 'too-large') || code === 'LiteralTooLarge' || code === 'ResponseTooLarge') return tooLarge(true)
-    if (guard.error || counter.sourceFailed) throw guard.error ?? error // the connection failed: the sync is retried
+    if (guard.error || counter.sourceError) throw guard.error ?? error // the connection failed: the sync is retried
     log.warn('sync.message_unreadable', { folder: f.folder.id, uid, cause: (error as Error)?.name })
     return { meta, size: counter.bytes, parsed: placeholder(f, 'unreadable', uid) }
   }
@@ -212,7 +220,8 @@ async function fetchAlone(f: FolderFetch, uid: number, announced: number): Promi
 class ByteCounter extends Transform {
   bytes = 0
   overflowed = false
-  sourceFailed = false
+  /** what failed the stream from the server, when it failed */
+  sourceError: { code?: string } | undefined
   private readonly max: number
   constructor(max: number) {
     super()
@@ -230,7 +239,7 @@ class ByteCounter extends Transform {
   }
 
   override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
-    if (error && !this.overflowed) this.sourceFailed = true
+    if (error && !this.overflowed) this.sourceError = error as { code?: string }
     done(error)
   }
 }

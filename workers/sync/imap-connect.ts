@@ -95,6 +95,8 @@ export function classifyImapError(error: unknown, creds: Pick<ImapCredentials, '
   const code = typeof e?.code === 'string' ? e.code : ''
   if (code === 'ENOTFOUND' || code === 'EAI_NONAME' || code === 'EAI_FAIL') return new ImapConnectError('host-not-found', `The mail server ${creds.host} could not be found. Check the server name.`)
   if (TIMEOUT_CODES.has(code)) return new ImapConnectError('timeout', 'The mail server did not answer in time. It will be tried again.')
+  // imapflow's parser refused a literal, line or response over its limits (parserLimits) and closed the connection
+  if (code === 'LiteralTooLarge' || code === 'ResponseTooLarge' || code === 'LineTooLarge') return classifyImapError(new ImapLimitError('too-large', 'parse'), creds)
   // required STARTTLS the server does not offer (imapflow's _failSTARTTLS: marked, without a code),
   // or plaintext slipped in before the handshake: no certificate was ever shown
   if ((e?.tlsFailed && !code) || code === 'STARTTLS_INJECTION') {
@@ -103,7 +105,7 @@ export function classifyImapError(error: unknown, creds: Pick<ImapCredentials, '
   if (TLS_CODES.test(code)) return new ImapConnectError('tls', 'The secure connection to the mail server failed: its certificate could not be verified.')
   if (code === 'ECONNREFUSED') return new ImapConnectError('refused', `The mail server refused the connection on port ${creds.port}. Check the port and security setting.`)
   // a socket error (a Node code such as ECONNRESET, during the TLS upgrade too) or one imapflow raised on the session
-  const network = /^E[A-Z]+$/.test(code) || code === 'NoConnection' || e?.serverResponseCode !== undefined || 'executedCommand' in (e ?? {}) || /^(LiteralTooLarge|ResponseTooLarge|LineTooLarge)$/.test(code)
+  const network = /^E[A-Z]+$/.test(code) || code === 'NoConnection' || e?.serverResponseCode !== undefined || 'executedCommand' in (e ?? {})
   if (network) return new ImapConnectError('connection', 'The connection to the mail server was lost. It will be tried again.')
   return new ImapConnectError('internal', 'The sync failed on our side. It will be tried again.')
 }

@@ -47,6 +47,8 @@ export interface CommandBudget {
 export const BUDGETS = {
   /** LIST with STATUS: 1,000 folders are some 150 KB */
   list: { bytes: 2 * 1024 * 1024 },
+  /** STATUS of one folder */
+  status: { bytes: 64 * 1024 },
   /** SELECT/EXAMINE, with QRESYNC's VANISHED and flag changes */
   select: { bytes: 32 * 1024 * 1024 },
   /** UID SEARCH: a line of UIDs (imapflow's line limit bounds one answer too) */
@@ -75,6 +77,11 @@ export class ImapGuard {
     socket?.on('data', (chunk: Buffer) => {
       this.received += chunk.length
       if (this.limit && this.received > this.limit.until) this.trip('too-large', this.limit.phase)
+    })
+    // imapflow's parser refusing a literal, a line or a response over parserLimits: it closes the
+    // connection itself, and the command in flight fails only with NoConnection
+    client.on('error', (error: { code?: unknown }) => {
+      if (error?.code === 'LiteralTooLarge' || error?.code === 'LineTooLarge' || error?.code === 'ResponseTooLarge') this.trip('too-large', this.limit?.phase ?? 'parse')
     })
     if (options.deadlineMs !== undefined) this.syncTimer = setTimeout(() => this.trip('deadline', 'sync'), options.deadlineMs)
     if (options.signal) {

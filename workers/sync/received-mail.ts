@@ -104,9 +104,11 @@ export async function parseWhole(source: Buffer | Readable): Promise<ParsedMessa
   let mail: ParsedMail
   try {
     mail = await simpleParser(source, PARSER_OPTIONS)
-  } catch {
-    // unreadable as MIME: a fetched message is kept as its raw text, a streamed one is gone by now
-    const raw = Buffer.isBuffer(source) ? source.toString('latin1') : ''
+  } catch (error) {
+    // a stream that failed (its connection, a limit) is not a message: the caller decides
+    if (!Buffer.isBuffer(source)) throw error
+    // unreadable as MIME: a fetched message is kept as its raw text
+    const raw = source.toString('latin1')
     return {
       messageId: null, inReplyTo: null, referenceIds: [], subject: '', fromAddress: '', fromName: '', toAddress: '', ccAddresses: '',
       bccAddresses: '', date: null, text: raw, html: null, preview: previewOf(raw), attachments: [],

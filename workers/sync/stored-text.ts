@@ -34,7 +34,8 @@ const wellFormed = (s: string) => s.replace(LONE_SURROGATE, '\ufffd')
 /** One line of text as shown in the list and the detail: no control characters, well-formed, at most `max` code units. */
 export function cleanLine(value: string, max: number): string {
   let s = wellFormed(value)
-  if (ANY_CONTROL.test(s)) s = s.replace(LINE_BREAKS, ' ').replace(CONTROLS, '').trim()
+  // a control between two spaces leaves one space, as the text read without it
+  if (ANY_CONTROL.test(s)) s = s.replace(LINE_BREAKS, ' ').replace(CONTROLS, '').replace(/ {2,}/g, ' ').trim()
   return truncate(s, max)
 }
 

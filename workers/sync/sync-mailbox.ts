@@ -168,14 +168,20 @@ export async function syncProvider(deps: SyncDeps, provider: ProviderForSync): P
  * (a control character, an ill-formed string) is left out: it could not be shown or sent back.
  */
 async function recordFolders(deps: SyncDeps, { client, guard }: Session, provider: ProviderForSync): Promise<void> {
-  const listed = await guard.run('list', { ...BUDGETS.list, ms: deps.config.sync.commandTimeoutMs }, () => client.list({ statusQuery: { messages: true, unseen: true } }))
+  const ms = deps.config.sync.commandTimeoutMs
+  // without LIST-STATUS imapflow would send a STATUS for every folder listed, thousands of them:
+  // here only the recorded ones are asked
+  const listStatus = client.capabilities.has('LIST-STATUS')
+  const statusQuery = { messages: true, unseen: true }
+  const listed = await guard.run('list', { ...BUDGETS.list, ms }, () => client.list(listStatus ? { statusQuery } : {}))
   const selectable = listed.filter((f) => !f.flags.has('\\Noselect') && !f.flags.has('\\NonExistent') && recordableName(f.path))
   const isInbox = (f: (typeof listed)[number]) => f.specialUse === '\\Inbox' || f.path.toUpperCase() === 'INBOX'
   const ranked = [...selectable.filter(isInbox), ...selectable.filter((f) => !isInbox(f) && f.specialUse), ...selectable.filter((f) => !isInbox(f) && !f.specialUse)]
   if (ranked.length > MAX_FOLDERS || ranked.length < listed.length) log.warn('sync.folders_left_out', { provider: provider.id, listed: listed.length, kept: Math.min(ranked.length, MAX_FOLDERS) })
   for (const folder of ranked.slice(0, MAX_FOLDERS)) {
     const row = await upsertFolder(deps.sql, provider.id, folder.path, folder.specialUse ?? null, isInbox(folder))
-    if (folder.status) await setFolderStatus(deps.sql, row.id, storableInteger(folder.status.messages), storableInteger(folder.status.unseen))
+    const status = listStatus ? folder.status : await guard.run('status', { ...BUDGETS.status, ms }, () => client.status(folder.path, statusQuery))
+    if (status) await setFolderStatus(deps.sql, row.id, storableInteger(status.messages), storableInteger(status.unseen))
   }
 }
 

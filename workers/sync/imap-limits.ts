@@ -47,6 +47,8 @@ export interface CommandBudget {
 export const BUDGETS = {
   /** LIST with STATUS: 1,000 folders are some 150 KB */
   list: { bytes: 2 * 1024 * 1024 },
+  /** a STORE, MOVE or EXPUNGE of one message (its FETCH, COPYUID and EXPUNGE answers) */
+  store: { bytes: 1024 * 1024 },
   /** STATUS of one folder */
   status: { bytes: 64 * 1024 },
   /** SELECT/EXAMINE, with QRESYNC's VANISHED and flag changes */

@@ -1,0 +1,45 @@
+// A sync yields its slot after SYNC_SLICE_SECONDS: it stops at a batch boundary with its cursor
+// committed, finishes its job, and the rest of the mail comes in a new job queued behind it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dovecotAvailable } from '../../scripts/testing/dovecot.ts'
+import { startHostileImap, type CommandHook, type HostileImap } from '../../scripts/testing/hostile-imap.ts'
+import { hostileMail } from '../../scripts/testing/hostile-imap-behaviours.ts'
+import { addImapAccount, syncJobFinished } from '../../scripts/testing/mailbox-accounts.ts'
+import { startSyncEnv, type SyncEnv } from '../../scripts/testing/sync-env.ts'
+
+const run = dovecotAvailable()
+
+/** Each FETCH of message sources answered after 1.2 s: past a slice of 1 s after the first batch, whatever the machine's speed. */
+const slowSources: CommandHook = async (command) => {
+  if (command.name === 'FETCH' && /BODY\.PEEK\[\]/i.test(command.args)) await new Promise((resolve) => setTimeout(resolve, 1200))
+  return false
+}
+
+describe.skipIf(!run)('the sync\'s time slice', () => {
+  let env: SyncEnv
+  let imap: HostileImap
+  beforeAll(async () => {
+    env = await startSyncEnv({ env: () => ({ SYNC_SLICE_SECONDS: '1' }) })
+    const inbox = Array.from({ length: 120 }, (_, i) => ({ uid: i + 1, raw: hostileMail({ subject: `message ${i + 1}`, messageId: `<m${i + 1}@hostile.test>` }) }))
+    imap = await startHostileImap({ tls: env.dovecot.certificates, users: { 'slice@hostile.test': 'pw' }, folders: { INBOX: inbox }, onCommand: slowSources })
+  })
+  afterAll(async () => {
+    await env?.close()
+    await imap?.close()
+  })
+
+  it('stops after the batch that ends the slice, done with what it stored, and a new job brings the rest', async () => {
+    const { providerId, jobId } = await addImapAccount(env.user, imap, 'slice@hostile.test', 'pw')
+    const first = await syncJobFinished(env.user, providerId, jobId)
+    expect(first.status).toBe('done')
+    // batches of 50: the slice ends after the first, whose store is committed with the cursor
+    expect(first.syncResult.newEmailsCount).toBe(50)
+    const stored = async () => Number((await env.t.db.sql`select count(*) from received_emails where provider_id = ${providerId}`)[0].count)
+    await expect.poll(stored, { timeout: 30_000 }).toBe(120)
+    const jobs = await env.t.db.sql<{ status: string; newEmailsCount: number }[]>`
+      select status, new_emails_count from mailbox_sync_jobs where provider_id = ${providerId} order by created_at`
+    expect(jobs.length).toBeGreaterThanOrEqual(3)
+    expect(jobs.every((j) => j.status === 'done')).toBe(true)
+    expect(jobs.reduce((n, j) => n + j.newEmailsCount, 0)).toBe(120)
+  })
+})

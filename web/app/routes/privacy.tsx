@@ -50,7 +50,9 @@ export function PrivacyRoute() {
           <li>
             <strong>Encryption keys.</strong> Your age public key, and your private key only in encrypted form. Keys
             are generated and decrypted in your browser and the private key is encrypted with your master password,
-            which never reaches us. We cannot read your private key or reset your master password.
+            which this web app never sends to us. (Programs using our API can ask the server to decrypt one message
+            with the master password; it is used for that request and neither stored nor logged.) We cannot read your
+            private key without it, or reset your master password.
           </li>
           <li>
             <strong>Sending credentials and connected mailboxes.</strong> SMTP passwords and webhook signing secrets for your aliases and the

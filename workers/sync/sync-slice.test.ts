@@ -34,12 +34,14 @@ describe.skipIf(!run)('the sync\'s time slice', () => {
     expect(first.status).toBe('done')
     // batches of 50: the slice ends after the first, whose store is committed with the cursor
     expect(first.syncResult.newEmailsCount).toBe(50)
-    const stored = async () => Number((await env.t.db.sql`select count(*) from received_emails where provider_id = ${providerId}`)[0].count)
-    await expect.poll(stored, { timeout: 30_000 }).toBe(120)
-    const jobs = await env.t.db.sql<{ status: string; newEmailsCount: number }[]>`
-      select status, new_emails_count from mailbox_sync_jobs where provider_id = ${providerId} order by created_at`
-    expect(jobs.length).toBeGreaterThanOrEqual(3)
-    expect(jobs.every((j) => j.status === 'done')).toBe(true)
-    expect(jobs.reduce((n, j) => n + j.newEmailsCount, 0)).toBe(120)
+    // the rows of the last job are committed before its status: wait for both
+    const state = async () => {
+      const [{ count }] = await env.t.db.sql<{ count: number }[]>`select count(*)::int from received_emails where provider_id = ${providerId}`
+      const jobs = await env.t.db.sql<{ status: string; newEmailsCount: number }[]>`
+        select status, new_emails_count from mailbox_sync_jobs where provider_id = ${providerId} order by created_at`
+      return { stored: count, allDone: jobs.every((j) => j.status === 'done'), jobs: jobs.length, added: jobs.reduce((n, j) => n + j.newEmailsCount, 0) }
+    }
+    await expect.poll(state, { timeout: 30_000 }).toMatchObject({ stored: 120, allDone: true, added: 120 })
+    expect((await state()).jobs).toBeGreaterThanOrEqual(3)
   })
 })

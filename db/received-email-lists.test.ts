@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { insertEmailProvider } from './email-providers.ts'
 import { upsertFolder } from './mailbox-folders.ts'
-import { insertReceivedEmails, listReceivedEmails, type NewReceivedEmail } from './received-emails.ts'
+import { countConversations, insertReceivedEmails, listConversationPage, listReceivedEmails, PAGE_THREAD_MESSAGES, type NewReceivedEmail } from './received-emails.ts'
 import { insertUser } from './users.ts'
 import { createTestDatabase, type TestDatabase } from '../scripts/testing/test-database.ts'
 
@@ -82,5 +82,50 @@ describe('listReceivedEmails', () => {
         expect(await fetched() - before, category).toBe(50)
       }
     })
+  })
+})
+
+describe('listConversationPage', () => {
+  it('pages and counts conversations, not messages: each thread once, by its newest message, with its listed messages', async () => {
+    const user = (await insertUser(db.sql, { email: 'threads@veilmail.test', authMethod: 'email' }))!
+    const providerId = randomUUID()
+    await insertEmailProvider(db.sql, { id: providerId, userId: user.id, provider: 'other', email: 'threads@example.test', credentials: Buffer.from('x') })
+    const folder = await upsertFolder(db.sql, providerId, 'INBOX', '\\Inbox', true)
+    const at = (minute: number) => new Date(Date.UTC(2025, 0, 1) + minute * 60_000)
+    // 60 single messages (minutes 0-59), a thread of 5 spread among them (minutes 10.5 to 50.5, newest in the middle of the list),
+    // and a runaway thread of PAGE_THREAD_MESSAGES + 10 messages, all older than the rest
+    const pair = randomUUID()
+    const runaway = randomUUID()
+    let uid = 0
+    const email = (receivedAt: Date, threadId = randomUUID(), isStarred = false) => stored({ userId: user.id, providerId, folderId: folder.id, uid: ++uid, receivedAt, threadId, isStarred })
+    await insertReceivedEmails(db.sql, [
+      ...Array.from({ length: 60 }, (_, i) => email(at(i), undefined, i % 10 === 0)),
+      ...Array.from({ length: 5 }, (_, i) => email(at(10.5 + i * 10), pair, i === 0)),
+      ...Array.from({ length: PAGE_THREAD_MESSAGES + 10 }, (_, i) => email(at(-1000 + i), runaway)),
+    ])
+    const scope = { providerId, category: 'inbox' as const }
+    // 60 + the pair + the runaway: 62 conversations of 275 messages
+    expect(await countConversations(db.sql, user.id, scope)).toBe(62)
+    const first = await listConversationPage(db.sql, user.id, { ...scope, limit: 50, offset: 0 })
+    const threads = (rows: { threadId: string }[]) => [...new Set(rows.map((r) => r.threadId))]
+    expect(threads(first)).toHaveLength(50)
+    expect(first.filter((r) => r.threadId === pair)).toHaveLength(5)
+    expect(first[0].receivedAt).toEqual(at(59))
+    const second = await listConversationPage(db.sql, user.id, { ...scope, limit: 50, offset: 50 })
+    expect(threads(second)).toHaveLength(12)
+    expect(threads(second).filter((t) => threads(first).includes(t))).toEqual([])
+    // the runaway thread is the last row, with its newest PAGE_THREAD_MESSAGES messages
+    const last = second.filter((r) => r.threadId === runaway)
+    expect(last).toHaveLength(PAGE_THREAD_MESSAGES)
+    expect(last[0].receivedAt).toEqual(at(-1000 + PAGE_THREAD_MESSAGES + 9))
+    expect(await listConversationPage(db.sql, user.id, { ...scope, limit: 50, offset: 62 })).toEqual([])
+    // starred: the 6 starred singles and the pair's starred message, 7 conversations of 7 messages
+    expect(await countConversations(db.sql, user.id, { providerId, category: 'starred' })).toBe(7)
+    expect(await listConversationPage(db.sql, user.id, { providerId, category: 'starred', limit: 50, offset: 0 })).toHaveLength(7)
+    // another user sees none of it
+    const other = (await insertUser(db.sql, { email: 'other-threads@veilmail.test', authMethod: 'email' }))!
+    expect(await countConversations(db.sql, other.id, scope)).toBe(0)
+    expect(await listConversationPage(db.sql, other.id, { ...scope, limit: 50, offset: 0 })).toEqual([])
+    expect(await listConversationPage(db.sql, other.id, { folderId: folder.id, category: 'inbox', limit: 50, offset: 0 })).toEqual([])
   })
 })

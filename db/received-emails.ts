@@ -202,6 +202,34 @@ export async function listReceivedEmails(db: Db, userId: string, q: ListQuery): 
     order by received_at desc, id desc limit ${q.limit}`
 }
 
+/** The most messages of one conversation a list page carries (as the detail's listConversation): a runaway thread must not make a page unbounded. */
+export const PAGE_THREAD_MESSAGES = 200
+
+/**
+ * A page of conversations, the list's rows (issue 26 item 5: the pager counts what the rows are):
+ * the threads with a message in the list, by their newest such message, `offset` and `limit`
+ * counting threads; for each, its messages in the list, newest first, at most PAGE_THREAD_MESSAGES.
+ */
+export async function listConversationPage(db: Db, userId: string, q: ListQuery): Promise<ReceivedEmailListRow[]> {
+  const matching = db`${listScope(db, userId, q)} and not deleted`
+  return db<ReceivedEmailListRow[]>`
+    with threads as (
+      select thread_id from received_emails where ${matching}
+      group by thread_id order by max(received_at) desc, thread_id desc offset ${q.offset} limit ${q.limit})
+    select e.* from threads t cross join lateral (
+      select ${listColumns(db)} from received_emails
+      where user_id = ${userId} and thread_id = t.thread_id and ${matching}
+      order by received_at desc, id desc limit ${PAGE_THREAD_MESSAGES}) e
+    order by e.received_at desc, e.id desc`
+}
+
+/** How many conversations a list holds: the pager's total, in the unit of its rows. */
+export async function countConversations(db: Db, userId: string, q: Omit<ListQuery, 'limit' | 'offset'>): Promise<number> {
+  const [row] = await db<{ total: number }[]>`
+    select count(distinct thread_id)::int as total from received_emails where ${listScope(db, userId, { ...q, limit: 0, offset: 0 })} and not deleted`
+  return row.total
+}
+
 /**
  * Which messages a list holds, the owner check included. All the mail of one folder or account is
  * checked against its owner through the account (every message of an account is its user's), not

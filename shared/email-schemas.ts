@@ -12,6 +12,8 @@ export const ListEmailsQuerySchema = v.object({
   category: v.optional(v.picklist(['inbox', 'unread', 'starred'], 'category must be inbox, unread or starred'), 'inbox'),
   /** one folder of the user's accounts (a mailbox_folders id) */
   folder: v.optional(v.pipe(v.string(), v.check((s) => UUID.test(s), 'folder must be a folder id'))),
+  /** what limit and offset count: messages (the default), or conversations, whose page also answers their total */
+  by: v.optional(v.picklist(['message', 'conversation'], 'by must be message or conversation'), 'message'),
 })
 
 export const CountsQuerySchema = v.object({
@@ -74,5 +76,8 @@ export interface EmailDetailView extends EmailListView {
   syncedAt: string
   createdAt: string
 }
+
+/** GET /api/emails: `total` (the list's conversations) only when paged by=conversation. */
+export interface EmailListPage { success: true; emails: EmailListView[]; total?: number }
 
 export interface EmailCountsView { success: true; total: number; unread: number; starred: number; bytes: number }

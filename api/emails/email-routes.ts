@@ -5,7 +5,7 @@ import { Hono } from 'hono'
 import { findUserFolder } from '../../db/mailbox-folders.ts'
 import { findAttachment, listAttachments } from '../../db/received-attachments.ts'
 import {
-  countFolderEmails, countReceivedEmails, findReceivedEmail, listConversation, listReceivedEmails, markEmailDeleted, ownsReceivedEmail, setEmailFlags, type ReceivedEmailListRow,
+  countConversations, countFolderEmails, countReceivedEmails, findReceivedEmail, listConversation, listConversationPage, listReceivedEmails, markEmailDeleted, ownsReceivedEmail, setEmailFlags, type ReceivedEmailListRow,
 } from '../../db/received-emails.ts'
 import type { SecretBox } from '../../lib/secret-box.ts'
 import { receivedMailBox } from '../../workers/sync/sync-mailbox.ts'
@@ -14,7 +14,7 @@ import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { jsonBody, queryParams } from '../http/validate.ts'
 import { inboxSeen } from './inbox-seen.ts'
-import { CountsQuerySchema, ListEmailsQuerySchema, UpdateEmailSchema, type EmailDetailView, type EmailListView } from '../../shared/email-schemas.ts'
+import { CountsQuerySchema, ListEmailsQuerySchema, UpdateEmailSchema, type EmailDetailView, type EmailListPage, type EmailListView } from '../../shared/email-schemas.ts'
 
 function listView(box: SecretBox, row: ReceivedEmailListRow, previewChars: number): EmailListView {
   return {
@@ -38,14 +38,18 @@ export const emailRoutes = new Hono<AppEnv>()
   .get('/', signedIn, inboxSeen, queryParams(ListEmailsQuerySchema), async (c) => {
     const q = c.req.valid('query')
     const { sql, config } = c.var.deps
-    const rows = await listReceivedEmails(sql, c.var.user.id, {
-      providerId: q.providerId === 'all' ? undefined : q.providerId, folderId: q.folder, category: q.category, limit: q.limit, offset: q.offset,
-    })
+    const scope = { providerId: q.providerId === 'all' ? undefined : q.providerId, folderId: q.folder, category: q.category }
+    const byConversation = q.by === 'conversation'
+    const [rows, total] = await Promise.all([
+      (byConversation ? listConversationPage : listReceivedEmails)(sql, c.var.user.id, { ...scope, limit: q.limit, offset: q.offset }),
+      byConversation ? countConversations(sql, c.var.user.id, scope) : undefined,
+    ])
     // the list holds the user's own mail only, so a folder with rows is theirs; an empty page may be
     // another user's folder (or none), which is not found like any resource of theirs
     if (q.folder && rows.length === 0 && !(await findUserFolder(sql, c.var.user.id, q.folder))) return notFound(c)
     const box = receivedMailBox(config)
-    return c.json({ success: true, emails: rows.map((r) => listView(box, r, 100)) })
+    const page: EmailListPage = { success: true, emails: rows.map((r) => listView(box, r, 100)), ...(total === undefined ? {} : { total }) }
+    return c.json(page)
   })
   .get('/counts', signedIn, inboxSeen, queryParams(CountsQuerySchema), async (c) => {
     const q = c.req.valid('query')

@@ -6,6 +6,8 @@ export interface RouteDescription {
   summary: string
   /** true when the route needs a signed-in session (the `session` cookie) */
   signedIn?: boolean
+  /** true when an API key (`Authorization: Bearer vm_…`) is accepted in place of the session */
+  apiKey?: boolean
 }
 
 export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
@@ -34,14 +36,20 @@ export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'GET /api/account-stats': { tag: 'account', summary: "The signed-in user's figures: aliases, mail forwarded", signedIn: true },
   'DELETE /api/account': { tag: 'account', summary: 'Delete the account and everything it owns', signedIn: true },
 
-  'GET /api/aliases/{userId}': { tag: 'aliases', summary: "The user's aliases", signedIn: true },
-  'GET /api/aliases/{userId}/with-smtp': { tag: 'aliases', summary: "The user's aliases with their SMTP credential state", signedIn: true },
-  'POST /api/aliases/{userId}': { tag: 'aliases', summary: 'Create an alias', signedIn: true },
-  'PUT /api/aliases/{aliasId}': { tag: 'aliases', summary: "Change an alias's name or where it forwards", signedIn: true },
-  'PATCH /api/aliases/{aliasId}/toggle': { tag: 'aliases', summary: 'Pause or resume an alias', signedIn: true },
-  'DELETE /api/aliases/{aliasId}': { tag: 'aliases', summary: 'Delete an alias', signedIn: true },
-  'GET /api/aliases/{aliasId}/webhook-secret': { tag: 'aliases', summary: "The alias's webhook signing secret", signedIn: true },
-  'POST /api/aliases/{aliasId}/webhook-secret/rotate': { tag: 'aliases', summary: "Replace the alias's webhook signing secret", signedIn: true },
+  'GET /api/aliases/{userId}': { tag: 'aliases', summary: "The user's aliases", signedIn: true, apiKey: true },
+  'GET /api/aliases/{userId}/with-smtp': { tag: 'aliases', summary: "The user's aliases with their SMTP credential state", signedIn: true, apiKey: true },
+  'POST /api/aliases/{userId}': { tag: 'aliases', summary: 'Create an alias', signedIn: true, apiKey: true },
+  'PUT /api/aliases/{aliasId}': { tag: 'aliases', summary: "Change an alias's name or where it forwards", signedIn: true, apiKey: true },
+  'PATCH /api/aliases/{aliasId}/toggle': { tag: 'aliases', summary: 'Pause or resume an alias', signedIn: true, apiKey: true },
+  'DELETE /api/aliases/{aliasId}': { tag: 'aliases', summary: 'Delete an alias', signedIn: true, apiKey: true },
+  'GET /api/aliases/{aliasId}/webhook-secret': { tag: 'aliases', summary: "The alias's webhook signing secret", signedIn: true, apiKey: true },
+  'POST /api/aliases/{aliasId}/webhook-secret/rotate': { tag: 'aliases', summary: "Replace the alias's webhook signing secret", signedIn: true, apiKey: true },
+
+  'GET /api/api-keys': { tag: 'api-keys', summary: "The user's API keys: name, first characters, created, last used (to the day); never the key", signedIn: true },
+  'POST /api/api-keys': { tag: 'api-keys', summary: 'Create an API key ({ name }); the answer holds the key, shown this once. At most 20 per user', signedIn: true },
+  'DELETE /api/api-keys/{apiKeyId}': { tag: 'api-keys', summary: 'Revoke an API key: the next request with it gets 401', signedIn: true },
+  'GET /api/app-alias-settings': { tag: 'api-keys', summary: 'How aliases made by apps are made: domain, form of the name, target; with the choices', signedIn: true },
+  'PUT /api/app-alias-settings': { tag: 'api-keys', summary: 'Set the domain, the form of the name (words or characters) and the target (null: the account address) of aliases made by apps', signedIn: true },
 
   'GET /api/forward-targets': { tag: 'aliases', summary: "The user's forward target addresses, confirmed or awaiting confirmation, with the forwards each holds", signedIn: true },
   'POST /api/forward-targets/resend': { tag: 'aliases', summary: 'Mail the confirmation link to an unconfirmed forward target again', signedIn: true },
@@ -70,7 +78,7 @@ export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'POST /api/email-providers/{providerId}/sync': { tag: 'mailboxes', summary: 'Queue a sync of a mailbox; answers at once with the job id to poll', signedIn: true },
   'GET /api/email-providers/{providerId}/sync-jobs/{syncJobId}': { tag: 'mailboxes', summary: 'The status of a sync job, with newEmailsCount when done', signedIn: true },
   'PATCH /api/email-providers/{providerId}/folders': { tag: 'mailboxes', summary: 'Sync a folder besides INBOX ({ path, enabled: true }; a sync is queued), or stop syncing it and drop its stored mail', signedIn: true },
-  'GET /api/emails': { tag: 'mailboxes', summary: 'A page of synced mail (by mailbox, folder and category: inbox, unread, starred)', signedIn: true },
+  'GET /api/emails': { tag: 'mailboxes', summary: 'A page of synced mail (by mailbox, folder and category: inbox, unread, starred); by=conversation pages conversations and answers their total', signedIn: true },
   'GET /api/emails/counts': { tag: 'mailboxes', summary: 'Total, unread and starred counts of synced mail (all, one mailbox or one folder), and its size', signedIn: true },
   'GET /api/emails/{emailId}': { tag: 'mailboxes', summary: 'One synced message with its conversation', signedIn: true },
   'PATCH /api/emails/{emailId}': { tag: 'mailboxes', summary: 'Star or mark read a message (written back to the IMAP server by a job)', signedIn: true },

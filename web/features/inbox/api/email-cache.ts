@@ -2,7 +2,7 @@
 // the reader sees at once). Each change answers a function that puts back what it replaced.
 import type { QueryClient, QueryKey } from '@tanstack/react-query'
 import type { EmailDetailView, EmailListView } from '../../../../shared/email-schemas.ts'
-import { emailListsKey } from './get-emails.ts'
+import { emailListsKey, type EmailsPage } from './get-emails.ts'
 
 export type EmailFlags = Partial<Pick<EmailListView, 'isRead' | 'isStarred'>>
 type Restore = () => void
@@ -22,9 +22,17 @@ export async function patchCachedEmails(client: QueryClient, userId: string, ids
   await Promise.all([client.cancelQueries({ queryKey: lists }), client.cancelQueries({ queryKey: detailKey })])
   const restore = snapshot(client, [lists, detailKey])
   const patch = <T extends EmailListView>(e: T): T => (ids.has(e.id) ? { ...e, ...flags } : e)
-  client.setQueriesData<EmailListView[]>({ queryKey: lists }, (old) => old?.map(patch))
+  client.setQueriesData<EmailsPage>({ queryKey: lists }, (old) => old && { ...old, emails: old.emails.map(patch) })
   client.setQueriesData<EmailDetailView>({ queryKey: detailKey }, (old) => old && { ...patch(old), conversationEmails: old.conversationEmails.map(patch) })
   return restore
+}
+
+/** A page without the messages; a conversation left with none is one fewer in the total. */
+export function withoutEmails(page: EmailsPage, ids: ReadonlySet<string>): EmailsPage {
+  const threads = (list: EmailListView[]) => new Set(list.map((e) => e.threadId)).size
+  const emails = page.emails.filter((e) => !ids.has(e.id))
+  const gone = threads(page.emails) - threads(emails)
+  return { emails, ...(page.conversations === undefined ? {} : { conversations: Math.max(0, page.conversations - gone) }) }
 }
 
 /** Takes the messages out of every cached list and conversation. */
@@ -32,7 +40,7 @@ export async function removeCachedEmails(client: QueryClient, userId: string, id
   const lists = emailListsKey(userId)
   await Promise.all([client.cancelQueries({ queryKey: lists }), client.cancelQueries({ queryKey: detailKey })])
   const restore = snapshot(client, [lists, detailKey])
-  client.setQueriesData<EmailListView[]>({ queryKey: lists }, (old) => old?.filter((e) => !ids.has(e.id)))
+  client.setQueriesData<EmailsPage>({ queryKey: lists }, (old) => old && withoutEmails(old, ids))
   client.setQueriesData<EmailDetailView>({ queryKey: detailKey }, (old) => old && { ...old, conversationEmails: old.conversationEmails.filter((e) => !ids.has(e.id)) })
   return restore
 }

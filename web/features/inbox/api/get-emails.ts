@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import type { EmailListView } from '../../../../shared/email-schemas.ts'
+import type { EmailListPage, EmailListView } from '../../../../shared/email-schemas.ts'
 import { apiGet } from '../../../lib/api-client.ts'
 import { PAGE_SIZE, UNREAD_FETCH, type InboxView } from '../lib/inbox-view.ts'
 
@@ -8,15 +8,24 @@ export const emailListsKey = (userId: string) => ['emails', userId] as const
 export const emailsQueryKey = (userId: string, view: Pick<InboxView, 'account' | 'folder' | 'category' | 'page'>) =>
   [...emailListsKey(userId), view.account, view.folder ?? 'all', view.category, view.category === 'unread' ? 0 : view.page] as const
 
-/** A page of 50 newest first; the unread category fetches up to 200 from the start, unpaged, so the category holds every unread conversation. */
-export async function getEmails(view: Pick<InboxView, 'account' | 'folder' | 'category' | 'page'>): Promise<EmailListView[]> {
+/** A list's messages and, when paged, how many conversations the whole list holds (the pager's total). */
+export interface EmailsPage { emails: EmailListView[]; conversations?: number }
+
+/**
+ * A page of 50 conversations, newest first, with their total (the rows and the pager count the same
+ * unit); the unread category fetches up to 200 messages from the start, unpaged, so the category
+ * holds every unread conversation.
+ */
+export async function getEmails(view: Pick<InboxView, 'account' | 'folder' | 'category' | 'page'>): Promise<EmailsPage> {
   const unread = view.category === 'unread'
   const params = new URLSearchParams({
     providerId: view.account, category: view.category,
     limit: String(unread ? UNREAD_FETCH : PAGE_SIZE), offset: String(unread ? 0 : view.page * PAGE_SIZE),
   })
+  if (!unread) params.set('by', 'conversation')
   if (view.folder) params.set('folder', view.folder)
-  return (await apiGet<{ emails: EmailListView[] }>(`/api/emails?${params}`)).emails
+  const page = await apiGet<EmailListPage>(`/api/emails?${params}`)
+  return { emails: page.emails, conversations: page.total }
 }
 
 /**

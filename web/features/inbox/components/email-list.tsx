@@ -9,7 +9,6 @@ import { DESKTOP_QUERY, useMediaQuery } from '../../../hooks/use-media-query.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
 import { useAuth } from '../../../lib/auth-context.ts'
 import { useDeleteEmails } from '../api/delete-emails.ts'
-import { useEmailCounts } from '../api/get-email-counts.ts'
 import { useEmailProviders } from '../../../lib/email-providers.ts'
 import { useEmails } from '../api/get-emails.ts'
 import { useSyncAccount } from '../api/sync-account.ts'
@@ -42,11 +41,10 @@ export function EmailList() {
   const mobile = !useMediaQuery(DESKTOP_QUERY)
   const providers = useEmailProviders()
   const emails = useEmails(userId, view)
-  const counts = useEmailCounts(userId, view.account, view.folder).data
   const flag = useFlagEmails()
   const remove = useDeleteEmails()
   const sync = useSyncAccount()
-  const conversations = useMemo(() => groupConversations(emails.data ?? []), [emails.data])
+  const conversations = useMemo(() => groupConversations(emails.data?.emails ?? []), [emails.data])
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
   useEffect(() => setSelected(new Set()), [view.account, view.folder, view.category, view.page])
 
@@ -109,8 +107,9 @@ export function EmailList() {
     })
   }
 
-  const total = view.category === 'starred' ? (counts?.starred ?? 0) : (counts?.total ?? 0)
-  const shown = emails.data?.length ?? 0
+  // the rows are conversations: the pager counts and pages conversations too
+  const total = emails.data?.conversations ?? 0
+  const shown = conversations.length
   const pager =
     view.category === 'unread'
       ? { text: unreadSummary(conversations.length) }

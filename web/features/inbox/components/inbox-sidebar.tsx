@@ -54,7 +54,7 @@ export function InboxSidebar() {
           Storage
         </p>
         <p className="text-muted-foreground" data-testid="storage">
-          {counts ? `${counts.total.toLocaleString('en-US')} email${counts.total === 1 ? '' : 's'} · ${storageText(counts.bytes)}` : '…'}
+          {counts ? `${counts.total.toLocaleString('en-US')} email${counts.total === 1 ? '' : 's'} · ${storageText(counts.total)}` : '…'}
         </p>
       </section>
       <Link to="/inbox/settings" className={cn(ITEM, 'text-muted-foreground hover:bg-muted hover:text-foreground')}>

@@ -22,10 +22,11 @@ describe('mail dates', () => {
     expect(detailDate('')).toBe('')
   })
 
-  it('writes storage in bytes, KB, MB and GB', () => {
-    expect(storageText(512)).toBe('512 B')
-    expect(storageText(5325)).toBe('5.2 KB')
-    expect(storageText(3 * 1024 ** 2 + 200_000)).toBe('3.2 MB')
-    expect(storageText(2.5 * 1024 ** 3)).toBe('2.50 GB')
+  it("estimates storage as the specification does, about 5.2 KB an e-mail, rounded", () => {
+    expect(storageText(0)).toBe('0 KB')
+    expect(storageText(11)).toBe('~57 KB')
+    expect(storageText(196)).toBe('~1019 KB')
+    expect(storageText(1000)).toBe('~5.1 MB')
+    expect(storageText(300_000)).toBe('~1.5 GB')
   })
 })

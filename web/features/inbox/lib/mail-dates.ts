@@ -16,10 +16,14 @@ export function detailDate(iso: string): string {
   return `${MONTHS[d.getMonth()]} ${d.getDate()}, ${d.getFullYear()} at ${hours}:${pad(d.getMinutes())} ${d.getHours() < 12 ? 'AM' : 'PM'}`
 }
 
-/** Storage card: real bytes of the stored mail. */
-export function storageText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`
-  return `${(bytes / 1024 ** 3).toFixed(2)} GB`
+/** The specification's storage estimate: about 5.2 KB an e-mail. */
+export const KB_PER_EMAIL = 5.2
+
+/** Storage card: the estimate for `emails` messages (the specification's, not the stored bytes), rounded: "~57 KB", "~1.2 MB". */
+export function storageText(emails: number): string {
+  const kb = emails * KB_PER_EMAIL
+  if (kb === 0) return '0 KB'
+  if (kb < 1024) return `~${Math.max(1, Math.round(kb))} KB`
+  if (kb < 1024 ** 2) return `~${(kb / 1024).toFixed(1)} MB`
+  return `~${(kb / 1024 ** 2).toFixed(1)} GB`
 }

@@ -28,6 +28,11 @@ import { microsoftRoutes } from './auth/microsoft-routes.ts'
 import { walletRoutes } from './auth/wallet-routes.ts'
 import { csrfGuard } from './http/csrf.ts'
 import { openApiDocument } from './openapi/openapi-document.ts'
+import { apiKeyRoutes } from './api-keys/api-key-routes.ts'
+import { appAliasSettingsRoutes } from './app-aliases/app-alias-settings-routes.ts'
+import { simpleLoginRoutes } from './compat/simplelogin-routes.ts'
+import { addyRoutes } from './compat/addy-routes.ts'
+import { keyCors } from './http/key-cors.ts'
 
 export const MAX_JSON_BYTES = 1024 * 1024
 
@@ -41,6 +46,8 @@ export function createApi() {
     .route('/auth/microsoft', microsoftRoutes)
     .route('/', accountRoutes)
     .route('/aliases', aliasRoutes)
+    .route('/api-keys', apiKeyRoutes)
+    .route('/app-alias-settings', appAliasSettingsRoutes)
     .route('/forward-targets', forwardTargetRoutes)
     .route('/smtp-credentials', smtpRoutes)
     .route('/email-jobs', emailJobRoutes)
@@ -78,11 +85,18 @@ export function createApp(deps: AppDeps) {
     c.header('Cache-Control', 'no-store')
     await next()
   })
+  // the routes an API key authenticates answer browser extensions' preflights (issue 28)
+  app.use('/compat/*', keyCors)
+  app.use('/api/aliases/*', keyCors)
   app.use(csrfGuard)
   app.use('/api/*', bodyLimit({ maxSize: MAX_JSON_BYTES, onError: (c) => c.json({ message: 'Request body is too large' }, 413) }))
+  app.use('/compat/*', bodyLimit({ maxSize: MAX_JSON_BYTES, onError: (c) => c.json({ message: 'Request body is too large' }, 413) }))
 
   app.route('/api', createApi())
   app.all('/api/*', (c) => c.json({ message: 'Not found' }, 404))
+  app.route('/compat/simplelogin', simpleLoginRoutes as unknown as Hono<AppEnv>)
+  app.route('/compat/addy', addyRoutes as unknown as Hono<AppEnv>)
+  app.all('/compat/*', (c) => c.json({ message: 'Not found' }, 404))
   if (deps.webRoot) app.use(webStatic(deps.webRoot))
   app.notFound((c) => c.json({ message: 'Not found' }, 404))
 

@@ -1,5 +1,5 @@
 // aliases as their owner manages them. Every function takes the owner's id and filters by it.
-import type { AliasView } from '../shared/alias-schemas.ts'
+import type { AliasMadeBy, AliasView } from '../shared/alias-schemas.ts'
 import type { Db } from './client.ts'
 
 /** The alias as the API shows it, with dates as read and the summed counters as numeric strings. */
@@ -15,7 +15,7 @@ export interface AliasRow extends Omit<AliasView, 'createdAt' | 'updatedAt' | 'c
 // Counters are sharded (up to 8 rows per alias): summed per alias, so an alias stays one row.
 const select = (db: Db) => db`
   select a.id, a.user_id, a.alias, a.domain, a.forward_to, a.last_forward_to, a.active, a.encrypt_forwarded, a.notes,
-         a.created_at, a.updated_at,
+         a.made_by, a.hostname, a.created_at, a.updated_at,
          coalesce(c.forwarded, 0) as forwarded, coalesce(c.replied, 0) as replied,
          coalesce(c.dropped, 0) as dropped, coalesce(c.failed, 0) as failed
   from aliases a left join lateral (
@@ -32,7 +32,15 @@ export async function findAlias(db: Db, userId: string, aliasId: string): Promis
   return row
 }
 
-export interface NewAlias { alias: string; domain: string; forwardTo: string; notes?: string | null }
+export interface NewAlias {
+  alias: string
+  domain: string
+  forwardTo: string
+  notes?: string | null
+  /** the app that made it through an API key, and the website it was made for */
+  madeBy?: AliasMadeBy | null
+  hostname?: string | null
+}
 
 /**
  * Inserts an alias with its id chosen by the caller, which sealed the webhook secret for that id
@@ -41,8 +49,8 @@ export interface NewAlias { alias: string; domain: string; forwardTo: string; no
 export async function insertAlias(db: Db, userId: string, a: NewAlias & { id: string; webhookSecretSealed: Buffer }): Promise<string | undefined> {
   try {
     const [row] = await db<{ id: string }[]>`
-      insert into aliases (id, user_id, alias, domain, forward_to, notes, webhook_secret_sealed)
-      values (${a.id}, ${userId}, ${a.alias}, ${a.domain}, ${a.forwardTo}, ${a.notes || null}, ${a.webhookSecretSealed})
+      insert into aliases (id, user_id, alias, domain, forward_to, notes, webhook_secret_sealed, made_by, hostname)
+      values (${a.id}, ${userId}, ${a.alias}, ${a.domain}, ${a.forwardTo}, ${a.notes || null}, ${a.webhookSecretSealed}, ${a.madeBy ?? null}, ${a.hostname || null})
       on conflict do nothing returning id`
     return row?.id
   } catch (error) {
@@ -95,4 +103,33 @@ export async function listAliasesWithSmtp(db: Db, userId: string): Promise<{ id:
     join smtp_credentials s on s.alias_id = a.id and s.active
     where a.user_id = ${userId} and a.active
     order by a.created_at desc`
+}
+
+export interface AliasPageFilter {
+  /** case-insensitive substring of the address or the notes */
+  search?: string
+  active?: boolean
+}
+
+const pageWhere = (db: Db, userId: string, f: AliasPageFilter) => db`
+  a.user_id = ${userId}
+  ${f.active === undefined ? db`` : db`and a.active = ${f.active}`}
+  ${f.search ? db`and strpos(lower(a.alias || '@' || a.domain || ' ' || coalesce(a.notes, '')), lower(${f.search})) > 0` : db``}`
+
+/** One page of the user's aliases, newest first (the compat APIs' lists). */
+export async function listAliasPage(db: Db, userId: string, f: AliasPageFilter & { limit: number; offset: number }): Promise<AliasRow[]> {
+  return db<AliasRow[]>`${select(db)} where ${pageWhere(db, userId, f)} order by a.created_at desc, a.id limit ${f.limit} offset ${f.offset}`
+}
+
+export async function countAliasPage(db: Db, userId: string, f: AliasPageFilter): Promise<number> {
+  const [row] = await db<{ count: number }[]>`select count(*)::int as count from aliases a where ${pageWhere(db, userId, f)}`
+  return row.count
+}
+
+/** The user's newest alias made for a website (SimpleLogin's alias/options recommends it). */
+export async function findAliasForHostname(db: Db, userId: string, hostname: string): Promise<{ alias: string; domain: string; hostname: string } | undefined> {
+  const [row] = await db<{ alias: string; domain: string; hostname: string }[]>`
+    select alias, domain, hostname from aliases where user_id = ${userId} and hostname = ${hostname.toLowerCase()}
+    order by created_at desc limit 1`
+  return row
 }

@@ -70,10 +70,16 @@ export interface AliasView {
   /** mail forwarded to the e-mail targets is encrypted to the owner's default age key, when there is one */
   encryptForwarded: boolean
   notes: string | null
+  /** the app that made it with an API key (issue 28), and the website it was made for */
+  madeBy: AliasMadeBy | null
+  hostname: string | null
   createdAt: string
   updatedAt: string
   counters: { forwarded: number; replied: number; dropped: number; failed: number }
 }
+
+/** Which API made an alias: Veilmail's own, or the SimpleLogin- or addy.io-compatible one. */
+export type AliasMadeBy = 'api' | 'simplelogin' | 'addy'
 
 /** An e-mail forward target: mail goes there only once the address confirmed (issue 11 item 5). */
 export interface ForwardTargetView {

@@ -1,21 +1,15 @@
 // Aliases: list, create, update, delete, pause/resume, and the webhook signing secret (docs/webhooks.md).
-import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AuthedEnv } from '../auth/session.ts'
-import { deleteAlias, findAlias, insertAlias, listAliases, listAliasesWithSmtp, updateAlias, type AliasChanges, type AliasRow } from '../../db/aliases.ts'
+import { deleteAlias, findAlias, listAliases, listAliasesWithSmtp, updateAlias, type AliasChanges, type AliasRow } from '../../db/aliases.ts'
 import { getWebhookSecret, rotateWebhookSecret } from '../../db/alias-webhook-secrets.ts'
 import { syncCredentialUsernames } from '../../db/smtp-credentials.ts'
 import type { AppEnv } from '../context.ts'
-import type { Config } from '../../lib/config.ts'
-import { notFound, signedIn } from '../http/ownership.ts'
-import { countAction, tooMany } from '../http/rate-limit.ts'
+import { notFound, signedInOrKey } from '../http/ownership.ts'
+import { tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
-import { partitionTargets, splitTargets } from '../../shared/alias-target-rules.ts'
-import { webhookUrlProblem } from '../../lib/webhook-url-check.ts'
-import { addForwardTargets } from '../../db/forward-targets.ts'
-import { sendTargetConfirmation } from './forward-target-routes.ts'
-import { generateWebhookSecret, sealWebhookSecret } from '../../lib/webhook-secret.ts'
+import { createAlias, LOOP_MESSAGE, loopsBack, requestConfirmations, TAKEN_MESSAGE, webhookProblem } from './create-alias.ts'
 import { CreateAliasSchema, PAUSED, ToggleAliasSchema, UpdateAliasSchema, type AliasView } from '../../shared/alias-schemas.ts'
 import { isReservedAliasName, RESERVED_ALIAS_MESSAGE } from '../../shared/reserved-alias-names.ts'
 
@@ -23,45 +17,21 @@ export function aliasView(row: AliasRow): AliasView {
   return {
     id: row.id, userId: row.userId, alias: row.alias, domain: row.domain, forwardTo: row.forwardTo,
     lastForwardTo: row.lastForwardTo, active: row.active, encryptForwarded: row.encryptForwarded, notes: row.notes,
+    madeBy: row.madeBy, hostname: row.hostname,
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
     counters: { forwarded: Number(row.forwarded), replied: Number(row.replied), dropped: Number(row.dropped), failed: Number(row.failed) },
   }
 }
 
-const taken = (c: Context) => c.json({ message: 'This alias is already taken. Please choose another one.', errors: { alias: ['This alias is already taken'] } }, 409)
+const taken = (c: Context) => c.json({ message: TAKEN_MESSAGE, errors: { alias: ['This alias is already taken'] } }, 409)
 const reserved = (c: Context) => c.json({ message: RESERVED_ALIAS_MESSAGE, reserved: true, errors: { alias: [RESERVED_ALIAS_MESSAGE] } }, 400)
-
-/** Targets on our own alias domains would loop mail back into the MX. */
-function loopsBack(forwardTo: string, domains: string[]): boolean {
-  return splitTargets(forwardTo).some((t) => !t.includes('://') && domains.includes(t.split('@').pop()!.toLowerCase()))
-}
-const loopMessage = (c: Context) => c.json({ message: 'An alias cannot forward to another alias address', errors: { forwardTo: ['An alias cannot forward to another alias address'] } }, 400)
-
-/** The first problem with one of the webhook targets (scheme, credentials, a private address), if any. */
-async function webhookProblem(config: Config, forwardTo: string): Promise<string | undefined> {
-  for (const url of partitionTargets(forwardTo).webhooks) {
-    const problem = await webhookUrlProblem(url, { allowPrivate: config.allowPrivateNetworks, timeoutMs: config.dnsTimeoutMs })
-    if (problem) return problem
-  }
-  return undefined
-}
+const loopMessage = (c: Context) => c.json({ message: LOOP_MESSAGE, errors: { forwardTo: [LOOP_MESSAGE] } }, 400)
 const badWebhook = (c: Context, field: 'forwardTo' | 'lastForwardTo', message: string) => c.json({ message, errors: { [field]: [message] } }, 400)
 
 /** Pause keeps the targets in lastForwardTo; resume brings them back. */
-function pauseChanges(alias: AliasRow, active: boolean): AliasChanges {
+export function pauseChanges(alias: AliasRow, active: boolean): AliasChanges {
   if (active) return { active: true, forwardTo: alias.forwardTo === PAUSED ? (alias.lastForwardTo ?? PAUSED) : alias.forwardTo }
   return alias.forwardTo === PAUSED ? { active: false } : { active: false, forwardTo: PAUSED, lastForwardTo: alias.forwardTo }
-}
-
-/**
- * New e-mail targets get a confirmation link (issue 11 item 5); mail is held for them until it is
- * followed. Mails are counted per user and per address before they are queued: past a limit the
- * target stays unconfirmed, and the dashboard offers to resend later.
- */
-async function requestConfirmations<E extends AuthedEnv>(c: Context<E>, targetLists: (string | null | undefined)[]): Promise<void> {
-  const emails = [...new Set(targetLists.flatMap((t) => (t && t !== PAUSED ? partitionTargets(t).emails : [])))]
-  const fresh = await addForwardTargets(c.var.deps.sql, c.var.user.id, emails)
-  for (const email of fresh) await sendTargetConfirmation(c, email)
 }
 
 type AliasEnv = AuthedEnv & { Variables: AuthedEnv['Variables'] & { alias: AliasRow } }
@@ -75,32 +45,27 @@ const ownAlias: MiddlewareHandler<AliasEnv> = async (c, next) => {
 }
 
 export const aliasRoutes = new Hono<AppEnv>()
-  .get('/:userId', signedIn, async (c) => {
+  .get('/:userId', signedInOrKey, async (c) => {
     const rows = await listAliases(c.var.deps.sql, c.var.user.id)
     return c.json({ aliases: rows.map(aliasView) })
   })
-  .get('/:userId/with-smtp', signedIn, async (c) => {
+  .get('/:userId/with-smtp', signedInOrKey, async (c) => {
     return c.json({ aliases: await listAliasesWithSmtp(c.var.deps.sql, c.var.user.id) })
   })
-  .post('/:userId', signedIn, jsonBody(CreateAliasSchema), async (c) => {
+  .post('/:userId', signedInOrKey, jsonBody(CreateAliasSchema), async (c) => {
     const input = c.req.valid('json')
-    const { sql, config } = c.var.deps
-    if (!config.mailDomains.includes(input.domain)) {
-      return c.json({ message: 'This domain is not available', errors: { domain: ['This domain is not available'] } }, 400)
+    const made = await createAlias(c, { ...input, madeBy: c.var.apiKeyId ? 'api' : null })
+    if (made.ok) return c.json({ alias: aliasView(made.alias) }, 201)
+    switch (made.reason) {
+      case 'rate': return tooMany(c, made.hit, made.message)
+      case 'taken': return taken(c)
+      case 'reserved': return reserved(c)
+      case 'loop': return loopMessage(c)
+      case 'webhook': return badWebhook(c, 'forwardTo', made.message)
+      case 'domain': return c.json({ message: made.message, errors: { domain: [made.message] } }, 400)
     }
-    if (isReservedAliasName(input.alias)) return reserved(c)
-    if (loopsBack(input.forwardTo, config.mailDomains)) return loopMessage(c)
-    const problem = await webhookProblem(config, input.forwardTo)
-    if (problem) return badWebhook(c, 'forwardTo', problem)
-    const hit = await countAction(c, 'alias-create', c.var.user.id, { userId: c.var.user.id })
-    if (!hit.allowed) return tooMany(c, hit, 'You are creating aliases too quickly.')
-    const newId = randomUUID() // the sealed webhook secret is bound to it
-    const id = await insertAlias(sql, c.var.user.id, { ...input, id: newId, webhookSecretSealed: sealWebhookSecret(config.secretKey, newId, generateWebhookSecret()) })
-    if (!id) return taken(c)
-    await requestConfirmations(c, [input.forwardTo])
-    return c.json({ alias: aliasView((await findAlias(sql, c.var.user.id, id))!) }, 201)
   })
-  .put('/:aliasId', signedIn, ownAlias, jsonBody(UpdateAliasSchema), async (c) => {
+  .put('/:aliasId', signedInOrKey, ownAlias, jsonBody(UpdateAliasSchema), async (c) => {
     const input = c.req.valid('json')
     const { sql, config } = c.var.deps
     const userId = c.var.user.id
@@ -126,7 +91,7 @@ export const aliasRoutes = new Hono<AppEnv>()
     if (changes.alias !== undefined) await syncCredentialUsernames(sql, alias.id)
     return c.json({ alias: aliasView((await findAlias(sql, userId, alias.id))!) })
   })
-  .patch('/:aliasId/toggle', signedIn, ownAlias, jsonBody(ToggleAliasSchema), async (c) => {
+  .patch('/:aliasId/toggle', signedInOrKey, ownAlias, jsonBody(ToggleAliasSchema), async (c) => {
     const { active } = c.req.valid('json')
     const { sql } = c.var.deps
     const alias = c.var.alias
@@ -134,17 +99,17 @@ export const aliasRoutes = new Hono<AppEnv>()
     const updated = (await findAlias(sql, c.var.user.id, alias.id))!
     return c.json({ message: active ? 'Alias activated' : 'Alias paused', alias: aliasView(updated) })
   })
-  .delete('/:aliasId', signedIn, async (c) => {
+  .delete('/:aliasId', signedInOrKey, async (c) => {
     if (!(await deleteAlias(c.var.deps.sql, c.var.user.id, c.req.param('aliasId')))) return notFound(c)
     return c.json({ message: 'Alias deleted' })
   })
-  .get('/:aliasId/webhook-secret', signedIn, async (c) => {
+  .get('/:aliasId/webhook-secret', signedInOrKey, async (c) => {
     const { sql, config } = c.var.deps
     const secret = await getWebhookSecret(sql, config.secretKey, c.req.param('aliasId'), c.var.user.id)
     if (!secret) return notFound(c)
     return c.json({ secret })
   })
-  .post('/:aliasId/webhook-secret/rotate', signedIn, async (c) => {
+  .post('/:aliasId/webhook-secret/rotate', signedInOrKey, async (c) => {
     const { sql, config } = c.var.deps
     const secret = await rotateWebhookSecret(sql, config.secretKey, c.req.param('aliasId'), c.var.user.id)
     if (!secret) return notFound(c)

@@ -52,7 +52,8 @@ export async function sessionUser<E extends AppEnv>(c: Context<E>): Promise<User
 export const awaitingVerification = (user: Pick<UserRow, 'email' | 'emailVerifiedAt' | 'authMethod'>) =>
   user.authMethod === 'email' && user.email !== null && user.emailVerifiedAt === null
 
-export type AuthedEnv = AppEnv & { Variables: AppEnv['Variables'] & { user: UserRow } }
+/** `apiKeyId` is set when the request was authenticated by an API key instead of the cookie. */
+export type AuthedEnv = AppEnv & { Variables: AppEnv['Variables'] & { user: UserRow; apiKeyId?: string } }
 
 export function publicUser(user: UserRow): SessionUser {
   return {

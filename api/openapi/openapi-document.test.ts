@@ -51,7 +51,11 @@ describe('GET /api/openapi.json', () => {
     expect(register.responses['400'].content['application/json'].schema.required).toEqual(['message'])
     const nonce = doc.paths['/auth/wallet/nonce'].get
     expect(nonce.parameters.some((p: { in: string }) => p.in === 'query')).toBe(true)
-    expect(doc.paths['/aliases/{aliasId}'].delete.security).toEqual([{ session: [] }])
+    // the alias routes take an API key in place of the cookie (issue 28); the key routes themselves only the cookie
+    expect(doc.paths['/aliases/{aliasId}'].delete.security).toEqual([{ session: [] }, { apiKey: [] }])
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' })
+    expect(doc.paths['/api-keys'].post.security).toEqual([{ session: [] }])
+    expect(doc.paths['/api-keys'].post.requestBody.content['application/json'].schema.properties.name).toMatchObject({ type: 'string', maxLength: 64 })
     expect(doc.paths['/aliases/{aliasId}'].delete.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'aliasId', required: true })])
   })
 })

@@ -25,7 +25,7 @@ export async function openApiDocument(api: Hono<AppEnv>, version: string) {
     documentation: {
       info: { title: 'Veilmail API', version, description: 'Aliases, forwarding, sending from an alias, age encryption. Errors answer { message, errors? }.' },
       servers: [{ url: '/api' }],
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'session' } } },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'session' }, apiKey: { type: 'http', scheme: 'bearer', description: 'An API key made in Settings, API keys (vm_…)' } } },
     },
     defaultValidationErrorResponse: { description: 'Invalid request', content: { 'application/json': { schema: ErrorBody } } },
   })
@@ -35,7 +35,7 @@ export async function openApiDocument(api: Hono<AppEnv>, version: string) {
       if (!described) continue // the test names every route without a description
       operation.summary = described.summary
       operation.tags = [described.tag]
-      if (described.signedIn) operation.security = [{ session: [] }]
+      if (described.signedIn) operation.security = described.apiKey ? [{ session: [] }, { apiKey: [] }] : [{ session: [] }]
       for (const [status, response] of Object.entries(operation.responses ?? {})) response.description ??= status.startsWith('2') ? 'Success' : 'Error'
     }
   }

@@ -4,7 +4,7 @@ import { filterAliases, pageCount, pageItems, pageWindow } from './alias-search.
 
 const alias = (over: Partial<AliasView>): AliasView => ({
   id: crypto.randomUUID(), userId: 'u', alias: 'shop', domain: 'veil.test', forwardTo: 'me@example.com',
-  lastForwardTo: null, active: true, encryptForwarded: true, notes: null, createdAt: '', updatedAt: '',
+  lastForwardTo: null, active: true, encryptForwarded: true, notes: null, madeBy: null, hostname: null, createdAt: '', updatedAt: '',
   counters: { forwarded: 0, replied: 0, dropped: 0, failed: 0 }, ...over,
 })
 

@@ -64,7 +64,7 @@ describe('composeErrors', () => {
 
 describe('senderAliases', () => {
   const alias = (over: Partial<AliasView>): AliasView => ({
-    id: ALIAS_ID, userId: 'u', alias: 'shop', domain: 'veilmail.test', forwardTo: 'me@example.com', lastForwardTo: null, active: true, encryptForwarded: true,
+    id: ALIAS_ID, userId: 'u', alias: 'shop', domain: 'veilmail.test', forwardTo: 'me@example.com', lastForwardTo: null, active: true, encryptForwarded: true, madeBy: null, hostname: null,
     notes: null, createdAt: '', updatedAt: '', counters: { forwarded: 0, replied: 0, dropped: 0, failed: 0 }, ...over,
   })
 

@@ -26,6 +26,9 @@ import { accountMailRoutes } from './auth/account-mail-routes.ts'
 import { googleRoutes } from './auth/google-routes.ts'
 import { microsoftRoutes } from './auth/microsoft-routes.ts'
 import { walletRoutes } from './auth/wallet-routes.ts'
+import { secondFactorRoutes } from './auth/second-factor-routes.ts'
+import { totpRoutes } from './account/totp-routes.ts'
+import { sessionRoutes } from './account/session-routes.ts'
 import { csrfGuard } from './http/csrf.ts'
 import { openApiDocument } from './openapi/openapi-document.ts'
 import { apiKeyRoutes } from './api-keys/api-key-routes.ts'
@@ -41,10 +44,13 @@ export function createApi() {
     .route('/', systemRoutes)
     .route('/auth', authRoutes)
     .route('/auth', accountMailRoutes)
+    .route('/auth', secondFactorRoutes)
     .route('/auth/wallet', walletRoutes)
     .route('/auth/google', googleRoutes)
     .route('/auth/microsoft', microsoftRoutes)
     .route('/', accountRoutes)
+    .route('/account', totpRoutes)
+    .route('/account/sessions', sessionRoutes)
     .route('/aliases', aliasRoutes)
     .route('/api-keys', apiKeyRoutes)
     .route('/app-alias-settings', appAliasSettingsRoutes)

@@ -11,6 +11,8 @@ const PUBLIC = new Set([
   // the links mailed about an account: the token (or the address) is what they carry, not a session
   'POST /api/auth/verify-email', 'POST /api/auth/resend-verification', 'POST /api/auth/forgot-password',
   'POST /api/auth/reset-password', 'POST /api/auth/confirm-target',
+  // the second step of a sign-in: the pending sign-in's cookie is what it carries, not a session
+  'GET /api/auth/second-factor', 'POST /api/auth/second-factor',
 ])
 /** Pages a browser navigates to (Microsoft sign-in for a mailbox): without a session they send it to sign in. */
 const SIGN_IN_FIRST = new Set(['GET /api/auth/microsoft', 'GET /api/auth/microsoft/callback'])
@@ -29,6 +31,7 @@ beforeAll(async () => {
   await a.register()
   const { user } = await b.register()
   ofB.userId = user.id
+  ofB.sessionId = (await b.json(b.get('/api/account/sessions'))).body.sessions[0].id
   const alias = await b.json(b.post(`/api/aliases/${user.id}`, { alias: `b-${user.id.slice(0, 8)}`, domain: 'veilmail.test', forwardTo: 'b@example.com' }))
   ofB.aliasId = alias.body.alias.id
   const apiKey = await b.json(b.post('/api/api-keys', { name: 'b key' }))

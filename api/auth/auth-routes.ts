@@ -10,7 +10,8 @@ import { jsonBody } from '../http/validate.ts'
 import { LoginSchema, RegisterSchema } from '../../shared/auth-schemas.ts'
 import { hashPassword, verifyPassword } from '../../lib/password.ts'
 import { CHECK_MAIL, registerAccount } from './registration.ts'
-import { endSession, publicUser, sessionUser, startSession } from './session.ts'
+import { completeFirstFactor, dropPendingSignIn } from './first-factor.ts'
+import { endSession, publicUser, sessionUser } from './session.ts'
 
 const INVALID_LOGIN = 'Invalid email or password'
 
@@ -42,10 +43,12 @@ export const authRoutes = new Hono<AppEnv>()
     const user = await findUserByEmail(sql, email)
     if (!(await verifyPassword(user?.passwordHash, password)) || !user) return c.json({ message: INVALID_LOGIN }, 401)
     await attempt.succeeded()
-    await startSession(c, user.id)
-    return c.json({ user: publicUser(user) })
+    // With a second factor on, no session yet: the answer says which step comes next.
+    const pending = await completeFirstFactor(c, user.id)
+    return c.json(pending ?? { user: publicUser(user) })
   })
   .post('/logout', async (c) => {
     await endSession(c)
+    await dropPendingSignIn(c)
     return c.json({ message: 'Logged out' })
   })

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { startOidcStandIn, type OidcStandIn, type Profile } from '../../scripts/testing/oidc-stand-in.ts'
+import { enableTotp } from '../../scripts/testing/second-factor.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
 
 let google: OidcStandIn
@@ -42,6 +43,21 @@ describe('Google sign-in', () => {
     const later = new ApiClient(t.app)
     expect(await signInWithGoogle(later, { sub: id, email, email_verified: true })).toBe('/dashboard')
     expect((await later.json(later.get('/api/auth/session'))).body.user.id).toBe(body.user.id)
+  })
+
+  it('with a second factor on, Google leads to the second step: no session until the code', async () => {
+    const id = sub()
+    const email = `${id}@gmail.test`
+    const first = new ApiClient(t.app)
+    expect(await signInWithGoogle(first, { sub: id, email, email_verified: true })).toBe('/dashboard')
+    const { authenticator } = await enableTotp(first)
+    const client = new ApiClient(t.app)
+    expect(await signInWithGoogle(client, { sub: id, email, email_verified: true })).toBe('/auth/second-factor')
+    expect(client.cookies.has('veilmail_session')).toBe(false)
+    expect((await client.get('/api/auth/session')).status).toBe(401)
+    expect((await client.json(client.get('/api/auth/second-factor'))).body).toEqual({ methods: ['totp', 'recovery-code'] })
+    expect((await client.post('/api/auth/second-factor', { code: authenticator.code(1) })).status).toBe(200)
+    expect((await client.get('/api/auth/session')).status).toBe(200)
   })
 
   it('links an existing password account only when Google says the e-mail is verified', async () => {

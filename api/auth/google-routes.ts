@@ -11,7 +11,7 @@ import { findUserByEmail, findUserByGoogleId, insertUser, linkGoogleAccount } fr
 import { errorFields, log } from '../../lib/log.ts'
 import type { AppEnv } from '../context.ts'
 import { reserveSignIn } from '../http/sign-in-limit.ts'
-import { startSession } from './session.ts'
+import { completeFirstFactor } from './first-factor.ts'
 
 const STATE_COOKIE = 'veilmail_google_state'
 const VERIFIER_COOKIE = 'veilmail_google_verifier'
@@ -102,6 +102,7 @@ export const googleRoutes = new Hono<AppEnv>()
     })
     if (!user) return failed(c)
     await attempt.succeeded()
-    await startSession(c, user.id)
-    return c.redirect('/dashboard', 302)
+    // With a second factor on, the browser holds only a pending sign-in: the second step's page asks for the code.
+    const pending = await completeFirstFactor(c, user.id)
+    return c.redirect(pending ? '/auth/second-factor' : '/dashboard', 302)
   })

@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { deleteSessionByHash, extendSession, findLiveSession, insertSession, SESSION_DAYS } from '../../db/sessions.ts'
+import { describeUserAgent } from '../../lib/user-agent.ts'
 import { findUserById, type UserRow } from '../../db/users.ts'
 import type { Db } from '../../db/client.ts'
 import type { Config } from '../../lib/config.ts'
@@ -13,12 +14,15 @@ import type { SessionUser } from '../../shared/auth-schemas.ts'
 export const cookieName = (config: Config) => (config.secureCookies ? '__Host-veilmail_session' : 'veilmail_session')
 const hashToken = (token: string) => createHash('sha256').update(token).digest()
 
-/** Signs `userId` in: a fresh token every time (rotation at sign-in). */
+/**
+ * Signs `userId` in: a fresh token every time (rotation at sign-in). Only after every factor the
+ * account has passed: callers with a first factor go through api/auth/first-factor.ts.
+ */
 export async function startSession<E extends AppEnv>(c: Context<E>, userId: string, db: Db = c.var.deps.sql): Promise<void> {
   const old = getCookie(c, cookieName(c.var.deps.config))
   if (old) await deleteSessionByHash(db, hashToken(old))
   const token = randomBytes(32).toString('base64url')
-  await insertSession(db, userId, hashToken(token))
+  await insertSession(db, userId, hashToken(token), describeUserAgent(c.req.header('user-agent')))
   setCookie(c, cookieName(c.var.deps.config), token, {
     httpOnly: true,
     sameSite: 'Lax',
@@ -33,6 +37,13 @@ export async function endSession<E extends AppEnv>(c: Context<E>): Promise<void>
   const token = getCookie(c, name)
   if (token) await deleteSessionByHash(c.var.deps.sql, hashToken(token))
   deleteCookie(c, name, { path: '/', secure: c.var.deps.config.secureCookies })
+}
+
+/** The id of the session this request's cookie holds, if it is live. */
+export async function currentSessionId<E extends AppEnv>(c: Context<E>): Promise<string | undefined> {
+  const token = getCookie(c, cookieName(c.var.deps.config))
+  if (!token || token.length > 100) return undefined
+  return (await findLiveSession(c.var.deps.sql, hashToken(token)))?.sessionId
 }
 
 const EXTEND_AFTER_MS = 60 * 60 * 1000

@@ -2,6 +2,7 @@ import { generateKeyPairSync, sign } from 'node:crypto'
 import bs58 from 'bs58'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
+import { enableTotp } from '../../scripts/testing/second-factor.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
 
 let t: TestApp
@@ -42,6 +43,21 @@ describe('wallet sign-in', () => {
     const second = await nonceFor(again, w.address)
     const res2 = await again.json(again.post('/api/auth/wallet', { walletAddress: w.address, message: second, signature: w.sign(second) }))
     expect(res2.body.user.id).toBe(res.body.user.id)
+  })
+
+  it('with a second factor on, a wallet signature leads to the second step: no session until the code', async () => {
+    const w = wallet()
+    const first = new ApiClient(t.app)
+    const message = await nonceFor(first, w.address)
+    expect((await first.post('/api/auth/wallet', { walletAddress: w.address, message, signature: w.sign(message) })).status).toBe(200)
+    const { recoveryCodes } = await enableTotp(first)
+    const client = new ApiClient(t.app)
+    const second = await nonceFor(client, w.address)
+    const res = await client.json(client.post('/api/auth/wallet', { walletAddress: w.address, message: second, signature: w.sign(second) }))
+    expect(res).toEqual({ status: 200, body: { secondFactor: { required: true, methods: ['totp', 'recovery-code'] } } })
+    expect((await client.get('/api/auth/session')).status).toBe(401)
+    expect((await client.post('/api/auth/second-factor', { code: recoveryCodes[0] })).status).toBe(200)
+    expect((await client.get('/api/auth/session')).status).toBe(200)
   })
 
   it('refuses an address alone, a reused nonce, another domain and a bad signature', async () => {

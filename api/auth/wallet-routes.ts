@@ -12,7 +12,8 @@ import { countAction, tooMany } from '../http/rate-limit.ts'
 import { reserveSignIn } from '../http/sign-in-limit.ts'
 import { jsonBody, queryParams } from '../http/validate.ts'
 import { WalletSignInSchema } from '../../shared/auth-schemas.ts'
-import { publicUser, startSession } from './session.ts'
+import { completeFirstFactor } from './first-factor.ts'
+import { publicUser } from './session.ts'
 import { formatWalletMessage, parseWalletMessage } from './wallet-message.ts'
 
 /** The 32-byte ed25519 public key a base58 Solana address encodes, or undefined. */
@@ -80,6 +81,6 @@ export const walletRoutes = new Hono<AppEnv>()
       ?? (await findUserByWallet(sql, walletAddress)) // created by a concurrent sign-in
     if (!user) return c.json({ message: refused }, 401)
     await attempt.succeeded()
-    await startSession(c, user.id)
-    return c.json({ user: publicUser(user) })
+    const pending = await completeFirstFactor(c, user.id)
+    return c.json(pending ?? { user: publicUser(user) })
   })

@@ -1,6 +1,6 @@
 // housekeeping: deletes what has expired (sessions, wallet nonces, rate-limit records whose
 // window has passed, undelivered mail past its 30 days, finished outgoing mail records past
-// FINISHED_EMAIL_JOB_DAYS, thread Message-ID hashes past a year, spent account links) and fails
+// FINISHED_EMAIL_JOB_DAYS, thread Message-ID hashes past a year, spent account links, sign-ins left at the second step) and fails
 // forwards held longer than HOLD_SECONDS for a target that was never confirmed. Scheduled hourly
 // by the delivery process, so a rate-limit record (an IP or e-mail address) outlives its window by
 // at most an hour; running it twice is harmless.
@@ -8,6 +8,7 @@ import type { Sql } from '../../db/client.ts'
 import { deleteExpiredAccountTokens } from '../../db/account-tokens.ts'
 import { deleteFinishedEmailJobs } from '../../db/email-jobs.ts'
 import { findExpiredHeldDeliveries } from '../../db/forward-targets.ts'
+import { deleteExpiredPendingSignIns } from '../../db/pending-sign-ins.ts'
 import { deleteExpiredRateLimits } from '../../db/rate-limits.ts'
 import { deleteExpiredSessions } from '../../db/sessions.ts'
 import { deleteOldThreadMessageIds } from '../../db/thread-message-ids.ts'
@@ -29,8 +30,9 @@ export async function housekeeping(sql: Sql): Promise<void> {
   const undelivered = await deleteExpiredUndeliveredMessages(sql)
   const threadIds = await deleteOldThreadMessageIds(sql)
   const tokens = await deleteExpiredAccountTokens(sql)
+  const pendingSignIns = await deleteExpiredPendingSignIns(sql)
   const held = await findExpiredHeldDeliveries(sql, HOLD_SECONDS)
   for (const id of held) await expireHeldDelivery(sql, id)
   const emailJobs = await deleteFinishedEmailJobs(sql, FINISHED_EMAIL_JOB_DAYS)
-  log.info('housekeeping.done', { sessions, nonces, rateLimits, undelivered, threadIds, tokens, held: held.length, emailJobs })
+  log.info('housekeeping.done', { sessions, nonces, rateLimits, undelivered, threadIds, tokens, held: held.length, emailJobs, pendingSignIns })
 }

@@ -64,7 +64,7 @@ async function aliasOptions(c: C) {
   const recommended = hostname ? await findAliasForHostname(sql, c.var.user.id, hostname) : undefined
   const suffixes = config.mailDomains.map((domain) => {
     const suffix = `@${domain}`
-    return { suffix, signed_suffix: signSuffix(config.secretKey, c.var.user.id, suffix) }
+    return { suffix, signed_suffix: signSuffix(config.secretKey, c.var.user.id, suffix), is_custom: false, is_premium: false }
   })
   return {
     can_create: true,

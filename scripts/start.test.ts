@@ -9,6 +9,8 @@ import { createSql } from '../db/client.ts'
 import { readFileSync } from 'node:fs'
 import { MONITORED_PROCESSES } from '../db/heartbeat.ts'
 import { processesBeatingSince } from '../db/process-heartbeats.ts'
+import { METRICS_PORT_OFFSET } from '../db/metrics.ts'
+import { checkMetrics, promtoolAvailable } from './testing/promtool.ts'
 import { createTestDatabase } from './testing/test-database.ts'
 import { freePort } from './testing/free-port.ts'
 
@@ -80,6 +82,14 @@ describe('npm start', () => {
     expect(delivery).toMatch(/^process_resident_memory_bytes \d+/m)
     expect(await metricsAt(4)).toContain('# HELP veilmail_sync_runs_total')
     expect(await (await fetch(`${url}/metrics`)).text()).not.toContain('process_resident_memory_bytes')
+    // every process's exposition passes Prometheus's own linter (an empty body passes too, so each must hold metrics)
+    if (promtoolAvailable()) {
+      for (const name of MONITORED_PROCESSES) {
+        const text = await metricsAt(METRICS_PORT_OFFSET[name])
+        expect(text).toMatch(/^process_resident_memory_bytes \d+/m)
+        expect({ name, ...(await checkMetrics(text)) }).toEqual({ name, code: 0, output: '' })
+      }
+    }
     const home = await fetch(url)
     expect(home.status).toBe(200)
     expect(await home.text()).toContain('<div id="root">')

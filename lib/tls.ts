@@ -13,6 +13,23 @@ export interface TlsCredentials {
 
 export class TlsConfigError extends Error {}
 
+/**
+ * What our TLS servers (submission 587 STARTTLS and 465, the MX's STARTTLS) negotiate: Mozilla's
+ * "intermediate" profile (ssl-config.mozilla.org, guidelines 5.7+): TLS 1.2 only with ECDHE key
+ * exchange and an AEAD cipher (no static RSA, RFC 9325 §4.1; no CBC, no SHA-1 MAC), TLS 1.3 with
+ * OpenSSL's default suites (names without TLS_ leave them as they are). The client's order is
+ * followed, as the profile says: every suite offered here is strong.
+ */
+export const SERVER_TLS_PROFILE = {
+  minVersion: 'TLSv1.2',
+  ciphers: [
+    'ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256',
+    'ECDHE-ECDSA-AES256-GCM-SHA384', 'ECDHE-RSA-AES256-GCM-SHA384',
+    'ECDHE-ECDSA-CHACHA20-POLY1305', 'ECDHE-RSA-CHACHA20-POLY1305',
+  ].join(':'),
+  honorCipherOrder: false,
+} as const
+
 export function loadTlsCredentials(cfg: Pick<Config, 'tls' | 'dataDir' | 'production' | 'mailDomains' | 'smtpPublicHost'>): TlsCredentials {
   const { certFile, keyFile } = cfg.tls
   if (certFile || keyFile) {

@@ -23,12 +23,15 @@ export class RawSmtp {
     socket.on('error', (error) => this.#failed?.(error))
   }
 
-  /** STARTTLS (RFC 3207); on 220 the session goes on over TLS (any certificate: a test). */
-  async startTls(): Promise<string> {
+  /**
+   * STARTTLS (RFC 3207); on 220 the session goes on over TLS (any certificate: a test). `options`
+   * narrow what the client offers (ciphers, versions); a refused handshake rejects.
+   */
+  async startTls(options: tls.ConnectionOptions = {}): Promise<string> {
     const reply = await this.command('STARTTLS')
     if (!reply.startsWith('220')) return reply
     this.#socket.removeAllListeners('data')
-    const secure = tls.connect({ socket: this.#socket, rejectUnauthorized: false })
+    const secure = tls.connect({ ...options, socket: this.#socket, rejectUnauthorized: false })
     await once(secure, 'secureConnect')
     this.#socket = secure
     this.#listen(secure)
@@ -76,6 +79,12 @@ export class RawSmtp {
     const reply = this.#next()
     this.#socket.write(Buffer.from(stuffed + (stuffed.endsWith('\r\n') ? '' : '\r\n') + '.\r\n', 'latin1'))
     return reply
+  }
+
+  /** The negotiated protocol and cipher once STARTTLS is done (undefined on a plain session). */
+  tlsCipher(): { protocol: string | null; name: string } | undefined {
+    const socket = this.#socket
+    return socket instanceof tls.TLSSocket ? { protocol: socket.getProtocol(), name: socket.getCipher().name } : undefined
   }
 
   close() {

@@ -13,7 +13,7 @@ import type { Config } from '../../lib/config.ts'
 import { createDnsResolver, type DnsResolver } from '../../lib/dns-resolver.ts'
 import { errorFields, log } from '../../lib/log.ts'
 import { Srs } from '../mail/srs.ts'
-import { loadTlsCredentials, type TlsCredentials } from '../../lib/tls.ts'
+import { loadTlsCredentials, SERVER_TLS_PROFILE, type TlsCredentials } from '../../lib/tls.ts'
 import { findAliasesByAddress } from '../../db/alias-routing.ts'
 import { coalesce } from '../../lib/coalesce.ts'
 import { acceptMessage, type AcceptDeps } from './mx-accept.ts'
@@ -74,6 +74,7 @@ export function createMxServer(deps: MxDeps): MxServer {
     banner: 'Veilmail ESMTP',
     key: tls.key,
     cert: tls.cert,
+    ...SERVER_TLS_PROFILE,
     size: cfg.maxMessageBytes,
     authOptional: true,
     disabledCommands: ['AUTH'],

@@ -9,10 +9,11 @@ import { hitRateLimit } from '../../db/rate-limits.ts'
 import type { Config } from '../../lib/config.ts'
 import { errorFields, log } from '../../lib/log.ts'
 import { sameAddress } from '../../lib/mail-address.ts'
-import { loadTlsCredentials, type TlsCredentials } from '../../lib/tls.ts'
+import { loadTlsCredentials, SERVER_TLS_PROFILE, type TlsCredentials } from '../../lib/tls.ts'
 import { readMessage } from '../mail/mx-message.ts'
 import { replies, SmtpReply } from '../mail/smtp-reply.ts'
 import { authenticate, type SubmissionUser } from './submission-auth.ts'
+import { AUTH_NEEDS_TLS_OPTION } from './auth-needs-tls.ts'
 import { acceptSubmission } from './submission-accept.ts'
 import { countRecipient } from '../../db/recipient-limits.ts'
 
@@ -43,6 +44,7 @@ export function createSubmissionServers(deps: SubmissionDeps): SubmissionServers
     banner: 'Veilmail submission',
     key: tls.key,
     cert: tls.cert,
+    ...SERVER_TLS_PROFILE,
     size: config.maxMessageBytes,
     authMethods: ['PLAIN', 'LOGIN'],
     allowInsecureAuth: false, // the library's own lock, behind onConnect's
@@ -53,7 +55,9 @@ export function createSubmissionServers(deps: SubmissionDeps): SubmissionServers
     closeTimeout: 10_000,
     logger: false,
     // RFC 4954 §4 / RFC 3207 §4.2: a plain connection is not offered AUTH at all (EHLO lists it
-    // only once TLS is up), so a client never sends a password it could not protect.
+    // only once TLS is up), so a client never sends a password it could not protect; an AUTH sent
+    // anyway is answered 538 5.7.11 Encryption required (auth-needs-tls.ts).
+    ...({ [AUTH_NEEDS_TLS_OPTION]: true } as object),
     onConnect(session, callback) {
       if (!session.secure) session.disabledCommands = ['AUTH']
       callback()

@@ -100,7 +100,10 @@ describe('submission server', () => {
       const plain = await client.command('EHLO client.example')
       expect(plain).toContain('250-STARTTLS')
       expect(plain).not.toMatch(/AUTH/)
-      expect(await client.command('AUTH PLAIN AGFsaWNlAHNlY3JldA==')).toMatch(/^5\d\d /)
+      // RFC 4954 §4: AUTH on a plain session is answered 538 5.7.11, and the password is never read
+      expect(await client.command('AUTH PLAIN AGFsaWNlAHNlY3JldA==')).toBe('538 5.7.11 Encryption required')
+      expect(await client.command('auth login')).toBe('538 5.7.11 Encryption required')
+      expect(await client.command('AUTH')).toBe('538 5.7.11 Encryption required')
       expect(await client.command(`MAIL FROM:<${aliases.a.address}>`)).toBe('530 5.7.0 Must issue a STARTTLS command first')
       expect(await client.startTls()).toMatch(/^220 /)
       const secure = await client.command('EHLO client.example')
@@ -111,6 +114,20 @@ describe('submission server', () => {
     }
     const implicit = nodemailer.createTransport({ host: '127.0.0.1', port: ports.tls, secure: true, tls: { rejectUnauthorized: false } })
     expect(await implicit.verify()).toBe(true)
+  })
+
+  it('answers AUTH before STARTTLS with 538 5.7.11 and closes a session that keeps trying, as for any unusable command', async () => {
+    const { client } = await RawSmtp.connect(ports.starttls)
+    try {
+      expect(await client.command('EHLO client.example')).toContain('250-STARTTLS')
+      for (let i = 1; i < 10; i++) expect(await client.command(`AUTH PLAIN ${Buffer.from(`\0${aliases.a.address}\0${aliases.a.password}`).toString('base64')}`)).toBe('538 5.7.11 Encryption required')
+      expect(await client.command('AUTH LOGIN')).toMatch(/^421 /)
+    } finally {
+      client.close()
+    }
+    // nodemailer told to skip STARTTLS and log in anyway is refused with the same answer
+    const plain = nodemailer.createTransport({ host: '127.0.0.1', port: ports.starttls, secure: false, ignoreTLS: true, forceAuth: true, auth: { user: aliases.a.address, pass: aliases.a.password }, connectionTimeout: 5000 } as never)
+    await expect(plain.verify()).rejects.toMatchObject({ responseCode: 538, response: '538 5.7.11 Encryption required' })
   })
 
   it('stops a paused alias from sending and a regenerated password from being reused', async () => {

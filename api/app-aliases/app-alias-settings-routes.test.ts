@@ -16,7 +16,7 @@ async function user() {
   const key = (await client.json(client.post('/api/api-keys', { name: 'apps' }))).body.apiKey.key as string
   return { client, userId: user.id as string, email: email.toLowerCase(), key }
 }
-const randomNew = (key: string) => t.app.request('/compat/simplelogin/api/alias/random/new', { method: 'POST', headers: { Authentication: key } }).then((r) => r.json())
+const randomNew = async (key: string) => (await t.app.request('/compat/simplelogin/api/alias/random/new', { method: 'POST', headers: { Authentication: key } })).json()
 
 describe('aliases created by apps', () => {
   it('default to the first domain, random words and the account address', async () => {

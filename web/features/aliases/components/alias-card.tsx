@@ -1,6 +1,7 @@
 import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { aliasAddress, formatCreated } from '../lib/alias-state.ts'
 import { AliasAddress } from './alias-address.tsx'
+import { AliasMadeBy } from './alias-made-by.tsx'
 import { AliasCounters } from './alias-counters.tsx'
 import { AliasDetails } from './alias-details.tsx'
 import { AliasEditHint, AliasEditInput } from './alias-edit-input.tsx'
@@ -42,6 +43,7 @@ export function AliasCard({ alias, userId }: { alias: AliasView; userId: string 
           <div className="flex items-start justify-between gap-3">
             <div className="grid min-w-0 gap-1.5">
               <AliasAddress name={alias.alias} domain={alias.domain} />
+              <AliasMadeBy alias={alias} />
               <AliasCounters counters={alias.counters} />
             </div>
             <AliasStatusSwitch row={row} address={address} />

@@ -1,6 +1,7 @@
 import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { aliasAddress, formatCreated } from '../lib/alias-state.ts'
 import { AliasAddress } from './alias-address.tsx'
+import { AliasMadeBy } from './alias-made-by.tsx'
 import { AliasCounters } from './alias-counters.tsx'
 import { AliasDetails } from './alias-details.tsx'
 import { AliasEditHint, AliasEditInput } from './alias-edit-input.tsx'
@@ -28,6 +29,7 @@ export function AliasTableRow({ alias, userId }: { alias: AliasView; userId: str
           ) : (
             <div className="grid gap-1.5">
               <AliasAddress name={alias.alias} domain={alias.domain} />
+              <AliasMadeBy alias={alias} />
               <AliasCounters counters={alias.counters} />
             </div>
           )}

@@ -13,6 +13,7 @@ import { ConfirmTargetPage } from '../features/auth/components/confirm-target-pa
 import { ForgotPasswordPage } from '../features/auth/components/forgot-password-page.tsx'
 import { ResetPasswordPage } from '../features/auth/components/reset-password-page.tsx'
 import { VerifyEmailPage } from '../features/auth/components/verify-email-page.tsx'
+import { SecondFactorPage } from '../features/auth/components/second-factor-page.tsx'
 
 // Landing and sign-in pages ship in the first bundle; every other page loads on first visit.
 function lazyRoute<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
@@ -44,6 +45,7 @@ export const router = createBrowserRouter([
       { path: '/', element: <IndexRoute /> },
       { path: '/home', element: <HomeRoute /> },
       { path: '/auth', element: <RedirectSignedIn><AuthRoute /></RedirectSignedIn> },
+      { path: '/auth/second-factor', element: <SecondFactorPage /> },
       { path: '/register', element: <RegisterRoute /> },
       { path: '/check-email', element: <CheckEmailRoute /> },
       { path: '/verify-email', element: <VerifyEmailPage /> },

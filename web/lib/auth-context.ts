@@ -8,12 +8,15 @@ export interface AuthState {
   /** True while the first session check is running. */
   isLoading: boolean
   authMethod: AuthMethod
-  login: (input: LoginInput) => Promise<SessionUser>
+  /** The signed-in user, or null when the account's second factor is asked for next (/auth/second-factor). */
+  login: (input: LoginInput) => Promise<SessionUser | null>
   /** Sends the verification link (or, for a taken address, a notice to its owner); signs nobody in. */
   register: (input: RegisterInput) => Promise<{ message: string; email: string }>
   /** Follows a verification link: the address is proven and the account signed in. */
   verifyEmail: (token: string) => Promise<SessionUser>
-  connectWallet: () => Promise<SessionUser>
+  connectWallet: () => Promise<SessionUser | null>
+  /** The second step of a sign-in: a TOTP or recovery code completes it. */
+  completeSecondFactor: (code: string) => Promise<SessionUser>
   loginWithGoogle: () => void
   /** Server logout, local reset, "Logged Out" toast, then /home. */
   logout: () => Promise<void>

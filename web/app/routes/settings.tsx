@@ -4,14 +4,21 @@ import { useAuth } from '../../lib/auth-context.ts'
 import { EncryptionKeysCard } from '../../features/encryption/components/encryption-keys-card.tsx'
 import { ApiKeysCard } from '../../features/api-keys/components/api-keys-card.tsx'
 import { AppAliasSettingsCard } from '../../features/app-aliases/components/app-alias-settings-card.tsx'
+import { TwoFactorCard } from '../../features/account/components/two-factor-card.tsx'
+import { SessionsCard } from '../../features/account/components/sessions-card.tsx'
 
 export function SettingsRoute() {
   useDocumentTitle('Settings')
   const { user } = useAuth()
   return (
     <PageContainer>
-      <PageHeader title="Settings" subtitle="Your encryption keys, API keys for your apps, and how apps create aliases" />
+      <PageHeader title="Settings" subtitle="Your encryption keys, account security, API keys for your apps, and how apps create aliases" />
       {user && <EncryptionKeysCard userId={user.id} />}
+      <section aria-labelledby="security-heading" className="grid gap-6">
+        <h2 id="security-heading" className="text-xl font-semibold tracking-tight">Security</h2>
+        <TwoFactorCard />
+        <SessionsCard />
+      </section>
       {user && <ApiKeysCard />}
       {user && <AppAliasSettingsCard />}
     </PageContainer>

@@ -1,7 +1,9 @@
 import { apiRequest } from '../../../lib/api-client.ts'
 import type { LoginInput, SessionUser } from '../../../../shared/auth-schemas.ts'
+import type { SecondFactorRequired } from '../../../../shared/account-protection-schemas.ts'
 
-export async function loginWithEmail(input: LoginInput): Promise<SessionUser> {
-  const { user } = await apiRequest<{ user: SessionUser }>('POST', '/api/auth/login', input)
-  return user
+/** The signed-in user, or null when the account asks for its second factor next (/auth/second-factor). */
+export async function loginWithEmail(input: LoginInput): Promise<SessionUser | null> {
+  const body = await apiRequest<{ user: SessionUser } | SecondFactorRequired>('POST', '/api/auth/login', input)
+  return 'user' in body ? body.user : null
 }

@@ -19,7 +19,10 @@ export function AlternativeSignIn() {
   async function handleWallet() {
     setConnecting(true)
     try {
-      await connectWallet()
+      if (!(await connectWallet())) {
+        navigate('/auth/second-factor')
+        return
+      }
       toast({ title: 'Wallet Connected', description: 'Your Solana wallet is connected.' })
       navigate('/dashboard')
     } catch (error) {

@@ -5,6 +5,7 @@ import type { LoginInput, RegisterInput, SessionUser } from '../../../../shared/
 import { toast } from '../../../components/ui/use-toast.ts'
 import { getSession, SESSION_QUERY_KEY } from '../api/get-session.ts'
 import { loginWithEmail } from '../api/login.ts'
+import { submitSecondFactor } from '../api/second-factor.ts'
 import { registerWithEmail } from '../api/register.ts'
 import { verifyEmail as verifyEmailRequest } from '../api/account-links.ts'
 import { signInWithWallet } from '../api/sign-in-with-wallet.ts'
@@ -48,7 +49,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const login = useCallback(
     async (input: LoginInput) => {
       const signedIn = await loginWithEmail(input)
-      await setUser(signedIn)
+      if (signedIn) await setUser(signedIn)
       return signedIn
     },
     [setUser],
@@ -68,10 +69,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const connectWallet = useCallback(async () => {
     const { user: signedIn, walletAddress } = await signInWithWallet()
-    await setUser(signedIn)
     storeWalletAddress(walletAddress)
+    if (signedIn) await setUser(signedIn)
     return signedIn
   }, [setUser])
+
+  const completeSecondFactor = useCallback(
+    async (code: string) => {
+      const signedIn = await submitSecondFactor(code)
+      await setUser(signedIn)
+      return signedIn
+    },
+    [setUser],
+  )
 
   const loginWithGoogle = useCallback(() => {
     window.location.href = GOOGLE_SIGN_IN_URL
@@ -94,11 +104,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       register,
       verifyEmail,
       connectWallet,
+      completeSecondFactor,
       loginWithGoogle,
       logout,
       resetAuth,
     }),
-    [user, session.isPending, login, register, verifyEmail, connectWallet, loginWithGoogle, logout, resetAuth],
+    [user, session.isPending, login, register, verifyEmail, connectWallet, completeSecondFactor, loginWithGoogle, logout, resetAuth],
   )
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>

@@ -17,7 +17,10 @@ export function LoginForm() {
   const [password, setPassword] = useState('')
   const { errors, pending, submit } = useSchemaForm(LoginSchema, {
     async onSubmit(input) {
-      await login(input)
+      if (!(await login(input))) {
+        navigate('/auth/second-factor')
+        return
+      }
       toast({ title: 'Login Successful', description: 'Welcome back to Veilmail.' })
       navigate('/dashboard')
     },

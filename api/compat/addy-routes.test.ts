@@ -155,6 +155,17 @@ describe("the addy.io extension's create flow", () => {
     expect((await t.app.request(`${INSTANCE}/api/v1/aliases/${alias.id}`, { headers: EXTENSION_HEADERS(a.key) })).status).toBe(404)
   })
 
+  it('lists the confirmed targets as recipients, and an alias can be made for one of them', async () => {
+    const { client, userId, key, email } = await userWithKey()
+    const response = await t.app.request(`${INSTANCE}/api/v1/recipients?filter[verified]=true&alias_count=false`, { method: 'GET', headers: EXTENSION_HEADERS(key) })
+    const recipients = (await response.json()).data.map((recipient: { id: string; email: string }) => ({ id: recipient.id, email: recipient.email }))
+    expect(recipients).toEqual([{ id: expect.stringMatching(/^[0-9a-f-]{36}$/), email }])
+    const created = await extensionCreateAlias({ instance: INSTANCE, apiToken: key, domain: 'veil.test', format: 'random_words', recipientIds: [recipients[0].id] })
+    expect(created.data.email).toMatch(/@veil\.test$/)
+    expect(await extensionCreateAlias({ instance: INSTANCE, apiToken: key, domain: 'veil.test', format: 'random_words', recipientIds: ['00000000-0000-4000-8000-000000000000'] })).toEqual({ error: 'The selected recipient ids is invalid.', status: 422 })
+    expect((await client.json(client.get(`/api/aliases/${userId}`))).body.aliases.map((a: { forwardTo: string }) => a.forwardTo)).toEqual([email])
+  })
+
   it('answers account-details with the defaults the settings give', async () => {
     const { client, key } = await userWithKey()
     expect((await client.json(client.request('PUT', '/api/app-alias-settings', { domain: 'veil.test', nameForm: 'characters', forwardTo: null }))).status).toBe(200)

@@ -1,12 +1,12 @@
 // The addy.io-compatible API at /compat/addy (issue 28): the subset Bitwarden's forwarder, the
 // addy.io extension and apps use, in addy.io's shapes: `Authorization: Bearer <key>`, answers
 // wrapped in { data }, errors { message, errors? } with Laravel's statuses (401, 404, 422, 429).
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import { countAliasPage, deleteAlias, findAlias, listAliasPage, updateAlias, type AliasRow } from '../../db/aliases.ts'
 import { NOTES_MAX } from '../../shared/alias-schemas.ts'
 import type { AliasNameForm } from '../../shared/app-alias-schemas.ts'
-import { appAliasDefaults, NO_TARGET_MESSAGE } from '../app-aliases/app-alias-defaults.ts'
+import { appAliasDefaults, confirmedTargets, NO_TARGET_MESSAGE } from '../app-aliases/app-alias-defaults.ts'
 import { bearerToken } from '../api-keys/api-key-auth.ts'
 import type { AuthedEnv } from '../auth/session.ts'
 import { pauseChanges } from '../aliases/alias-routes.ts'
@@ -29,6 +29,12 @@ async function body(c: C): Promise<Record<string, unknown>> {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
 }
 const description = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim().slice(0, NOTES_MAX) : null)
+
+/** A recipient (a confirmed target) has a stable id of UUID form, derived from the user and the address. */
+function recipientId(userId: string, email: string): string {
+  const h = createHash('sha256').update(`${userId}\n${email}`).digest('hex')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`
+}
 
 async function ownAlias(c: C, id: unknown): Promise<AliasRow | undefined> {
   return typeof id === 'string' && UUID.test(id) ? findAlias(c.var.deps.sql, c.var.user.id, id) : undefined
@@ -58,6 +64,16 @@ export const addyRoutes = new Hono<AuthedEnv>()
     const defaults = await appAliasDefaults(c)
     return c.json({ data: c.var.deps.config.mailDomains, defaultAliasDomain: defaults.domain, defaultAliasFormat: formatOf(defaults.nameForm) })
   })
+  // the confirmed targets, as addy.io's verified recipients
+  .get('/api/v1/recipients', async (c) => {
+    const user = c.var.user
+    const stamp = addyDate(user.createdAt)
+    const data = (await confirmedTargets(c)).map((email) => ({
+      id: recipientId(user.id, email), user_id: user.id, email, can_reply_send: false, should_encrypt: false, fingerprint: null,
+      email_verified_at: stamp, created_at: stamp, updated_at: stamp,
+    }))
+    return c.json({ data })
+  })
   .post('/api/v1/aliases', async (c) => {
     const input = await body(c)
     const domains = c.var.deps.config.mailDomains
@@ -76,8 +92,15 @@ export const addyRoutes = new Hono<AuthedEnv>()
     } else {
       alias = format === 'uuid' ? () => randomUUID() : () => randomAliasName(format === 'random_words' ? 'words' : 'characters')
     }
-    if (!defaults.forwardTo) return invalid(c, 'recipient_ids', NO_TARGET_MESSAGE)
-    const made = await createAlias(c, { alias, domain, forwardTo: defaults.forwardTo, notes: description(input.description), madeBy: 'addy', hostname: null })
+    let forwardTo = defaults.forwardTo
+    if (Array.isArray(input.recipient_ids) && input.recipient_ids.length > 0) {
+      const byId = new Map((await confirmedTargets(c)).map((email) => [recipientId(c.var.user.id, email), email]))
+      const chosen = input.recipient_ids.map((id) => (typeof id === 'string' ? byId.get(id) : undefined))
+      if (chosen.some((e) => !e)) return invalid(c, 'recipient_ids', 'The selected recipient ids is invalid.')
+      forwardTo = [...new Set(chosen)].join(',')
+    }
+    if (!forwardTo) return invalid(c, 'recipient_ids', NO_TARGET_MESSAGE)
+    const made = await createAlias(c, { alias, domain, forwardTo, notes: description(input.description), madeBy: 'addy', hostname: null })
     if (made.ok) return c.json({ data: addyAlias(made.alias) }, 201)
     if (made.reason === 'rate') {
       c.header('Retry-After', String(retryAfterSeconds(made.hit)))

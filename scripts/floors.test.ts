@@ -1,6 +1,9 @@
-// The floors of the tree (docs/architecture.md): web -> api -> workers -> db -> lib, with shared/ the
-// browser-safe floor under all of them. A file imports only its own floor and the ones below it;
-// the web app imports only web/ and shared/. Tests may also use scripts/ (the harness in scripts/testing, the migrations runner).
+// The floors of the tree (docs/architecture.md): web -> api, and api and workers side by side on
+// db -> lib, with shared/ the browser-safe floor under all of them. A file imports only its own
+// floor and the ones below it: api/ never imports workers/ (the web process loads no worker code),
+// nor workers/ api/; what both need sits in db/ or lib/. The web app imports only web/ and shared/.
+// Tests may also use scripts/ (the harness in scripts/testing, the migrations runner), and a test
+// of api/ may run a worker's job handler on the job its route queued.
 // Inside web/, imports flow one way (bulletproof-react): shared code (components/, lib/, hooks/) ->
 // features/<name>/ -> app/; a feature never imports another feature: the route composes them.
 import { readdirSync, readFileSync } from 'node:fs'
@@ -10,6 +13,11 @@ import { describe, expect, it } from 'vitest'
 const ROOT = path.join(import.meta.dirname, '..')
 const FLOORS = ['shared', 'lib', 'db', 'workers', 'api', 'web'] as const
 type Floor = (typeof FLOORS)[number]
+/** What each floor may import besides itself (the web app's own rule is below). */
+const BELOW: Record<Floor, readonly Floor[]> = {
+  shared: [], lib: ['shared'], db: ['lib', 'shared'],
+  workers: ['db', 'lib', 'shared'], api: ['db', 'lib', 'shared'], web: ['api', 'workers', 'db', 'lib', 'shared'],
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -53,11 +61,10 @@ export function mayImport(file: string, target: string): boolean {
   const isTest = /\.test\.tsx?$/.test(file) || file.startsWith(path.join('web', 'e2e'))
   if (isTest && floorOf(target) === 'scripts') return true
   if (from === 'web' && !isTest) return to === 'shared' || (to === 'web' && webMayImport(file, target))
-  if (from === 'shared') return to === 'shared'
-  const fromIndex = FLOORS.indexOf(from as Floor)
-  const toIndex = FLOORS.indexOf(to as Floor)
-  if (fromIndex < 0 || toIndex < 0) return false
-  return toIndex <= fromIndex
+  if (!FLOORS.includes(from as Floor) || !FLOORS.includes(to as Floor)) return false
+  if (from === to) return true
+  if (isTest && from === 'api' && to === 'workers') return true
+  return BELOW[from as Floor].includes(to as Floor)
 }
 
 describe('floors', () => {
@@ -77,6 +84,13 @@ describe('floors', () => {
     expect(mayImport('workers/mx/mx.ts', 'scripts/testing/mailbox.ts')).toBe(false)
     expect(mayImport('workers/mx/mx.test.ts', 'scripts/testing/mailbox.ts')).toBe(true)
     expect(mayImport('api/server.ts', 'db/queues.ts')).toBe(true)
+    // the web process loads no worker code, and the workers no route
+    expect(mayImport('api/emails/email-routes.ts', 'workers/sync/sync-mailbox.ts')).toBe(false)
+    expect(mayImport('api/auth/microsoft-routes.ts', 'workers/sync/mailbox-login.ts')).toBe(false)
+    expect(mayImport('workers/sync/sync-mailbox.ts', 'api/app.ts')).toBe(false)
+    expect(mayImport('api/emails/email-routes.ts', 'db/sync-requests.ts')).toBe(true)
+    expect(mayImport('workers/sync/mailbox-login.ts', 'lib/mailbox-credentials.ts')).toBe(true)
+    expect(mayImport('api/account/account-routes.test.ts', 'workers/delivery/account-cleanup.ts')).toBe(true)
     expect(mayImport('web/features/x/a.ts', 'shared/alias-schemas.ts')).toBe(true)
     expect(mayImport('web/features/inbox/components/a.tsx', 'web/features/compose/components/compose-form.tsx')).toBe(false)
     expect(mayImport('web/features/inbox/components/a.tsx', 'web/app/inbox/inbox-parts.ts')).toBe(false)

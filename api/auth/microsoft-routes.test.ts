@@ -7,7 +7,7 @@ import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { addImapAccount, connectOutlook } from '../../scripts/testing/mailbox-accounts.ts'
 import { startMicrosoftStandIn, STAND_IN_CLIENT, type MicrosoftStandIn } from '../../scripts/testing/microsoft-stand-in.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
-import { openCredentials } from '../../workers/sync/mailbox-login.ts'
+import { openCredentials } from '../../lib/mailbox-credentials.ts'
 
 let microsoft: MicrosoftStandIn
 let t: TestApp

@@ -5,11 +5,11 @@ import { Hono } from 'hono'
 import { findUserFolder } from '../../db/mailbox-folders.ts'
 import { findAttachment, listAttachments } from '../../db/received-attachments.ts'
 import {
-  countConversations, countFolderEmails, countReceivedEmails, findReceivedEmail, listConversation, listConversationPage, listReceivedEmails, markEmailDeleted, ownsReceivedEmail, setEmailFlags, type ReceivedEmailListRow,
+  countConversations, countFolderEmails, countReceivedEmails, findReceivedEmail, listConversation, listConversationPage, listReceivedEmails, markEmailDeleted, ownsReceivedEmail, restoreDeletedEmail, setEmailFlags, type ReceivedEmailListRow,
 } from '../../db/received-emails.ts'
 import type { SecretBox } from '../../lib/secret-box.ts'
-import { receivedMailBox } from '../../workers/sync/sync-mailbox.ts'
-import { requestMailboxChanges } from '../../workers/sync/sync-requests.ts'
+import { receivedMailBox } from '../../lib/received-mail-box.ts'
+import { requestMailboxChanges } from '../../db/sync-requests.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { jsonBody, queryParams } from '../http/validate.ts'
@@ -104,6 +104,17 @@ export const emailRoutes = new Hono<AppEnv>()
     })
     if (!deleted) return notFound(c)
     return c.json({ success: true, message: 'Email deleted successfully' })
+  })
+  .post('/:emailId/restore', signedIn, async (c) => {
+    // Undo of a delete: the message is back while its move to Trash has not reached the server
+    const { sql, boss } = c.var.deps
+    const restored = await sql.begin(async (tx) => {
+      const row = await restoreDeletedEmail(tx, c.var.user.id, c.req.param('emailId'))
+      if (row) await requestMailboxChanges(tx, boss, row.providerId)
+      return row
+    })
+    if (!restored) return c.json({ message: 'The email is no longer here to restore: look for it in Trash.' }, 404)
+    return c.json({ success: true, message: 'Email restored' })
   })
   .get('/:emailId/attachments/:attachmentId', signedIn, async (c) => {
     const { sql, config } = c.var.deps

@@ -9,9 +9,8 @@
 // round trip. Statements, not forwards, are what the delivery costs Postgres.
 import type { Sql, Tx } from '../../db/client.ts'
 import type { DeliveryAlias } from '../../db/alias-routing.ts'
-import { incrementAliasCounter, randomShard, type AliasCounter } from '../../db/alias-counters.ts'
-import { deleteSpoolMessagesIfDone, endDeliveries, lockDelivery, lockOpenDeliveries, lockSpoolMessages, preferIndexScans, recordDeliveryAttempt, updateSpoolMeta, type Delivery, type OpenedDelivery } from '../../db/spool.ts'
-import { recordThreadMessageIds } from '../../db/thread-message-ids.ts'
+import { allInOrder, finishDelivery, finishStatements, type DeliveryOutcome, type Finish } from '../../db/delivery-finish.ts'
+import { lockDelivery, lockOpenDeliveries, preferIndexScans, recordDeliveryAttempt, type Delivery, type OpenedDelivery } from '../../db/spool.ts'
 import type { DeferredAuth } from '../mail/message-auth.ts'
 import { SpoolDamagedError, type SpoolCodec, type SpoolMeta } from '../mail/spool-codec.ts'
 import { SpooledMessage } from '../mail/spooled-message.ts'
@@ -44,15 +43,6 @@ export interface DeliveryContext<R = undefined> extends SpoolContext {
  */
 export type Read<R> = (tx: Tx, deliveryIds: string[]) => Promise<Map<string, R>>
 
-/**
- * What a handler returns: done, failed for good with a short reason code (never server text), or
- * held until its target is confirmed (the message stays spooled; confirming sets it pending again).
- * `threadIds`: Message-IDs recorded on the alias's threads with the sent mark (reply-headers.ts).
- */
-export type DeliveryOutcome =
-  | { status: 'sent'; threadIds?: string[] }
-  | { status: 'failed'; reason: string }
-  | { status: 'held' }
 
 export interface StepDeps {
   sql: Sql
@@ -61,66 +51,6 @@ export interface StepDeps {
   auth: DeferredAuth
 }
 
-const successCounter: Record<Delivery['kind'], AliasCounter> = { email: 'forwarded', webhook: 'forwarded', reply: 'replied', operator: 'forwarded' }
-
-/** A delivery's end as its batch writes it; `meta`: the authentication results checked here, stored with the message. */
-interface Finish { delivery: Delivery; outcome: DeliveryOutcome; meta?: Buffer }
-
-/**
- * The statements that end a batch's deliveries, sent as they are made: one round trip, on the
- * transaction's connection, run in this order (the messages' locks first), so the last delivery of
- * a message to finish still sees every other done and deletes it. A held delivery only changes its
- * status. One statement of each kind for the whole batch.
- */
-function finishStatements(tx: Tx, finishes: Finish[]): Promise<unknown>[] {
-  const spoolIds = [...new Set(finishes.filter((f) => f.outcome.status !== 'held').map((f) => f.delivery.spoolId))].sort()
-  const threads = finishes.flatMap((f) => (f.outcome.status === 'sent' && f.outcome.threadIds?.length && f.delivery.aliasId ? [{ aliasId: f.delivery.aliasId, ids: f.outcome.threadIds }] : []))
-  return [
-    lockSpoolMessages(tx, spoolIds),
-    endDeliveries(tx, finishes.map(({ delivery, outcome }) => ({ id: delivery.id, status: outcome.status, error: outcome.status === 'failed' ? outcome.reason : null }))),
-    deleteSpoolMessagesIfDone(tx, spoolIds),
-    recordThreadMessageIds(tx, threads),
-    ...finishes.flatMap((f) => (f.meta ? [updateSpoolMeta(tx, f.delivery.spoolId, f.meta)] : [])),
-    ...counterStatements(tx, finishes.map((f) => counterOf(f.delivery, f.outcome)).filter((c) => c !== undefined)),
-  ]
-}
-
-/** The alias counter a finished delivery bumps; none for a held one or one without an alias. */
-function counterOf(delivery: Delivery, outcome: DeliveryOutcome): { aliasId: string; counter: AliasCounter } | undefined {
-  if (outcome.status === 'held' || !delivery.aliasId) return undefined
-  return { aliasId: delivery.aliasId, counter: outcome.status === 'sent' ? successCounter[delivery.kind] : 'failed' }
-}
-
-/**
- * A group's counter bumps, after every finish: summed per alias and counter, on one shard row per
- * alias for the whole group, in alias-id order. Rows locked in one order by every group, and after
- * every other lock the group takes, so two groups that bump the same aliases can not deadlock (a
- * shard picked at random per bump did: two groups took two aliases' rows in opposite orders).
- */
-function counterStatements(tx: Tx, counters: { aliasId: string; counter: AliasCounter }[]): Promise<unknown>[] {
-  const sums = new Map<string, { aliasId: string; counter: AliasCounter; by: number }>()
-  for (const c of counters) {
-    const key = `${c.aliasId} ${c.counter}`
-    const sum = sums.get(key)
-    if (sum) sum.by++
-    else sums.set(key, { ...c, by: 1 })
-  }
-  const shard = randomShard()
-  return [...sums.values()]
-    .sort((a, b) => (a.aliasId < b.aliasId ? -1 : a.aliasId > b.aliasId ? 1 : 0))
-    .map((c) => incrementAliasCounter(tx, c.aliasId, c.counter, c.by, shard))
-}
-
-/** Waits for every statement; throws the error of the first that failed (those after it fail only because the transaction is aborted). */
-async function allInOrder(statements: Promise<unknown>[]): Promise<void> {
-  const settled = await Promise.allSettled(statements)
-  const failed = settled.find((r) => r.status === 'rejected')
-  if (failed) throw failed.reason
-}
-
-function finish(tx: Tx, delivery: Delivery, outcome: DeliveryOutcome): Promise<void> {
-  return allInOrder(finishStatements(tx, [{ delivery, outcome }]))
-}
 
 /**
  * The delivery's message, opened; undefined when it is gone. The authentication the MX left out
@@ -285,18 +215,6 @@ async function runGroup(deps: StepDeps, members: Member[]): Promise<void> {
   }))
 }
 
-/**
- * The owner gave up on a delivery that keeps failing: it fails for good now (the job still waiting
- * for its next try then finds it done). False when it is no longer pending.
- */
-export async function dropDelivery(sql: Sql, deliveryId: string, reason: string): Promise<boolean> {
-  return sql.begin(async (tx) => {
-    const delivery = await lockDelivery(tx, deliveryId)
-    if (!delivery || delivery.status !== 'pending') return false
-    await finish(tx, delivery, { status: 'failed', reason })
-    return true
-  })
-}
 
 /**
  * A job that ran out of retries (its dead-letter copy): the delivery fails for good. `keep` sees
@@ -308,7 +226,7 @@ export async function abandonDelivery(deps: StepDeps, deliveryId: string, keep?:
     if (!opened || opened.delivery.status !== 'pending') return
     const ctx = await openDelivery(deps, tx, opened, undefined)
     if (keep && ctx) await keep(ctx)
-    await finish(tx, opened.delivery, { status: 'failed', reason: 'retries-exhausted' })
+    await finishDelivery(tx, opened.delivery, { status: 'failed', reason: 'retries-exhausted' })
   })
 }
 
@@ -317,6 +235,6 @@ export async function expireHeldDelivery(sql: Sql, deliveryId: string): Promise<
   await sql.begin(async (tx) => {
     const delivery = await lockDelivery(tx, deliveryId)
     if (!delivery || delivery.status !== 'held') return
-    await finish(tx, delivery, { status: 'failed', reason: 'target-not-confirmed' })
+    await finishDelivery(tx, delivery, { status: 'failed', reason: 'target-not-confirmed' })
   })
 }

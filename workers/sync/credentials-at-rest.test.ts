@@ -11,7 +11,7 @@ import { addImapAccount, imapCredentials, syncJobFinished, syncNow } from '../..
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
 import { startSyncEnv, type SyncEnv } from '../../scripts/testing/sync-env.ts'
 import type { TestApp } from '../../scripts/testing/test-app.ts'
-import { openCredentials } from './mailbox-login.ts'
+import { openCredentials } from '../../lib/mailbox-credentials.ts'
 
 const run = dovecotAvailable()
 

@@ -19,7 +19,7 @@ import { classifyImapError, closeImap } from './imap-connect.ts'
 import { folderStatus, notifyFolders } from './imap-notify.ts'
 import { loginMailbox } from './mailbox-login.ts'
 import type { SyncDeps } from './sync-mailbox.ts'
-import { requestSync } from './sync-requests.ts'
+import { requestSync } from '../../db/sync-requests.ts'
 
 export interface IdleWatcherOptions {
   /** IDLE connections this process holds at most (SYNC_IDLE_CONNECTIONS) */

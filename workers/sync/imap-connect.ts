@@ -8,32 +8,8 @@ import tls from 'node:tls'
 import { ImapFlow } from 'imapflow'
 import { BlockedAddressError, resolvePublicAddress, type Lookup } from '../../lib/ssrf-guard.ts'
 import { ImapLimitError, parserLimits } from './imap-limits.ts'
+import { isOAuth, type ImapCredentials } from '../../lib/mailbox-credentials.ts'
 
-interface ImapServer {
-  email: string
-  host: string
-  port: number
-  /** true: TLS from the start (993); false: STARTTLS, required (143) */
-  secure: boolean
-}
-
-/** The decoded credentials: base64 JSON as the client sends them, sealed at rest. */
-export interface PasswordCredentials extends ImapServer {
-  password: string
-}
-
-/** An Outlook account's (tokenType "oauth2"), from Microsoft sign-in; sealed at rest. */
-export interface OAuthCredentials extends ImapServer {
-  tokenType: 'oauth2'
-  accessToken: string
-  refreshToken: string
-  /** when the access token stops working (ms since the epoch) */
-  expiresAt: number
-}
-
-export type ImapCredentials = PasswordCredentials | OAuthCredentials
-
-export const isOAuth = (creds: ImapCredentials): creds is OAuthCredentials => 'tokenType' in creds && creds.tokenType === 'oauth2'
 
 /** `oauth-expired`: Microsoft no longer renews an Outlook account's sign-in; the user must sign in again. */
 export type ImapFailure = 'auth' | 'oauth-expired' | 'host-not-found' | 'blocked' | 'tls' | 'timeout' | 'refused' | 'connection' | 'internal'

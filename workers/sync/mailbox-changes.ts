@@ -11,10 +11,11 @@ import { clearFlagsPending, deleteReceivedEmail, listPendingChanges, type Pendin
 import { log } from '../../lib/log.ts'
 import { classifyImapError, closeImap } from './imap-connect.ts'
 import { BUDGETS, ImapGuard } from './imap-limits.ts'
-import { loginMailbox, openCredentials } from './mailbox-login.ts'
+import { loginMailbox } from './mailbox-login.ts'
+import { openCredentials } from '../../lib/mailbox-credentials.ts'
 import { queues, type Payload, type WorkContext } from '../../db/queues.ts'
 import type { SyncDeps } from './sync-mailbox.ts'
-import { requestSync } from './sync-requests.ts'
+import { requestSync } from '../../db/sync-requests.ts'
 
 export function mailboxChangesHandler(deps: SyncDeps) {
   return async ({ providerId }: Payload<typeof queues.mailboxChanges>, ctx: WorkContext): Promise<void> => {

@@ -10,9 +10,9 @@ import type { Sql } from '../../db/client.ts'
 import { getProviderForSync, updateProviderCredentials, type ProviderForSync } from '../../db/email-providers.ts'
 import type { Config } from '../../lib/config.ts'
 import { log } from '../../lib/log.ts'
-import { SecretBox } from '../../lib/secret-box.ts'
+import { isOAuth, openCredentials, sealCredentials, type ImapCredentials, type OAuthCredentials } from '../../lib/mailbox-credentials.ts'
 import { OUTLOOK_EXPIRED_MESSAGE } from '../../shared/outlook-connection.ts'
-import { connectImap, ImapConnectError, isOAuth, type ImapCredentials, type OAuthCredentials } from './imap-connect.ts'
+import { connectImap, ImapConnectError } from './imap-connect.ts'
 
 export interface LoginDeps {
   sql: Sql
@@ -21,16 +21,6 @@ export interface LoginDeps {
   imapCa?: string
   /** aborted when the process stops: every IMAP connection is closed at once */
   stopSignal?: AbortSignal
-}
-
-const credentialsBox = (config: Config) => new SecretBox(config.secretKey, 'imap-credentials')
-
-export function sealCredentials(config: Config, providerId: string, creds: ImapCredentials): Buffer {
-  return credentialsBox(config).seal(JSON.stringify(creds), providerId)
-}
-
-export function openCredentials(config: Config, provider: Pick<ProviderForSync, 'id' | 'credentials'>): ImapCredentials {
-  return JSON.parse(credentialsBox(config).openText(provider.credentials, provider.id)) as ImapCredentials
 }
 
 /** An access token with less than this left is renewed first, so it cannot run out during a login. */
@@ -82,7 +72,7 @@ async function renewOutlookTokens(deps: LoginDeps, providerId: string, stale: OA
     const current = row ? openCredentials(config, row) : undefined
     if (!current || !isOAuth(current)) throw new ImapConnectError('internal', 'The account changed during the sync. It will be tried again.')
     if (current.accessToken !== stale.accessToken) return current
-    const { microsoftClient, OAuth2RequestError, OUTLOOK_IMAP_SCOPES } = await import('./microsoft-client.ts')
+    const { microsoftClient, OAuth2RequestError, OUTLOOK_IMAP_SCOPES } = await import('../../lib/microsoft-client.ts')
     let tokens: OAuth2Tokens
     try {
       tokens = await withTimeout(microsoftClient(config).refreshAccessToken(current.refreshToken, OUTLOOK_IMAP_SCOPES), config.sync.imapTimeoutMs)

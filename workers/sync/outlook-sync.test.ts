@@ -14,7 +14,7 @@ import { startMicrosoftStandIn, type MicrosoftStandIn } from '../../scripts/test
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
 import type { TestApp } from '../../scripts/testing/test-app.ts'
 import { OUTLOOK_EXPIRED_MARKER, OUTLOOK_EXPIRED_MESSAGE } from '../../shared/outlook-connection.ts'
-import { openCredentials } from './mailbox-login.ts'
+import { openCredentials } from '../../lib/mailbox-credentials.ts'
 import { startSyncEnv, type SyncEnv } from '../../scripts/testing/sync-env.ts'
 
 const run = dovecotAvailable()

@@ -1,6 +1,6 @@
 // What the `sync` process holds in memory from its start: modules it loads whatever the accounts
 // are. arctic (Microsoft sign-in) is loaded only when an Outlook account's tokens are renewed
-// (mailbox-login.ts imports microsoft-client.ts then), not by every sync process at its start.
+// (mailbox-login.ts imports lib/microsoft-client.ts then), not by every sync process at its start.
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -27,6 +27,6 @@ registerHooks({ load(url, context, next) { appendFileSync(${JSON.stringify(loade
     const urls = readFileSync(loaded, 'utf8').split('\n').filter(Boolean)
     expect(urls.some((u) => u.includes('/node_modules/imapflow/'))).toBe(true)
     expect(urls.some((u) => u.includes('/workers/sync/sync-mailbox.ts'))).toBe(true)
-    expect(urls.filter((u) => u.includes('/node_modules/arctic/') || u.includes('/workers/sync/microsoft-client.ts'))).toEqual([])
+    expect(urls.filter((u) => u.includes('/node_modules/arctic/') || u.includes('/lib/microsoft-client.ts'))).toEqual([])
   })
 })

@@ -10,7 +10,7 @@ import { addImapAccount, imapCredentials, syncJobFinished, syncNow } from '../..
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
 import { createTestApp, testConfig, type TestApp } from '../../scripts/testing/test-app.ts'
 import { ImapConnectError } from './imap-connect.ts'
-import { sealCredentials } from './mailbox-login.ts'
+import { sealCredentials } from '../../lib/mailbox-credentials.ts'
 import { syncProvider, type SyncDeps } from './sync-mailbox.ts'
 import { startSyncWorker } from './sync-worker.ts'
 
@@ -282,7 +282,7 @@ describe.skipIf(!run)('connection failures the user sees', () => {
     const config = testConfig({ DATABASE_URL: env.t.db.url, ALLOW_PRIVATE_NETWORKS: 'false' })
     for (const host of ['127.0.0.1', 'localhost', '[::ffff:127.0.0.1]', '2130706433']) {
       const id = crypto.randomUUID()
-      const { sealCredentials } = await import('./mailbox-login.ts')
+      const { sealCredentials } = await import('../../lib/mailbox-credentials.ts')
       const provider = {
         ...((await getProviderForSync(env.t.db.sql, (await env.t.db.sql<{ id: string }[]>`select id from email_providers limit 1`)[0].id))!),
         id, credentials: sealCredentials(config, id, { email: 'x@example.test', password: 'pw', host, port, secure: true }),

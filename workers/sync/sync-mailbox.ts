@@ -19,13 +19,14 @@ import { setSyncJobStatus } from '../../db/mailbox-sync-jobs.ts'
 import { applyServerFlags, deleteEmailsByUid, deleteFolderEmails, hasPendingChanges, listFolderFlags, type ServerFlags } from '../../db/received-emails.ts'
 import type { Config } from '../../lib/config.ts'
 import { log } from '../../lib/log.ts'
-import { SecretBox } from '../../lib/secret-box.ts'
+import { receivedMailBox } from '../../lib/received-mail-box.ts'
 import { fetchNewMessages, RefetchSinglyError, type FetchCounts } from './fetch-new-mail.ts'
 import { classifyImapError, closeImap, ImapConnectError } from './imap-connect.ts'
 import { BUDGETS, ImapGuard } from './imap-limits.ts'
-import { loginMailbox, openCredentials } from './mailbox-login.ts'
+import { loginMailbox } from './mailbox-login.ts'
+import { openCredentials } from '../../lib/mailbox-credentials.ts'
 import { queues, type Payload, type WorkContext } from '../../db/queues.ts'
-import { requestMailboxChanges, requestSync } from './sync-requests.ts'
+import { requestMailboxChanges, requestSync } from '../../db/sync-requests.ts'
 import { imapUid, serverFlags, storableInteger, storableModseq } from './server-values.ts'
 
 export interface SyncDeps {
@@ -50,14 +51,6 @@ const MAX_FOLDER_NAME = 1000
 const QRESYNC_EVENTS = 1_000_000
 /** New connections one sync opens for batches that came with more than announced. */
 const MAX_RECONNECTS = 10
-
-const boxes = new Map<string, SecretBox>()
-/** One box per secret key, made once: deriving its key (HKDF) cost every list request ~70 µs. */
-export function receivedMailBox(config: Pick<Config, 'secretKey'>): SecretBox {
-  let box = boxes.get(config.secretKey)
-  if (!box) boxes.set(config.secretKey, (box = new SecretBox(config.secretKey, 'received-mail')))
-  return box
-}
 
 /** Another sync of this account holds its lock (a job that outlived its lease): retried later. */
 class SyncBusyError extends Error {

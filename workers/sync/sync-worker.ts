@@ -9,7 +9,7 @@ import { errorFields, log } from '../../lib/log.ts'
 import { mailboxChangesHandler } from './mailbox-changes.ts'
 import { deadLetterName, queues, work } from '../../db/queues.ts'
 import { syncMailboxHandler, type SyncDeps } from './sync-mailbox.ts'
-import { requestSync } from './sync-requests.ts'
+import { requestSync } from '../../db/sync-requests.ts'
 
 export interface SyncWorkerOptions {
   /** mailboxes synced at once by this process (SYNC_CONCURRENCY) */

@@ -1,11 +1,12 @@
-// How work for a connected mailbox is queued, by the API and by the sync schedule. A sync request
-// while one is already waiting for the account returns that job instead of queuing a second.
+// How work for a connected mailbox is queued, by the API and by the sync schedule (next to the
+// queue definitions, below both). A sync request while one is already waiting for the account
+// returns that job instead of queuing a second.
 import { randomUUID } from 'node:crypto'
 import type { PgBoss } from 'pg-boss'
-import type { Db, Sql } from '../../db/client.ts'
-import { lockEmailProvider } from '../../db/email-providers.ts'
-import { findQueuedSyncJob, insertSyncJob } from '../../db/mailbox-sync-jobs.ts'
-import { enqueue, queues } from '../../db/queues.ts'
+import type { Db, Sql } from './client.ts'
+import { lockEmailProvider } from './email-providers.ts'
+import { findQueuedSyncJob, insertSyncJob } from './mailbox-sync-jobs.ts'
+import { enqueue, queues } from './queues.ts'
 
 /** The id of the sync job for this account (new, or the one already waiting); undefined when the account is gone. */
 export async function requestSync(sql: Sql, boss: PgBoss, providerId: string): Promise<string | undefined> {
@@ -16,7 +17,7 @@ export async function requestSync(sql: Sql, boss: PgBoss, providerId: string): P
     if (waiting) return waiting
     const id = randomUUID()
     await insertSyncJob(tx, id, provider.userId, providerId)
-    // grouped by user: a process runs only so many of one user's syncs at once (sync-worker.ts)
+    // grouped by user: a process runs only so many of one user's syncs at once (workers/sync/sync-worker.ts)
     await enqueue(tx, boss, queues.syncMailbox, { providerId }, { id, singletonKey: providerId, group: { id: provider.userId } })
     return id
   })

@@ -1,9 +1,9 @@
 // Microsoft sign-in for Outlook accounts (arctic's Entra ID client). A module of its own so that
 // only what uses it loads arctic: the API's sign-in routes, and the sync when it renews an Outlook
-// account's tokens (mailbox-login.ts imports it then); a sync process with no Outlook account
-// never holds it in memory.
+// account's tokens (workers/sync/mailbox-login.ts imports it then); a sync process with no Outlook
+// account never holds it in memory. In lib/, below both (scripts/floors.test.ts).
 import { MicrosoftEntraId } from 'arctic'
-import type { Config } from '../../lib/config.ts'
+import type { Config } from './config.ts'
 
 export { OAuth2RequestError } from 'arctic'
 

@@ -187,6 +187,25 @@ describe("the SimpleLogin extension's options → custom alias flow", () => {
     expect(await domains.json()).toEqual([{ domain: 'veilmail.test', is_custom: false }, { domain: 'veil.test', is_custom: false }])
   })
 
+  it('takes hostile input as data: odd hostnames are not kept, long notes are cut, bad pages and bodies are 400', async () => {
+    const { client, userId, key } = await userWithKey()
+    const make = (query: string, body: string) => t.app.request(`${BASE}/api/alias/random/new${query}`, { method: 'POST', headers: { Authentication: key, 'Content-Type': 'application/json' }, body })
+    for (const hostname of ["shop.example'); drop table aliases; --", '<script>alert(1)</script>', 'x'.repeat(5000), '%00evil.example']) {
+      expect((await make(`?hostname=${encodeURIComponent(hostname)}`, '{}')).status).toBe(201)
+    }
+    expect((await make('?hostname=https%3A%2F%2FWWW.Shop.Example%2Fcart', JSON.stringify({ note: 'n'.repeat(500) }))).status).toBe(201)
+    expect((await make('', '{not json')).status).toBe(201)
+    const aliases = (await client.json(client.get(`/api/aliases/${userId}`))).body.aliases
+    expect(aliases.map((a: { hostname: string | null }) => a.hostname).sort()).toEqual(['www.shop.example', null, null, null, null, null].sort())
+    expect(aliases.find((a: { hostname: string | null }) => a.hostname)!.notes).toBe('n'.repeat(128))
+    for (const page of ['-1', 'abc', '1.5', '']) {
+      expect((await t.app.request(`${BASE}/api/v2/aliases?page_id=${page}`, { headers: { Authentication: key } })).status).toBe(400)
+    }
+    const custom = await t.app.request(`${BASE}/api/v3/alias/custom/new`, { method: 'POST', headers: { Authentication: key, 'Content-Type': 'application/json' }, body: JSON.stringify({ alias_prefix: 'ünïcode', signed_suffix: 'x' }) })
+    expect(custom.status).toBe(400)
+    expect((await t.app.request(`${BASE}/api/aliases/not-a-uuid`, { headers: { Authentication: key } })).status).toBe(404)
+  })
+
   it('never reads the session cookie', async () => {
     const { client } = await userWithKey()
     const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ')

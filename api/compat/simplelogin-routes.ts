@@ -98,8 +98,9 @@ async function customNew(c: C) {
 }
 
 async function listAliases(c: C) {
-  const pageId = Number(c.req.query('page_id'))
-  if (c.req.query('page_id') === undefined || !Number.isInteger(pageId) || pageId < 0) return error(c, 'page_id must be provided in request query', 400)
+  const raw = c.req.query('page_id') ?? ''
+  if (!/^\d{1,6}$/.test(raw)) return error(c, 'page_id must be provided in request query', 400)
+  const pageId = Number(raw)
   const query = c.req.method === 'POST' ? (await body(c)).query : undefined
   const active = c.req.query('enabled') !== undefined ? true : c.req.query('disabled') !== undefined ? false : undefined
   // Veilmail has no pinned aliases

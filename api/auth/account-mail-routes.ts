@@ -16,7 +16,8 @@ import { invalid, jsonBody } from '../http/validate.ts'
 import { hashToken, mailPasswordResetLink, mailVerificationLink } from './account-links.ts'
 import { EmailOnlySchema, ResetPasswordSchema, TokenSchema } from '../../shared/auth-schemas.ts'
 import { hashPassword } from '../../lib/password.ts'
-import { awaitingVerification, publicUser, sessionUser, startSession } from './session.ts'
+import { completeFirstFactor } from './first-factor.ts'
+import { awaitingVerification, publicUser, sessionUser } from './session.ts'
 
 export const INVALID_LINK = 'This link is invalid or has expired'
 export const RESEND_SENT = 'If this address has an account waiting for confirmation, a new link is on its way.'
@@ -40,8 +41,10 @@ export const accountMailRoutes = new Hono<AppEnv>()
     if (!verified?.email) return badLink(c)
     // The account's own address is a forward target it has just proven.
     await confirmTarget(c.var.deps, verified.id, verified.email)
-    await startSession(c, verified.id)
-    return c.json({ user: publicUser(verified) })
+    // The link proves the mailbox: a first factor. An older unused link of an account that has
+    // since turned on a second factor leads to the second step like a password does.
+    const pending = await completeFirstFactor(c, verified.id)
+    return c.json(pending ?? { user: publicUser(verified) })
   })
   .post('/resend-verification', async (c) => {
     // Signed in but unverified: the session's address. Otherwise the address the form names.

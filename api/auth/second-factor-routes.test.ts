@@ -165,6 +165,23 @@ describe('the second step', () => {
     expect((await bSignIn.client.post('/api/auth/second-factor', { code: b.recoveryCodes[0] }, freshIp())).status).toBe(200)
   })
 
+  it('an older verification link, still unused, leads to the second step too (it is a first factor)', async () => {
+    const email = `late-link-${crypto.randomUUID()}@example.com`
+    const client = new ApiClient(t.app)
+    expect((await client.post('/api/auth/register', { email, password: 'correct horse battery' })).status).toBe(202)
+    const first = tokenOf(await latestLink(mailboxOf(t.app)!, email, '/verify-email'))
+    expect((await client.post('/api/auth/resend-verification', { email }, freshIp())).status).toBe(200)
+    const second = tokenOf(await latestLink(mailboxOf(t.app)!, email, '/verify-email'))
+    expect(second).not.toBe(first)
+    expect((await client.post('/api/auth/verify-email', { token: second })).status).toBe(200)
+    const { authenticator } = await enableTotp(client)
+    const late = new ApiClient(t.app)
+    const res = await late.json(late.post('/api/auth/verify-email', { token: first }))
+    expect(res).toEqual({ status: 200, body: { secondFactor: { required: true, methods: ['totp', 'recovery-code'] } } })
+    expect((await late.get('/api/auth/session')).status).toBe(401)
+    expect((await late.post('/api/auth/second-factor', { code: authenticator.code(1) }, freshIp())).status).toBe(200)
+  })
+
   it('a password reset by mail leaves the second factor on: the new password leads to the second step', async () => {
     const { email, authenticator, client: owner } = await signedInWithTotp()
     const anon = new ApiClient(t.app)

@@ -13,7 +13,7 @@ export interface AuthState {
   /** Sends the verification link (or, for a taken address, a notice to its owner); signs nobody in. */
   register: (input: RegisterInput) => Promise<{ message: string; email: string }>
   /** Follows a verification link: the address is proven and the account signed in. */
-  verifyEmail: (token: string) => Promise<SessionUser>
+  verifyEmail: (token: string) => Promise<SessionUser | null>
   connectWallet: () => Promise<SessionUser | null>
   /** The second step of a sign-in: a TOTP or recovery code completes it. */
   completeSecondFactor: (code: string) => Promise<SessionUser>

@@ -35,7 +35,14 @@ export function PrivacyRoute() {
           </li>
           <li>
             <strong>Sessions.</strong> A random token in an HttpOnly cookie. We store only a hash of it, and delete it
-            when you sign out.
+            when you sign out. With it we keep the browser and system your browser names (such as "Firefox" and
+            "Windows", no versions), when the session started and when it was last used, so that you can recognise
+            and end your sessions in Settings. No IP address is kept with a session.
+          </li>
+          <li>
+            <strong>Two-factor authentication.</strong> If you turn it on: your authenticator secret, encrypted at
+            rest, the time step of the last code used, and keyed hashes of your recovery codes. Between your password
+            and your code, a hash of a random token for five minutes.
           </li>
           <li>
             <strong>Your aliases.</strong> Each alias's name and domain, where it forwards (e-mail addresses and
@@ -139,7 +146,8 @@ export function PrivacyRoute() {
         <p>
           Two cookies: your session, and after you sign in with e-mail and password a known-device cookie (a random
           id signed for your account, kept for a year) so that strangers guessing your password cannot hold up your own
-          sign-ins. No advertising, analytics or third-party trackers. Your browser's local storage
+          sign-ins. With two-factor authentication on, a third one for the five minutes between your password and
+          your code. No advertising, analytics or third-party trackers. Your browser's local storage
           keeps your theme choice and, if you sign in with a wallet, your wallet's public address.
         </p>
       </ProseSection>

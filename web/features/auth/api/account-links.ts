@@ -1,13 +1,15 @@
 // The account links the service mails (verify the address, reset the password, confirm a forward
 // target) and the requests that send them again.
 import type { SessionUser } from '../../../../shared/auth-schemas.ts'
+import type { SecondFactorRequired } from '../../../../shared/account-protection-schemas.ts'
 import { apiRequest } from '../../../lib/api-client.ts'
 
 export interface Notice { message: string }
 
-export async function verifyEmail(token: string): Promise<SessionUser> {
-  const { user } = await apiRequest<{ user: SessionUser }>('POST', '/api/auth/verify-email', { token })
-  return user
+/** The signed-in user, or null when the account asks for its second factor next (an older link of an account that turned it on since). */
+export async function verifyEmail(token: string): Promise<SessionUser | null> {
+  const body = await apiRequest<{ user: SessionUser } | SecondFactorRequired>('POST', '/api/auth/verify-email', { token })
+  return 'user' in body ? body.user : null
 }
 
 /** Signed in and unverified: the session's address; otherwise the address given. */

@@ -61,7 +61,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const verifyEmail = useCallback(
     async (token: string) => {
       const verified = await verifyEmailRequest(token)
-      await setUser(verified)
+      if (verified) await setUser(verified)
       return verified
     },
     [setUser],

@@ -20,7 +20,8 @@ export function VerifyEmailPage() {
     if (started.current) return
     started.current = true
     verifyEmail(params.get('token') ?? '').then(
-      () => {
+      (user) => {
+        if (!user) return navigate('/auth/second-factor', { replace: true })
         toast({ title: 'Email Verified', description: 'Your address is confirmed. Welcome to Veilmail.' })
         navigate('/dashboard', { replace: true })
       },

@@ -18,8 +18,8 @@ export function SettingsRoute() {
         <h2 id="security-heading" className="text-xl font-semibold tracking-tight">Security</h2>
         <TwoFactorCard />
         <SessionsCard />
+        {user && <ApiKeysCard />}
       </section>
-      {user && <ApiKeysCard />}
       {user && <AppAliasSettingsCard />}
     </PageContainer>
   )

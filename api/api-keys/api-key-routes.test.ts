@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
+import { onLogEvent } from '../../lib/log.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -128,6 +129,24 @@ describe('the alias routes with Authorization: Bearer', () => {
     expect(fromExtension.status).toBe(401)
     // the same cookie from our own origin still works
     expect((await t.app.request(`http://localhost:3000/api/aliases/${userId}`, { headers: { cookie, origin: 'http://localhost:3000' } })).status).toBe(200)
+  })
+
+  it('answers the extension with its origin allowed, and logs no key', async () => {
+    const events: string[] = []
+    const stop = onLogEvent((level, event, fields) => events.push(JSON.stringify({ level, event, fields })))
+    try {
+      const { key, userId } = await userWithKey()
+      const res = await withKey(key, 'GET', `/api/aliases/${userId}`)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('access-control-allow-origin')).toBe(EXTENSION)
+      expect((await withKey(key.slice(0, -1) + 'x', 'GET', `/api/aliases/${userId}`)).status).toBe(401)
+      await t.app.request('/compat/simplelogin/api/user_info', { headers: { authentication: key } })
+      await t.app.request('/compat/addy/api/v1/aliases', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"domain":"veil.test"}' })
+      expect(events.length).toBeGreaterThan(0)
+      expect(events.filter((e) => e.includes(key.slice(3, 20)))).toEqual([])
+    } finally {
+      stop()
+    }
   })
 
   it('the key without its vm_ label works too (the addy.io extension accepts letters and digits only)', async () => {

@@ -4,7 +4,7 @@ function ProviderList({ hidden = false }: { hidden?: boolean }) {
   return (
     <ul className="flex shrink-0 items-center gap-12 pr-12" aria-hidden={hidden || undefined}>
       {PROVIDERS.map((name) => (
-        <li key={name} className="font-mono text-lg font-semibold whitespace-nowrap text-muted-foreground/80">
+        <li key={name} className="font-mono text-lg font-semibold whitespace-nowrap text-muted-foreground">
           {name}
         </li>
       ))}

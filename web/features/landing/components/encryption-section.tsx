@@ -35,7 +35,7 @@ export function EncryptionSection() {
           </h2>
           <p className="text-lg text-zinc-400">
             Veilmail uses{' '}
-            <a href={EXTERNAL_LINKS.age} target="_blank" rel="noopener noreferrer" className="text-emerald-400 underline-offset-4 hover:underline">
+            <a href={EXTERNAL_LINKS.age} target="_blank" rel="noopener noreferrer" className="text-emerald-400 underline underline-offset-4 hover:decoration-2">
               age
             </a>
             , a small, modern encryption format with an open specification, and a zero-knowledge design: we hold your public key, never
@@ -44,7 +44,7 @@ export function EncryptionSection() {
           <pre className="overflow-x-auto rounded-lg border border-zinc-800 bg-black/60 p-4 font-mono text-xs leading-relaxed text-zinc-300">
             <code>
               {'-----BEGIN AGE ENCRYPTED FILE-----\n'}
-              <span className="text-zinc-500">{'YWdlLWVuY3J5cHRpb24ub3JnL3YxCi0+IFgy…\n'}</span>
+              <span className="text-zinc-400">{'YWdlLWVuY3J5cHRpb24ub3JnL3YxCi0+IFgy…\n'}</span>
               {'-----END AGE ENCRYPTED FILE-----'}
             </code>
           </pre>

@@ -36,6 +36,7 @@ describe.skipIf(!run)('API keys in Settings', () => {
     await page.goto(suite.server.url + '/settings')
     const card = page.getByTestId('api-keys-card')
     await card.getByText('No API keys yet.').waitFor()
+    const userId = await card.getByTestId('api-user-id').innerText()
     await card.getByLabel('Name').fill('Bitwarden on my laptop')
     await card.getByRole('button', { name: 'Create key' }).click()
     const shown = await card.getByTestId('new-api-key-value').innerText()
@@ -52,6 +53,9 @@ describe.skipIf(!run)('API keys in Settings', () => {
     expect(await page.content()).not.toContain(shown.slice(11))
 
     const copied = await page.evaluate(() => navigator.clipboard.readText())
+    // the user id shown beside the keys is the one the native routes take
+    const own = await fetch(`${suite.server.url}/api/aliases/${userId}`, { headers: { Authorization: `Bearer ${copied}` } })
+    expect([own.status, await own.json()]).toEqual([200, { aliases: [] }])
     const made = await bitwarden(copied)
     expect(made.status).toBe(201)
     const { alias } = await made.json()

@@ -16,7 +16,7 @@ import { ApiKeyItem } from './api-key-item.tsx'
 import { NewApiKeyNotice } from './new-api-key-notice.tsx'
 
 /** Settings: API keys for password managers and browser extensions (issue 28). */
-export function ApiKeysCard() {
+export function ApiKeysCard({ userId }: { userId: string }) {
   const keys = useApiKeys()
   const creation = useCreateApiKey()
   const revocation = useRevokeApiKey()
@@ -46,6 +46,10 @@ export function ApiKeysCard() {
           Keys let your password manager or a browser extension create aliases for you (Bitwarden, the SimpleLogin and
           addy.io extensions; see the README). A key can manage your aliases and nothing else. At most {MAX_API_KEYS} keys.
         </CardDescription>
+        <p className="text-xs text-muted-foreground">
+          Your user id, for scripts calling <code className="font-mono">/api/aliases/{'{userId}'}</code>:{' '}
+          <code className="font-mono" data-testid="api-user-id">{userId}</code>
+        </p>
       </CardHeader>
       <CardContent className="grid gap-4">
         <form onSubmit={handleCreate} className="flex flex-wrap items-end gap-3">

@@ -19,7 +19,12 @@ export interface EmailJobRow {
   undoUntil: Date
   lastError: string | null
   messageId: string | null
+  /** the synced message this mail answers or forwards (marked \Answered or $Forwarded once sent) */
+  originalEmailId: string | null
+  originalAction: OriginalAction | null
 }
+
+export type OriginalAction = 'reply' | 'forward'
 
 export interface NewEmailJob {
   id: string
@@ -35,15 +40,17 @@ export interface NewEmailJob {
   maxRetries: number
   scheduledAt: Date
   undoUntil: Date
+  original?: { emailId: string; action: OriginalAction }
 }
 
 export async function insertEmailJob(db: Db, j: NewEmailJob): Promise<void> {
   await db`
-    insert into email_jobs (id, user_id, alias_id, source, recipient_email, content, use_encryption, share_my_public_key, priority, max_retries, scheduled_at, undo_until)
-    values (${j.id}, ${j.userId}, ${j.aliasId}, ${j.source}, ${j.recipientEmail}, ${j.content}, ${j.useEncryption}, ${j.shareMyPublicKey}, ${j.priority}, ${j.maxRetries}, ${j.scheduledAt}, ${j.undoUntil})`
+    insert into email_jobs (id, user_id, alias_id, source, recipient_email, content, use_encryption, share_my_public_key, priority, max_retries, scheduled_at, undo_until, original_email_id, original_action)
+    values (${j.id}, ${j.userId}, ${j.aliasId}, ${j.source}, ${j.recipientEmail}, ${j.content}, ${j.useEncryption}, ${j.shareMyPublicKey}, ${j.priority}, ${j.maxRetries}, ${j.scheduledAt}, ${j.undoUntil},
+      ${j.original?.emailId ?? null}, ${j.original?.action ?? null})`
 }
 
-const columns = 'id, user_id, alias_id, source, recipient_email, content, status, priority, max_retries, current_retries, scheduled_at, undo_until, last_error, message_id'
+const columns = 'id, user_id, alias_id, source, recipient_email, content, status, priority, max_retries, current_retries, scheduled_at, undo_until, last_error, message_id, original_email_id, original_action'
 
 export async function findEmailJob(db: Db, userId: string, jobId: string): Promise<EmailJobRow | undefined> {
   const [row] = await db<EmailJobRow[]>`select ${db.unsafe(columns)} from email_jobs where id = ${jobId} and user_id = ${userId}`

@@ -40,3 +40,13 @@ export async function findAttachment(db: Db, userId: string, emailId: string, id
     where a.id = ${id} and a.email_id = ${emailId} and a.user_id = ${userId} and not e.deleted`
   return row
 }
+
+/** Some attachments of one message of the user's, with their sealed contents (a forward carries them); ids not of it are left out. */
+export async function findAttachmentsOf(db: Db, userId: string, emailId: string, ids: readonly string[]): Promise<AttachmentRow[]> {
+  if (ids.length === 0) return []
+  return db<AttachmentRow[]>`
+    select a.id, a.email_id, a.filename, a.content_type, a.content_id, a.size, a.content
+    from received_attachments a join received_emails e on e.id = a.email_id
+    where a.id = any(${ids}::uuid[]) and a.email_id = ${emailId} and a.user_id = ${userId} and not e.deleted
+    order by a.filename, a.id`
+}

@@ -303,10 +303,30 @@ export async function setEmailFlags(db: Db, userId: string, id: string, flags: {
   return row
 }
 
+/**
+ * A reply to (or forward of) the message was sent: \Answered (or $Forwarded) is set here and marked
+ * for write-back, as the user's star and read are. Undefined when the message is gone.
+ */
+export async function markEmailAnswered(db: Db, userId: string, id: string, action: 'reply' | 'forward'): Promise<{ providerId: string } | undefined> {
+  const [row] = await db<{ providerId: string }[]>`
+    update received_emails set
+      is_answered = is_answered or ${action === 'reply'}, is_forwarded = is_forwarded or ${action === 'forward'}, flags_pending = true
+    where id = ${id} and user_id = ${userId} and not deleted
+    returning provider_id`
+  return row
+}
+
 /** Hidden at once; the row goes when the deletion has reached the server. */
 export async function markEmailDeleted(db: Db, userId: string, id: string): Promise<{ providerId: string } | undefined> {
   const [row] = await db<{ providerId: string }[]>`
-    update received_emails set deleted = true where id = ${id} and user_id = ${userId} and not deleted returning provider_id`
+    update received_emails set deleted = true, deleted_at = now() where id = ${id} and user_id = ${userId} and not deleted returning provider_id`
+  return row
+}
+
+/** Undo of a delete not yet written to the server (the row is still here): the message is back where it was. */
+export async function restoreDeletedEmail(db: Db, userId: string, id: string): Promise<{ providerId: string } | undefined> {
+  const [row] = await db<{ providerId: string }[]>`
+    update received_emails set deleted = false, deleted_at = null where id = ${id} and user_id = ${userId} and deleted returning provider_id`
   return row
 }
 
@@ -347,7 +367,11 @@ export async function deleteFolderEmails(db: Db, folderId: string): Promise<numb
   return rows.length
 }
 
-export interface PendingChange { id: string; folderPath: string; uid: number; isRead: boolean; isStarred: boolean; deleted: boolean }
+export interface PendingChange {
+  id: string; folderPath: string; uid: number; isRead: boolean; isStarred: boolean; isAnswered: boolean; isForwarded: boolean; deleted: boolean
+  /** seconds of a delete's undo window still to run (0 when past, or not deleted) */
+  undoLeft: number
+}
 
 /** Whether the account has star, read or delete changes not yet written to its server (received_emails_pending_idx). */
 export async function hasPendingChanges(db: Db, providerId: string): Promise<boolean> {
@@ -356,10 +380,12 @@ export async function hasPendingChanges(db: Db, providerId: string): Promise<boo
   return pending
 }
 
-/** What write-back has to send to the server for one account. */
-export async function listPendingChanges(db: Db, providerId: string): Promise<PendingChange[]> {
+/** What write-back has to send to the server for one account; `undoSeconds`: how long after a delete Undo may still take it back. */
+export async function listPendingChanges(db: Db, providerId: string, undoSeconds = 0): Promise<PendingChange[]> {
   return db<PendingChange[]>`
-    select e.id, f.path as folder_path, e.uid::float8 as uid, e.is_read, e.is_starred, e.deleted
+    select e.id, f.path as folder_path, e.uid::float8 as uid, e.is_read, e.is_starred, e.is_answered, e.is_forwarded, e.deleted,
+      case when e.deleted and e.deleted_at is not null
+        then greatest(0, extract(epoch from e.deleted_at + make_interval(secs => ${undoSeconds}) - now()))::float8 else 0 end as undo_left
     from received_emails e join mailbox_folders f on f.id = e.folder_id
     where e.provider_id = ${providerId} and (e.flags_pending or e.deleted) order by f.path, e.uid`
 }

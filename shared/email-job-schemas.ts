@@ -6,6 +6,8 @@ import { AGE_RECIPIENT_RE } from './age-recipient-rules.ts'
 
 const NO_LINE_BREAKS = /^[^\r\n]*$/
 export const HEADER_INJECTION_MESSAGE = 'Header values cannot contain line breaks'
+/** Encryption covers the text only: forwarded attachments would leave unencrypted. */
+export const ENCRYPTED_ATTACHMENTS = 'Attachments cannot be sent encrypted: remove them to send this encrypted'
 
 const Email = v.pipe(
   text('Valid recipient email is required'),
@@ -36,9 +38,24 @@ export const CreateEmailJobSchema = v.pipe(
     myPublicKeyToShare: AgeKey('Please select or enter your public key to share'),
     priority: v.optional(v.pipe(v.number('Priority must be a whole number from 0 to 10'), v.integer('Priority must be a whole number from 0 to 10'), v.minValue(0, 'Priority must be a whole number from 0 to 10'), v.maxValue(10, 'Priority must be a whole number from 0 to 10')), 0),
     scheduledAt: v.optional(v.pipe(v.string(), v.isoTimestamp('Scheduled time must be a date'))),
+    /**
+     * The synced message this mail replies to or forwards (GET /api/emails/{id}): a reply carries its
+     * In-Reply-To and References; a forward carries the attachments named here (some or all of the
+     * original's). Once sent, the original is marked \Answered or $Forwarded on its server.
+     */
+    original: v.optional(v.object({
+      emailId: v.pipe(v.string('The original email must be an email id'), v.uuid('The original email must be an email id')),
+      action: v.picklist(['reply', 'forward'], 'The action must be reply or forward'),
+      attachmentIds: v.optional(v.pipe(
+        v.array(v.pipe(v.string('Attachments must be attachment ids'), v.uuid('Attachments must be attachment ids')), 'Attachments must be attachment ids'),
+        v.maxLength(100, 'At most 100 attachments can be forwarded'),
+      ), []),
+    })),
   }),
   v.forward(v.check((j) => !j.useEncryption || Boolean(j.recipientPublicKey), "Recipient's public key is required when encryption is enabled"), ['recipientPublicKey']),
   v.forward(v.check((j) => !j.shareMyPublicKey || Boolean(j.myPublicKeyToShare), 'Please select or enter your public key to share'), ['myPublicKeyToShare']),
+  v.forward(v.check((j) => !j.original?.attachmentIds.length || j.original.action === 'forward', 'Only a forward carries the original attachments'), ['original']),
+  v.forward(v.check((j) => !j.useEncryption || !j.original?.attachmentIds.length, ENCRYPTED_ATTACHMENTS), ['original']),
 )
 export type CreateEmailJobInput = v.InferOutput<typeof CreateEmailJobSchema>
 

@@ -11,6 +11,7 @@ import { notFound, signedIn } from '../http/ownership.ts'
 import { tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
 import { countRecipient } from '../../db/recipient-limits.ts'
+import { originalParts } from './original-email.ts'
 import { CreateEmailJobSchema, type EmailJobStatusView } from '../../shared/email-job-schemas.ts'
 
 function statusView(job: EmailJobRow): EmailJobStatusView {
@@ -28,6 +29,12 @@ export const emailJobRoutes = new Hono<AppEnv>()
     const alias = await findAlias(sql, c.var.user.id, input.fromAliasId)
     if (!alias) return c.json({ message: 'Please select a sender alias', errors: { fromAliasId: ['Please select a sender alias'] } }, 400)
     if (!alias.active || alias.forwardTo === 'null') return c.json({ message: 'This alias is paused. Resume it to send from it.' }, 400)
+    // a reply's threading fields, a forward's attachments: from the user's own message only
+    const original = input.original ? await originalParts(sql, config, c.var.user.id, input.original) : undefined
+    if (original && 'tooLarge' in original) return c.json({ message: 'The attachments are too large to forward', errors: { original: ['The attachments are too large to forward'] } }, 400)
+    if (original && !original.found) return notFound(c)
+    const parts = original?.parts
+
     const limit = await countRecipient(sql, config, c.var.user.id)
     if (!limit.allowed) return tooMany(c, limit.hit, limit.message)
 
@@ -44,10 +51,12 @@ export const emailJobRoutes = new Hono<AppEnv>()
       from: `${alias.alias}@${alias.domain}`, to: input.to, subject: input.subject, body, messageId: `<${id}@${alias.domain}>`,
       date: new Date(Math.max(scheduledAt.getTime(), undoUntil.getTime())),
       sharedPublicKey: input.shareMyPublicKey ? input.myPublicKeyToShare : undefined,
+      inReplyTo: parts?.threading?.inReplyTo, references: parts?.threading?.references, attachments: parts?.attachments,
     })
     await sql.begin((tx) => queueEmailJob(tx, { boss, config }, {
       id, userId: c.var.user.id, aliasId: alias.id, source: 'compose', recipientEmail: input.to, raw,
       useEncryption: input.useEncryption, shareMyPublicKey: input.shareMyPublicKey, priority: input.priority, scheduledAt, undoUntil,
+      original: input.original && { emailId: input.original.emailId, action: input.original.action },
     }))
     return c.json({ jobId: id, canUndo: config.undoSeconds > 0 }, 201)
   })

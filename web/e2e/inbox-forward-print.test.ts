@@ -6,7 +6,7 @@
 import { simpleParser } from 'mailparser'
 import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { browserAvailable } from '../../scripts/testing/browser.ts'
+import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
 import { screenshotOnFailure } from '../../scripts/testing/browser-suite.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
@@ -35,6 +35,37 @@ function message(o: { from: string; subject: string; id: string; minute: number;
   ].join(CRLF)
 }
 
+const PHOTO = Buffer.from('JPEG bytes of the bridge photo '.repeat(40))
+const ITINERARY = Buffer.from('%PDF-1.4\nday one: the bridge\n%%EOF\n')
+
+/** "Trip photos": a text part and two attachments. */
+function photosMessage(): string {
+  const b = 'photos-boundary'
+  const part = (name: string, type: string, content: Buffer) =>
+    `--${b}${CRLF}Content-Type: ${type}; name="${name}"${CRLF}Content-Disposition: attachment; filename="${name}"${CRLF}Content-Transfer-Encoding: base64${CRLF}${CRLF}` +
+    content.toString('base64').replace(/.{76}/g, `$&${CRLF}`) + CRLF
+  return [
+    'From: Dora Explorer <dora@travel.example>', `To: ${MAILBOX}`, 'Subject: Trip photos', `Date: ${new Date(Date.UTC(2026, 10, 20, 9, 5)).toUTCString()}`,
+    'Message-ID: <photos@example.test>', 'MIME-Version: 1.0', `Content-Type: multipart/mixed; boundary="${b}"`, '',
+    `--${b}${CRLF}Content-Type: text/plain; charset=utf-8${CRLF}${CRLF}Hi,${CRLF}${CRLF}The photos from the trip are on the shared drive.${CRLF}Dora${CRLF}` +
+    part('bridge.jpg', 'image/jpeg', PHOTO) + part('itinerary.pdf', 'application/pdf', ITINERARY) + `--${b}--`, '',
+  ].join(CRLF)
+}
+
+/** The message's flags as another IMAP client sees them. */
+async function flagsOnServer(messageId: string): Promise<string[] | undefined> {
+  const client = await dovecot.client(MAILBOX)
+  try {
+    await client.mailboxOpen('INBOX')
+    for await (const m of client.fetch('1:*', { envelope: true, flags: true })) {
+      if (m.envelope?.messageId === `<${messageId}@example.test>`) return [...(m.flags ?? [])].sort()
+    }
+    return undefined
+  } finally {
+    await client.logout()
+  }
+}
+
 const toast = (p: Page, title: string) => p.getByTestId('toast').filter({ has: p.getByText(title, { exact: true }) })
 const row = (p: Page, subject: string) => p.getByTestId('email-row').filter({ has: p.getByTestId('row-subject').getByText(subject, { exact: true }) })
 const printCalls = (p: Page) => p.evaluate(() => (window as unknown as { printed: string[] }).printed)
@@ -52,13 +83,7 @@ beforeAll(async () => {
   dovecot = await startDovecot()
   const password = dovecot.addUser(MAILBOX)
   dovecot.writeMessages(MAILBOX, [
-    {
-      raw: message({
-        from: 'Dora Explorer <dora@travel.example>', subject: 'Trip photos', id: 'photos', minute: 5,
-        body: `Hi,${CRLF}${CRLF}The photos from the trip are on the shared drive.${CRLF}Dora`,
-      }),
-      flags: 'S',
-    },
+    { raw: photosMessage(), flags: 'S' },
     { raw: message({ from: 'Boots <boots@travel.example>', subject: 'Map route', id: 'map-1', minute: 10, body: 'Which way over the bridge?' }), flags: 'S' },
     {
       raw: message({
@@ -85,10 +110,11 @@ afterAll(async () => {
 })
 
 describe.skipIf(!run)('forward and print in the inbox detail', () => {
-  it('forwards a message: empty To, "Fwd: " subject, the original quoted, and the relay gets it from the alias', async () => {
+  it('forwards a message with its attachments: empty To, "Fwd: " subject, the original quoted, one attachment removed, the relay gets it from the alias, and the original gets $Forwarded', async () => {
     await openMessage(page, 'Trip photos', /dora/)
     await page.getByTestId('email-detail').getByRole('button', { name: 'Forward' }).first().click()
-    const dialog = page.getByRole('dialog', { name: 'Compose Email' })
+    // the dialog says what it is for
+    const dialog = page.getByRole('dialog', { name: 'Forward: Trip photos' })
     const form = dialog.getByRole('form', { name: 'Compose Email' })
     expect(await form.getByLabel('To', { exact: true }).inputValue()).toBe('')
     expect(await form.getByLabel('Subject').inputValue()).toBe('Fwd: Trip photos')
@@ -107,6 +133,12 @@ describe.skipIf(!run)('forward and print in the inbox detail', () => {
       '',
     ].join('\n'))
     expect(await form.getByLabel('From').inputValue()).not.toBe('') // the only alias is chosen
+    // the original's attachments are listed, each removable
+    const attachments = form.getByRole('list', { name: 'Attachments' })
+    await expect.poll(() => attachments.getByRole('listitem').allInnerTexts()).toEqual([expect.stringMatching(/^bridge\.jpg/), expect.stringMatching(/^itinerary\.pdf/)])
+    await page.screenshot({ path: `${SCREENSHOTS}/inbox-forward-attachments-1280.png` })
+    await attachments.getByRole('button', { name: 'Remove itinerary.pdf' }).click()
+    expect(await attachments.getByRole('listitem').allInnerTexts()).toEqual([expect.stringMatching(/^bridge\.jpg/)])
 
     await form.getByLabel('To', { exact: true }).fill(FRIEND)
     await form.getByLabel('Message').press('Control+Home')
@@ -122,15 +154,22 @@ describe.skipIf(!run)('forward and print in the inbox detail', () => {
     expect(parsed.text).toMatch(/^Have a look at these\./)
     expect(parsed.text).toContain('-------- Forwarded Message --------\nFrom: Dora Explorer <dora@travel.example>\nTo: traveller@example.test\nSent: Nov 20, 2026 at 9:05 AM\nSubject: Trip photos')
     expect(parsed.text).toContain('> The photos from the trip are on the shared drive.\n> Dora')
+    // the photo, byte for byte; not the removed itinerary
+    expect(parsed.attachments.map((a) => [a.filename, a.contentType])).toEqual([['bridge.jpg', 'image/jpeg']])
+    expect(parsed.attachments[0].content.equals(PHOTO)).toBe(true)
+    // a forward is not a reply: no threading fields
+    expect(parsed.inReplyTo).toBeUndefined()
     // the job's status is polled every 10 s until it says sent
     await toast(page, 'Email sent successfully').waitFor({ timeout: 40_000 })
+    // sent: the original is marked forwarded on the IMAP server
+    await expect.poll(() => flagsOnServer('photos'), { timeout: 30_000, interval: 500 }).toEqual(['$Forwarded', '\\Seen'])
   }, 90_000)
 
   it('forwards the newest message of a conversation, from the bottom Forward button', async () => {
     await openMessage(page, 'Re: Map route', /dora \(2\)/)
     await page.getByTestId('email-detail').getByText('2 messages').waitFor()
     await page.getByTestId('email-detail').getByRole('button', { name: 'Forward' }).last().click()
-    const form = page.getByRole('dialog', { name: 'Compose Email' }).getByRole('form', { name: 'Compose Email' })
+    const form = page.getByRole('dialog', { name: 'Forward: Re: Map route' }).getByRole('form', { name: 'Compose Email' })
     expect(await form.getByLabel('To', { exact: true }).inputValue()).toBe('')
     expect(await form.getByLabel('Subject').inputValue()).toBe('Fwd: Re: Map route')
     const body = await form.getByLabel('Message').inputValue()
@@ -139,7 +178,7 @@ describe.skipIf(!run)('forward and print in the inbox detail', () => {
     expect(body).toContain('> Left at the big tree.')
     expect(body).not.toContain('Which way over the bridge?')
     await page.keyboard.press('Escape')
-    await page.getByRole('dialog', { name: 'Compose Email' }).waitFor({ state: 'detached' })
+    await page.getByRole('dialog', { name: 'Forward: Re: Map route' }).waitFor({ state: 'detached' })
   })
 
   it('prints the open message: window.print is called, and the print layout shows the message without the page around it', async () => {

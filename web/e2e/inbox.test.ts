@@ -233,7 +233,9 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     const plain = row(page, 'Plain message 8')
     await plain.getByRole('checkbox').check()
     await page.getByRole('button', { name: 'Delete (1)' }).click()
+    // moved to Trash, not gone: the toast offers Undo
     await toast(page, 'Emails deleted').getByText('1 email deleted successfully').waitFor()
+    await toast(page, 'Emails deleted').getByRole('button', { name: 'Undo' }).waitFor()
     await plain.waitFor({ state: 'detached' })
     const sampleId = sampleMail(8).messageId
     const inFolder = async (folder: string) => {
@@ -255,13 +257,13 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     await detail.getByText('The figures are attached.').waitFor()
     await detail.getByRole('link', { name: 'https://work.example/q4' }).waitFor()
     expect(await detail.getByRole('link', { name: /report\.pdf/ }).getAttribute('href')).toMatch(/^\/api\/emails\/[0-9a-f-]+\/attachments\//)
+    // outside Trash no question: it moves to Trash, with Undo
     await detail.getByRole('button', { name: 'Delete' }).first().click()
-    const dialog = page.getByRole('dialog', { name: 'Delete Email' })
-    await dialog.getByText('Are you sure you want to delete this email? This action cannot be undone.').waitFor()
-    await dialog.getByRole('button', { name: 'Delete' }).click()
     await toast(page, 'Email deleted').getByText('Email deleted successfully').waitFor()
+    expect(await page.getByRole('dialog', { name: 'Delete Email' }).count()).toBe(0)
     await page.waitForURL(/\/inbox$/)
     await expect.poll(() => onServer('report'), { timeout: 30_000, interval: 500 }).toBeUndefined()
+    expect(await onServer('report', 'Trash')).toBeDefined()
   })
 
   it('replies through the compose dialog until the relay has the mail and the status says sent', async () => {
@@ -286,11 +288,16 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     const relayed = await waitFor(env.relay, 'message', () => env.relay.messages.find((m) => m.to.includes('alice@friends.example')), 30_000)
     expect(relayed.from).toBe(ALIAS)
     const parsed = await simpleParser(relayed.raw)
+    // "Re:" once, and threaded under the message answered (RFC 5322 §3.6.4)
     expect(parsed.subject).toBe('Re: Lunch plans')
+    expect(parsed.inReplyTo).toBe('<lunch-3@example.test>')
+    expect(parsed.references).toEqual(['<lunch-1@example.test>', '<lunch-2@example.test>', '<lunch-3@example.test>'])
     expect(parsed.text).toMatch(/^See you there!/)
     expect(parsed.text).toContain('> The place by the river, at noon.')
     // the job's status is polled every 10 s until it says sent
     await toast(page, 'Email sent successfully').waitFor({ timeout: 40_000 })
+    // sent: the message answered is \Answered on the IMAP server
+    await expect.poll(() => onServer('lunch-3'), { timeout: 30_000, interval: 500 }).toEqual(['\\Answered', '\\Seen'])
   }, 90_000)
 
   it('opens an encrypted block in the page with a pasted private key', async () => {
@@ -523,6 +530,55 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     await row(page, 'Archived invoice').waitFor()
     await expect.poll(() => archive.getAttribute('aria-current')).toBeNull()
   }, 120_000)
+
+  it('deletes a conversation to Trash with Undo in the toast, and in Trash deletes for good after asking', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.goto(server.url + '/inbox')
+    const lunch = row(page, 'Re: Lunch plans')
+    await lunch.getByRole('button', { name: /alice/ }).click()
+    const detail = page.getByTestId('email-detail')
+    await detail.getByText('3 messages').waitFor()
+    await detail.getByRole('button', { name: 'Delete' }).first().click()
+    const deleted = toast(page, 'Conversation deleted')
+    await deleted.getByText('Conversation deleted successfully').waitFor()
+    await page.waitForURL(/\/inbox$/)
+    await lunch.waitFor({ state: 'detached' })
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox-delete-undo-1280.png') })
+    // Undo: the conversation is back, and no write-back moves it (every mailbox-changes job done, the three still in INBOX)
+    await deleted.getByRole('button', { name: 'Undo' }).click()
+    await toast(page, 'Restored').waitFor()
+    await lunch.waitFor()
+    const writeBacksLeft = async () => (await env.db.sql<{ n: number }[]>`
+      select count(*)::int as n from pgboss.job where name = 'mailbox-changes' and state in ('created', 'retry', 'active')`)[0].n
+    await expect.poll(writeBacksLeft, { timeout: 30_000, interval: 500 }).toBe(0)
+    for (const id of ['lunch-1', 'lunch-2', 'lunch-3']) expect(await onServer(id), id).toBeDefined()
+
+    // deleted again, and left: in Trash on the server
+    await lunch.getByRole('checkbox').check()
+    await page.getByRole('button', { name: 'Delete (1)' }).click()
+    await toast(page, 'Emails deleted').getByText('3 emails deleted successfully').waitFor()
+    await expect.poll(() => onServer('lunch-3'), { timeout: 30_000, interval: 500 }).toBeUndefined()
+    for (const id of ['lunch-1', 'lunch-2', 'lunch-3']) await expect.poll(() => onServer(id, 'Trash'), { timeout: 30_000, interval: 500 }).toBeDefined()
+
+    // Trash synced too: there, Delete asks first and deletes for good
+    const providerId = await folderAccount(page)
+    const jobId = await page.evaluate(async (url) => (await (await fetch(url, {
+      method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ path: 'Trash', enabled: true }),
+    })).json()).jobId, `/api/email-providers/${providerId}/folders`)
+    await waitForSyncJob(page, `/api/email-providers/${providerId}/sync-jobs/${jobId}`)
+    await page.goto(`${server.url}/inbox?account=${providerId}`)
+    await page.getByRole('list', { name: `Folders of ${MAILBOX}` }).getByRole('link', { name: /^Trash/ }).click()
+    await page.waitForURL(`**/inbox?account=${providerId}&folder=*`)
+    await lunch.getByRole('checkbox').check()
+    await page.getByRole('button', { name: 'Delete (1)' }).click()
+    const ask = page.getByRole('dialog', { name: 'Delete Emails' })
+    await ask.getByText('Are you sure you want to delete these 3 emails for good? This action cannot be undone.').waitFor()
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox-trash-delete-1280.png') })
+    await ask.getByRole('button', { name: 'Delete' }).click()
+    await toast(page, 'Emails deleted').getByText('3 emails deleted successfully').waitFor()
+    expect(await toast(page, 'Emails deleted').getByRole('button', { name: 'Undo' }).count()).toBe(0)
+    for (const id of ['lunch-1', 'lunch-2', 'lunch-3']) await expect.poll(() => onServer(id, 'Trash'), { timeout: 30_000, interval: 500 }).toBeUndefined()
+  }, 150_000)
 
   it('shows a user without accounts the settings first, then the empty inbox', async () => {
     const other = await browser.newContext({ viewport: { width: 1280, height: 900 } })

@@ -95,7 +95,7 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   // Outgoing mail in two fetch loops of large batches: the handler claims and marks its batch in
   // shared statements (lib/coalesce.ts), so large batches cost pg-boss fewer statements per mail.
   const sendConcurrency = concurrency[queues.sendEmail.name]
-  loops[queues.sendEmail.name] = await work(boss, queues.sendEmail, sendEmailHandler(deps), { ...run(queues.sendEmail), batchSize: Math.ceil(sendConcurrency / 2) })
+  loops[queues.sendEmail.name] = await work(boss, queues.sendEmail, sendEmailHandler(deps, boss), { ...run(queues.sendEmail), batchSize: Math.ceil(sendConcurrency / 2) })
   await work(boss, dead(queues.sendEmail), ({ emailJobId }) => abandonEmailJob(deps.sql, emailJobId), idle)
   await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { ...run(queues.accountCleanup), ...idle })
   await work(boss, queues.housekeeping, () => housekeeping(deps.sql), { ...run(queues.housekeeping), ...idle })

@@ -5,6 +5,10 @@
 // (pending|retrying → sending) makes a duplicated or retried job send at most once. Claims and
 // "sent" marks of jobs running side by side go to Postgres together (lib/coalesce.ts).
 import { claimEmailJobs, markEmailJobFailed, markEmailJobRetrying, markEmailJobsSent, reclaimEmailJob, type ClaimedEmailJob, type EmailJobRow } from '../../db/email-jobs.ts'
+import type { Sql } from '../../db/client.ts'
+import type { PgBoss } from 'pg-boss'
+import { markEmailAnswered } from '../../db/received-emails.ts'
+import { requestMailboxChanges } from '../../db/sync-requests.ts'
 import { coalesce } from '../../lib/coalesce.ts'
 import { composeMessage } from '../../lib/compose-message.ts'
 import { openEmailJobContent, type EmailJobContent } from '../../lib/email-job-content.ts'
@@ -14,15 +18,18 @@ import type { Payload, queues, WorkContext } from '../../db/queues.ts'
 import { firstValue, splitMessage } from '../mail/raw-message.ts'
 import { isRelayUnreachable } from './relay-watch.ts'
 
-export function sendEmailHandler(deps: DeliveryDeps) {
+/** `boss` queues the write-back of \Answered / $Forwarded on a replied or forwarded message. */
+export function sendEmailHandler(deps: DeliveryDeps, boss: PgBoss) {
   const claim = coalesce((ids: string[]) => claimEmailJobs(deps.sql, ids))
   const markSent = coalesce((sent: { id: string; messageId: string }[]) => markEmailJobsSent(deps.sql, sent))
-  return (payload: Payload<typeof queues.sendEmail>, ctx: WorkContext) => sendEmail(deps, { claim, markSent }, payload, ctx)
+  const markOriginal = (job: ClaimedEmailJob) => markOriginalOf(deps.sql, boss, job)
+  return (payload: Payload<typeof queues.sendEmail>, ctx: WorkContext) => sendEmail(deps, { claim, markSent, markOriginal }, payload, ctx)
 }
 
 interface Writes {
   claim(id: string): Promise<ClaimedEmailJob | undefined>
   markSent(sent: { id: string; messageId: string }): Promise<void>
+  markOriginal(job: ClaimedEmailJob): Promise<void>
 }
 
 async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<typeof queues.sendEmail>, ctx: WorkContext): Promise<void> {
@@ -48,6 +55,20 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
     throw error
   }
   await writes.markSent({ id: job.id, messageId })
+  await writes.markOriginal(job)
+}
+
+/**
+ * The message this mail answered or forwarded gets \Answered or $Forwarded, here and then on its
+ * IMAP server by the account's write-back job, queued with the mark. Only once the send succeeded.
+ */
+async function markOriginalOf(sql: Sql, boss: PgBoss, job: ClaimedEmailJob): Promise<void> {
+  const { originalEmailId: emailId, originalAction: action } = job
+  if (!emailId || !action) return
+  await sql.begin(async (tx) => {
+    const marked = await markEmailAnswered(tx, job.userId, emailId, action)
+    if (marked) await requestMailboxChanges(tx, boss, marked.providerId)
+  })
 }
 
 /** The alias a user's mail leaves from; the service's own mail leaves from no-reply on the first mail domain. */

@@ -1,19 +1,20 @@
 // The mailbox-changes job: the user's star, read and delete of one account, already applied to
-// our rows, written to its IMAP server. \Seen and \Flagged are set or cleared to match the row
+// our rows, written to its IMAP server, and \Answered or $Forwarded on a message once a reply or
+// forward of it was sent (send-email.ts). \Seen and \Flagged are set or cleared to match the row
 // (RFC 3501 §6.4.6 STORE); a deleted message is moved to the Trash folder (RFC 6851 MOVE, RFC
-// 6154 \Trash), or flagged \Deleted and expunged by UID (RFC 4315 UID EXPUNGE) where there is no
-// Trash or it is already there. Idempotent: a retried job sets the same flags again. Every command
+// 6154 \Trash; created when the account has none) once its undo window has passed, or flagged
+// \Deleted and expunged by UID (RFC 4315 UID EXPUNGE) when it is already in Trash. Idempotent: a retried job sets the same flags again. Every command
 // is bounded in bytes and time like the sync's (imap-limits.ts), and the whole job by the sync's slice.
 import type { ImapFlow } from 'imapflow'
 import { getProviderForSync, markProviderError } from '../../db/email-providers.ts'
-import { listFolders } from '../../db/mailbox-folders.ts'
+import { listFolders, upsertFolder, type MailboxFolderRow } from '../../db/mailbox-folders.ts'
 import { clearFlagsPending, deleteReceivedEmail, listPendingChanges, type PendingChange } from '../../db/received-emails.ts'
 import { log } from '../../lib/log.ts'
 import { classifyImapError, closeImap } from './imap-connect.ts'
 import { BUDGETS, ImapGuard } from './imap-limits.ts'
 import { loginMailbox } from './mailbox-login.ts'
 import { openCredentials } from '../../lib/mailbox-credentials.ts'
-import { queues, type Payload, type WorkContext } from '../../db/queues.ts'
+import { enqueue, queues, type Payload, type WorkContext } from '../../db/queues.ts'
 import type { SyncDeps } from './sync-mailbox.ts'
 import { requestSync } from '../../db/sync-requests.ts'
 
@@ -22,7 +23,14 @@ export function mailboxChangesHandler(deps: SyncDeps) {
     const { sql, config } = deps
     const provider = await getProviderForSync(sql, providerId)
     if (!provider) return
-    const changes = await listPendingChanges(sql, providerId)
+    const pending = await listPendingChanges(sql, providerId, DELETE_UNDO_SECONDS)
+    if (pending.length === 0) return
+    const folders = await listFolders(sql, providerId)
+    // a delete that moves to Trash waits out its undo window (Undo takes the row back meanwhile); in Trash a delete is final
+    const trashPath = trashFolder(folders)?.path
+    const waiting = pending.filter((c) => c.deleted && c.undoLeft > 0 && c.folderPath !== trashPath)
+    if (waiting.length > 0) await writeLater(deps, providerId, Math.max(...waiting.map((c) => c.undoLeft)))
+    const changes = pending.filter((c) => !waiting.includes(c))
     if (changes.length === 0) return
     const creds = openCredentials(config, provider)
     let client: ImapFlow | undefined
@@ -30,7 +38,8 @@ export function mailboxChangesHandler(deps: SyncDeps) {
     try {
       client = await loginMailbox(deps, provider)
       guard = new ImapGuard(client, { deadlineMs: config.sync.sliceMs, signal: deps.stopSignal })
-      const trash = (await listFolders(sql, providerId)).find((f) => f.specialUse === '\\Trash')?.path
+      const moving = changes.some((c) => c.deleted && c.folderPath !== trashPath)
+      const trash = trashPath ?? (moving ? await createTrash(deps, { client, guard }, providerId, folders) : undefined)
       const byFolder = new Map<string, PendingChange[]>()
       for (const c of changes) byFolder.set(c.folderPath, [...(byFolder.get(c.folderPath) ?? []), c])
       for (const [path, folderChanges] of byFolder) await writeFolder(deps, { client, guard }, path, folderChanges, trash)
@@ -52,6 +61,36 @@ export function mailboxChangesHandler(deps: SyncDeps) {
   }
 }
 
+/** How long a deleted message stays where it is, so that Undo in the toast can still take the delete back. */
+export const DELETE_UNDO_SECONDS = 10
+
+/** The account's Trash: its SPECIAL-USE \Trash folder (RFC 6154), else one named Trash (as we create it). */
+function trashFolder(folders: MailboxFolderRow[]): MailboxFolderRow | undefined {
+  return folders.find((f) => f.specialUse === '\\Trash') ?? folders.find((f) => f.path.toLowerCase() === 'trash')
+}
+
+/** An account with no Trash gets one (CREATE "Trash"), recorded as its \Trash, so deletes can be undone from it. */
+async function createTrash(deps: SyncDeps, { client, guard }: { client: ImapFlow; guard: ImapGuard }, providerId: string, folders: MailboxFolderRow[]): Promise<string> {
+  const path = 'Trash'
+  if (!folders.some((f) => f.path === path)) {
+    await guard.run('create', { ...BUDGETS.status, ms: deps.config.sync.commandTimeoutMs }, () => client.mailboxCreate(path))
+    log.info('mailbox_changes.trash_created', { provider: providerId })
+  }
+  await upsertFolder(deps.sql, providerId, path, '\\Trash', false)
+  return path
+}
+
+/** The deletes still inside their undo window are written by a job that runs when the window ends (one per due second: a job never waits behind another). */
+async function writeLater(deps: SyncDeps, providerId: string, seconds: number): Promise<void> {
+  const startAfter = Math.ceil(seconds) + 1
+  const due = Math.ceil(Date.now() / 1000) + startAfter
+  try {
+    await enqueue(deps.sql, deps.boss, queues.mailboxChanges, { providerId }, { singletonKey: `${providerId}:undo:${due}`, startAfter })
+  } catch (error) {
+    if (!(error instanceof Error && error.message.endsWith('refused the job'))) throw error
+  }
+}
+
 async function writeFolder(deps: SyncDeps, { client, guard }: { client: ImapFlow; guard: ImapGuard }, path: string, changes: PendingChange[], trash: string | undefined): Promise<void> {
   const ms = deps.config.sync.commandTimeoutMs
   const store = { ...BUDGETS.store, ms }
@@ -65,7 +104,8 @@ async function writeFolder(deps: SyncDeps, { client, guard }: { client: ImapFlow
         await deleteReceivedEmail(deps.sql, c.id)
         continue
       }
-      const add = [...(c.isRead ? ['\\Seen'] : []), ...(c.isStarred ? ['\\Flagged'] : [])]
+      // \Answered and $Forwarded (RFC 5788 keyword) only ever set: a sent reply or forward is never taken back
+      const add = [...(c.isRead ? ['\\Seen'] : []), ...(c.isStarred ? ['\\Flagged'] : []), ...(c.isAnswered ? ['\\Answered'] : []), ...(c.isForwarded ? ['$Forwarded'] : [])]
       const remove = [...(c.isRead ? [] : ['\\Seen']), ...(c.isStarred ? [] : ['\\Flagged'])]
       if (add.length) await guard.run('store', store, () => client.messageFlagsAdd(uid, add, { uid: true }))
       if (remove.length) await guard.run('store', store, () => client.messageFlagsRemove(uid, remove, { uid: true }))

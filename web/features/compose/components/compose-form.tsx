@@ -24,6 +24,7 @@ import {
 import { Field } from '../../../components/ui/field.tsx'
 import { onUndoneDraft, restoreUndoneDraft, takeUndoneDraft } from '../lib/undone-drafts.ts'
 import { EncryptionFields } from './encryption-fields.tsx'
+import { ForwardedAttachments } from './forwarded-attachments.tsx'
 
 interface ComposeFormProps {
   aliases: readonly SenderAlias[]
@@ -170,6 +171,14 @@ export function ComposeForm({ aliases, keys, onSend, dialog }: ComposeFormProps)
               />
             )}
           </Field>
+          {values.attachments.length > 0 && (
+            <ForwardedAttachments
+              attachments={values.attachments}
+              error={errors.attachments}
+              disabled={busy}
+              onRemove={(id) => change({ attachments: values.attachments.filter((a) => a.id !== id) })}
+            />
+          )}
           <EncryptionFields values={values} errors={errors} keys={keys} disabled={busy} onChange={change} onShareChange={changeShare} />
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
             {dialog ? (

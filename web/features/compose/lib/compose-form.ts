@@ -18,11 +18,21 @@ export interface ComposeValues {
   /** a saved key's public key, or MANUAL_KEY */
   myPublicKeyToShare: string
   manualPublicKey: string
+  /** the inbox message this answers or forwards (Reply, Forward): threading headers and its \Answered / $Forwarded mark */
+  original?: { emailId: string; action: 'reply' | 'forward' }
+  /** a forward's attachments of the original, as the user kept them (each removable) */
+  attachments: ForwardedAttachment[]
+}
+
+export interface ForwardedAttachment {
+  id: string
+  filename: string
+  size: number
 }
 
 export const EMPTY_COMPOSE: ComposeValues = {
   fromAlias: '', to: '', subject: '', body: '',
-  useEncryption: false, recipientPublicKey: '', shareMyPublicKey: false, myPublicKeyToShare: '', manualPublicKey: '',
+  useEncryption: false, recipientPublicKey: '', shareMyPublicKey: false, myPublicKeyToShare: '', manualPublicKey: '', attachments: [],
 }
 
 export type ComposeField = keyof ComposeValues
@@ -51,7 +61,7 @@ function sharedKey(values: ComposeValues): string {
 }
 
 // Schema paths → form fields, and the form's own wording where the data wording differs.
-const FIELD_OF: Record<string, ComposeField> = { fromAliasId: 'fromAlias' }
+const FIELD_OF: Record<string, ComposeField> = { fromAliasId: 'fromAlias', original: 'attachments' }
 const FORM_MESSAGE: Partial<Record<ComposeField, Record<string, string>>> = {
   body: { 'Email body is required': 'Message body is required' },
 }
@@ -86,6 +96,7 @@ export function validateCompose(values: ComposeValues): ComposeValidation {
     shareMyPublicKey: sharing(values),
     myPublicKeyToShare: sharedKey(values),
     priority: 0,
+    ...(values.original ? { original: { ...values.original, attachmentIds: values.attachments.map((a) => a.id) } } : {}),
   }
   const parsed = v.safeParse(CreateEmailJobSchema, input, { abortPipeEarly: true })
   const messages: Record<string, readonly string[] | undefined> = parsed.success ? {} : { ...v.flatten(parsed.issues).nested }

@@ -4,7 +4,7 @@ import { apiRequest } from '../../../lib/api-client.ts'
 /** What the compose page and the inbox dialog ask to send: the shared schema's parsed output. */
 export type EmailJobRequest = Pick<
   CreateEmailJobInput,
-  'to' | 'subject' | 'body' | 'fromAliasId' | 'useEncryption' | 'recipientPublicKey' | 'shareMyPublicKey' | 'myPublicKeyToShare'
+  'to' | 'subject' | 'body' | 'fromAliasId' | 'useEncryption' | 'recipientPublicKey' | 'shareMyPublicKey' | 'myPublicKeyToShare' | 'original'
 >
 
 export interface QueuedEmailJob {
@@ -25,5 +25,7 @@ export function createEmailJob(request: EmailJobRequest): Promise<QueuedEmailJob
     shareMyPublicKey: request.shareMyPublicKey,
     myPublicKeyToShare: request.shareMyPublicKey ? (request.myPublicKeyToShare ?? '') : '',
     priority: 0, // the web app never jumps the queue; priority is for API clients
+    // the inbox's Reply and Forward: the message answered (threading, its attachments, its mark once sent)
+    ...(request.original ? { original: request.original } : {}),
   })
 }

@@ -8,7 +8,10 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { ApiError, errorMessage } from '../../../lib/api-client.ts'
-import { useDeleteEmails } from '../api/delete-emails.ts'
+import { toastWithUndo, useDeleteEmails } from '../api/delete-emails.ts'
+import { useTrashFolders } from '../api/trash-folders.ts'
+import { useAuth } from '../../../lib/auth-context.ts'
+import { useQueryClient } from '@tanstack/react-query'
 import { useEmail } from '../api/get-email.ts'
 import { useFlagEmails } from '../api/update-email-flags.ts'
 import { initiallyExpanded } from '../lib/conversations.ts'
@@ -45,6 +48,9 @@ export function EmailDetail({ emailId }: { emailId: string }) {
   const flag = useFlagEmails()
   const remove = useDeleteEmails()
   const openCompose = useOpenCompose()
+  const queryClient = useQueryClient()
+  const userId = useAuth().user?.id ?? ''
+  const trashFolders = useTrashFolders()
   const [expanded, setExpanded] = useState<ReadonlySet<string>>()
   const [confirming, setConfirming] = useState(false)
 
@@ -87,15 +93,19 @@ export function EmailDetail({ emailId }: { emailId: string }) {
     flag.mutate({ ids: [e.id], flags: { isStarred: !e.isStarred } }, { onSuccess: (r) => r.failed.length > 0 && toast(STAR_FAILED), onError: () => toast(STAR_FAILED) })
   const source = newestDetail.data
   const reply = () => source && openCompose({ title: `Reply to: ${source.subject}`, queuedTitle: 'Reply sent', initial: replyDraft(quotedEmail(source)) })
-  const forward = () => source && openCompose({ title: 'Compose Email', queuedTitle: 'Email sent', initial: forwardDraft(quotedEmail(source)) })
+  const forward = () => source && openCompose({ title: `Forward: ${source.subject}`, queuedTitle: 'Email sent', initial: forwardDraft(quotedEmail(source)) })
 
+  // In Trash a delete is for good and asks first; elsewhere it moves to Trash with Undo in the toast.
+  const inTrash = trashFolders.has(email.data.folderId)
   async function confirmDelete() {
     const ids = isConversation ? conversation.map((e) => e.id) : [emailId]
     try {
       const result = await remove.mutateAsync(ids)
       if (result.succeeded.length === 0) throw new Error('not deleted')
       setConfirming(false)
-      toast(isConversation ? CONVERSATION_DELETED : EMAIL_DELETED)
+      const done = isConversation ? CONVERSATION_DELETED : EMAIL_DELETED
+      if (inTrash) toast(done)
+      else toastWithUndo(queryClient, userId, done, result.succeeded)
       navigate(backTo)
     } catch {
       setConfirming(false)
@@ -114,7 +124,7 @@ export function EmailDetail({ emailId }: { emailId: string }) {
           <ActionButton label="Reply" icon={Reply} onClick={reply} disabled={!source} />
           <ActionButton label="Forward" icon={Forward} onClick={forward} disabled={!source} />
           <ActionButton label="Print" icon={Printer} onClick={() => window.print()} />
-          <ActionButton label="Delete" icon={Trash2} onClick={() => setConfirming(true)} />
+          <ActionButton label="Delete" icon={Trash2} onClick={() => (inTrash ? setConfirming(true) : void confirmDelete())} disabled={remove.isPending} />
         </div>
       </div>
       <header className="grid gap-1">

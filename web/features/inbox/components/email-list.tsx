@@ -8,7 +8,10 @@ import { toast } from '../../../components/ui/use-toast.ts'
 import { DESKTOP_QUERY, useMediaQuery } from '../../../hooks/use-media-query.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
 import { useAuth } from '../../../lib/auth-context.ts'
-import { useDeleteEmails } from '../api/delete-emails.ts'
+import { toastWithUndo, useDeleteEmails } from '../api/delete-emails.ts'
+import { useTrashFolders } from '../api/trash-folders.ts'
+import { useQueryClient } from '@tanstack/react-query'
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx'
 import { useEmailProviders } from '../../../lib/email-providers.ts'
 import { useEmails } from '../api/get-emails.ts'
 import { useSyncAccount } from '../api/sync-account.ts'
@@ -46,6 +49,9 @@ export function EmailList() {
   const sync = useSyncAccount()
   const conversations = useMemo(() => groupConversations(emails.data?.emails ?? []), [emails.data])
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
+  const [confirmingDelete, setConfirmingDelete] = useState(false)
+  const trashFolders = useTrashFolders()
+  const queryClient = useQueryClient()
   useEffect(() => setSelected(new Set()), [view.account, view.folder, view.category, view.page])
 
   useEffect(() => {
@@ -83,10 +89,16 @@ export function EmailList() {
     })
   }
 
+  // In Trash a delete is for good and asks first; elsewhere it moves to Trash with Undo in the toast.
+  const chosenInTrash = chosen.some((c) => c.emails.some((e) => trashFolders.has(e.folderId)))
   function deleteSelected() {
+    setConfirmingDelete(false)
+    const forGood = chosenInTrash
     remove.mutate(idsOf(chosen), {
       onSuccess: (result) => {
-        toast(bulkDeleteToast(result.succeeded.length, result.failed.length))
+        const done = bulkDeleteToast(result.succeeded.length, result.failed.length)
+        if (forGood || result.succeeded.length === 0) toast(done)
+        else toastWithUndo(queryClient, userId ?? '', done, result.succeeded)
         if (result.succeeded.length > 0) setSelected(new Set())
       },
       onError: () => toast(BULK_DELETE_ERROR),
@@ -170,12 +182,22 @@ export function EmailList() {
         onSelectAll={(all) => setSelected(new Set(all ? conversations.map((c) => c.threadId) : []))}
         refreshing={sync.isPending || emails.isFetching}
         onRefresh={refresh}
-        onDelete={deleteSelected}
+        onDelete={() => (chosenInTrash ? setConfirmingDelete(true) : deleteSelected())}
         onMarkRead={() => markRead(chosen, true)}
         onMarkAllRead={() => markRead(conversations, false)}
         pager={pager}
       />
       {body}
+      <ConfirmDialog
+        open={confirmingDelete}
+        onOpenChange={setConfirmingDelete}
+        title="Delete Emails"
+        description={`Are you sure you want to delete ${idsOf(chosen).length === 1 ? 'this email' : `these ${idsOf(chosen).length} emails`} for good? This action cannot be undone.`}
+        confirmLabel="Delete"
+        pendingLabel="Deleting..."
+        pending={remove.isPending}
+        onConfirm={deleteSelected}
+      />
     </Card>
   )
 }

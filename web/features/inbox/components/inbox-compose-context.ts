@@ -2,7 +2,7 @@ import { createContext, useContext } from 'react'
 import type { MailDraft } from '../lib/reply-draft.ts'
 
 export interface ComposeRequest {
-  /** "Compose Email" or "Reply to: {subject}" */
+  /** "Compose Email", "Reply to: {subject}" or "Forward: {subject}" */
   title: string
   /** the queued toast: "Email sent" or "Reply sent" */
   queuedTitle: string

@@ -19,6 +19,10 @@ describe('reply and forward drafts', () => {
   it('does not stack prefixes', () => {
     expect(replyDraft({ ...original, subject: 'RE: Lunch plans' }).subject).toBe('RE: Lunch plans')
     expect(forwardDraft({ ...original, subject: 'Fwd: Lunch plans' }).subject).toBe('Fwd: Lunch plans')
+    // "Re:" once, however the other program wrote it
+    expect(replyDraft({ ...original, subject: 'Re:Lunch plans' }).subject).toBe('Re:Lunch plans')
+    expect(replyDraft({ ...original, subject: 're : Lunch plans' }).subject).toBe('re : Lunch plans')
+    expect(forwardDraft({ ...original, subject: 'FW: Lunch plans' }).subject).toBe('FW: Lunch plans')
   })
 
   it('forwards with no recipient under "Fwd:"', () => {

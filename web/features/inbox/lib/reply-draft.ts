@@ -6,9 +6,12 @@ export interface MailDraft {
   to: string
   subject: string
   body: string
+  original?: { emailId: string; action: 'reply' | 'forward' }
+  attachments?: { id: string; filename: string; size: number }[]
 }
 
 export interface QuotedEmail {
+  id?: string
   fromAddress: string
   fromName: string
   toAddress: string
@@ -16,9 +19,15 @@ export interface QuotedEmail {
   receivedAt: string
   /** the text the reader saw: the text body, or the HTML's text */
   text: string
+  /** a forward carries them */
+  attachments?: { id: string; filename: string; size: number }[]
 }
 
-const prefixed = (prefix: string, subject: string) => (subject.toLowerCase().startsWith(prefix.toLowerCase()) ? subject : `${prefix}${subject}`)
+/** The prefix once: a subject already starting with it (any case, "Re:" or "Re :" without the space) is kept as it is. */
+const prefixed = (prefix: 'Re' | 'Fwd', subject: string) => {
+  const already = prefix === 'Re' ? /^\s*re\s*:/i : /^\s*(fwd?|fw)\s*:/i
+  return already.test(subject) ? subject.trim() : `${prefix}: ${subject.trim()}`
+}
 
 function quote(heading: string, email: QuotedEmail): string {
   const from = email.fromName ? `${email.fromName} <${email.fromAddress}>` : email.fromAddress
@@ -27,9 +36,17 @@ function quote(heading: string, email: QuotedEmail): string {
 }
 
 export function replyDraft(email: QuotedEmail): MailDraft {
-  return { to: email.fromAddress, subject: prefixed('Re: ', email.subject), body: quote('Original Message', email) }
+  return {
+    to: email.fromAddress, subject: prefixed('Re', email.subject), body: quote('Original Message', email),
+    ...(email.id ? { original: { emailId: email.id, action: 'reply' as const } } : {}),
+  }
 }
 
+/** A forward: the original quoted under the usual header block, and its attachments (listed in the dialog, each removable). */
 export function forwardDraft(email: QuotedEmail): MailDraft {
-  return { to: '', subject: prefixed('Fwd: ', email.subject), body: quote('Forwarded Message', email) }
+  return {
+    to: '', subject: prefixed('Fwd', email.subject), body: quote('Forwarded Message', email),
+    ...(email.id ? { original: { emailId: email.id, action: 'forward' as const } } : {}),
+    attachments: (email.attachments ?? []).map(({ id, filename, size }) => ({ id, filename, size })),
+  }
 }

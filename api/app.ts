@@ -29,6 +29,8 @@ import { walletRoutes } from './auth/wallet-routes.ts'
 import { secondFactorRoutes } from './auth/second-factor-routes.ts'
 import { totpRoutes } from './account/totp-routes.ts'
 import { sessionRoutes } from './account/session-routes.ts'
+import { passkeyRoutes } from './account/passkey-routes.ts'
+import { passkeySignInRoutes } from './auth/passkey-sign-in-routes.ts'
 import { csrfGuard } from './http/csrf.ts'
 import { openApiDocument } from './openapi/openapi-document.ts'
 import { apiKeyRoutes } from './api-keys/api-key-routes.ts'
@@ -45,12 +47,14 @@ export function createApi() {
     .route('/auth', authRoutes)
     .route('/auth', accountMailRoutes)
     .route('/auth', secondFactorRoutes)
+    .route('/auth/passkey', passkeySignInRoutes)
     .route('/auth/wallet', walletRoutes)
     .route('/auth/google', googleRoutes)
     .route('/auth/microsoft', microsoftRoutes)
     .route('/', accountRoutes)
     .route('/account', totpRoutes)
     .route('/account/sessions', sessionRoutes)
+    .route('/account/passkeys', passkeyRoutes)
     .route('/aliases', aliasRoutes)
     .route('/api-keys', apiKeyRoutes)
     .route('/app-alias-settings', appAliasSettingsRoutes)

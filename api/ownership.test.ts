@@ -12,7 +12,7 @@ const PUBLIC = new Set([
   'POST /api/auth/verify-email', 'POST /api/auth/resend-verification', 'POST /api/auth/forgot-password',
   'POST /api/auth/reset-password', 'POST /api/auth/confirm-target',
   // the second step of a sign-in: the pending sign-in's cookie is what it carries, not a session
-  'GET /api/auth/second-factor', 'POST /api/auth/second-factor',
+  'GET /api/auth/second-factor', 'POST /api/auth/second-factor', 'POST /api/auth/passkey/options', 'POST /api/auth/passkey',
 ])
 /** Pages a browser navigates to (Microsoft sign-in for a mailbox): without a session they send it to sign in. */
 const SIGN_IN_FIRST = new Set(['GET /api/auth/microsoft', 'GET /api/auth/microsoft/callback'])
@@ -32,6 +32,10 @@ beforeAll(async () => {
   const { user } = await b.register()
   ofB.userId = user.id
   ofB.sessionId = (await b.json(b.get('/api/account/sessions'))).body.sessions[0].id
+  // a passkey of B's (web/e2e/passkeys.test.ts registers them the real way, in Chromium)
+  const [passkey] = await t.db.sql<{ id: string }[]>`
+    insert into passkeys (user_id, credential_id, public_key, name) values (${user.id}, ${'b-credential'}, ${Buffer.from('key')}, 'b passkey') returning id`
+  ofB.passkeyId = passkey.id
   const alias = await b.json(b.post(`/api/aliases/${user.id}`, { alias: `b-${user.id.slice(0, 8)}`, domain: 'veilmail.test', forwardTo: 'b@example.com' }))
   ofB.aliasId = alias.body.alias.id
   const apiKey = await b.json(b.post('/api/api-keys', { name: 'b key' }))

@@ -49,3 +49,30 @@ export interface SessionInfo {
   createdAt: string
   lastSeenAt: string
 }
+
+export const PasskeyNameSchema = v.pipe(
+  text('Give the passkey a name'),
+  v.trim(),
+  v.nonEmpty('Give the passkey a name'),
+  v.maxLength(100, 'A passkey name is at most 100 characters'),
+)
+
+/** What @simplewebauthn/browser hands back (checked in depth by @simplewebauthn/server). */
+const CredentialResponseSchema = v.looseObject({
+  id: v.pipe(v.string(), v.maxLength(1024)),
+  rawId: v.pipe(v.string(), v.maxLength(1024)),
+  type: v.literal('public-key'),
+  response: v.looseObject({}),
+})
+
+export const AddPasskeySchema = v.object({ name: PasskeyNameSchema, response: CredentialResponseSchema })
+export const RenamePasskeySchema = v.object({ name: PasskeyNameSchema })
+export const PasskeyAssertionSchema = v.object({ response: CredentialResponseSchema })
+
+export interface PasskeyInfo {
+  id: string
+  name: string
+  /** YYYY-MM-DD (UTC) */
+  createdAt: string
+  lastUsedAt: string | null
+}

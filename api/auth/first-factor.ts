@@ -7,6 +7,7 @@ import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { Db } from '../../db/client.ts'
 import { deletePendingSignInByHash, findPendingSignIn, insertPendingSignIn, PENDING_SIGN_IN_SECONDS, spendPendingSignIn } from '../../db/pending-sign-ins.ts'
+import { countPasskeys } from '../../db/passkeys.ts'
 import { findTotp } from '../../db/user-totp.ts'
 import type { Config } from '../../lib/config.ts'
 import type { SecondFactorMethod, SecondFactorRequired } from '../../shared/account-protection-schemas.ts'
@@ -20,7 +21,8 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest()
 export async function secondFactorMethods(db: Db, userId: string): Promise<SecondFactorMethod[]> {
   const totp = await findTotp(db, userId)
   if (!totp?.confirmedAt) return []
-  return ['totp', 'recovery-code']
+  // A passkey of the account answers the second step too (it is two factors on its own).
+  return (await countPasskeys(db, userId)) > 0 ? ['totp', 'recovery-code', 'passkey'] : ['totp', 'recovery-code']
 }
 
 /** Signs in, or (second factor on) opens a pending sign-in and answers what the browser must ask for. */

@@ -22,6 +22,8 @@ interface BrowserSuiteOptions {
   seed?: (db: TestDatabase) => Promise<unknown>
   /** A database the caller made (a mail environment's, a test app's) and drops itself; unset = one of the suite's own. */
   db?: TestDatabase
+  /** The host name the app is served and reached at (default 127.0.0.1; passkeys need `localhost`). */
+  host?: string
 }
 
 /** Databases a suite was given: closeBrowserSuite leaves them to their owner. */
@@ -33,7 +35,7 @@ export async function startBrowserSuite(options: BrowserSuiteOptions = {}): Prom
   let server: WebServer | undefined
   try {
     await options.seed?.(db)
-    server = await startWebServer(db.url, options.env)
+    server = await startWebServer(db.url, options.env, options.host)
     const browser = await launchBrowser()
     const url = server.url
     return {

@@ -6,9 +6,10 @@ import { TEST_SECRET_KEY } from './test-app.ts'
 
 export interface WebServer { url: string; stop(): Promise<void> }
 
-export async function startWebServer(databaseUrl: string, env: Record<string, string> = {}): Promise<WebServer> {
+/** `host`: the name in PUBLIC_URL and the URL (WebAuthn needs a domain such as localhost, not an IP address). */
+export async function startWebServer(databaseUrl: string, env: Record<string, string> = {}, host = '127.0.0.1'): Promise<WebServer> {
   const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
+  const url = `http://${host}:${port}`
   const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', '..', 'api', 'server.ts')], {
     env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, PORT: String(port), PUBLIC_URL: url, SECRET_KEY: TEST_SECRET_KEY, HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

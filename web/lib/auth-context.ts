@@ -17,6 +17,8 @@ export interface AuthState {
   connectWallet: () => Promise<SessionUser | null>
   /** The second step of a sign-in: a TOTP or recovery code completes it. */
   completeSecondFactor: (code: string) => Promise<SessionUser>
+  /** A passkey: a complete sign-in, or the second step of one that waits for it. */
+  passkeySignIn: () => Promise<SessionUser>
   loginWithGoogle: () => void
   /** Server logout, local reset, "Logged Out" toast, then /home. */
   logout: () => Promise<void>

@@ -1,6 +1,6 @@
 // housekeeping: deletes what has expired (sessions, wallet nonces, rate-limit records whose
 // window has passed, undelivered mail past its 30 days, finished outgoing mail records past
-// FINISHED_EMAIL_JOB_DAYS, thread Message-ID hashes past a year, spent account links, sign-ins left at the second step) and fails
+// FINISHED_EMAIL_JOB_DAYS, thread Message-ID hashes past a year, spent account links, sign-ins left at the second step, unanswered passkey challenges) and fails
 // forwards held longer than HOLD_SECONDS for a target that was never confirmed. Scheduled hourly
 // by the delivery process, so a rate-limit record (an IP or e-mail address) outlives its window by
 // at most an hour; running it twice is harmless.
@@ -12,6 +12,7 @@ import { deleteExpiredPendingSignIns } from '../../db/pending-sign-ins.ts'
 import { deleteExpiredRateLimits } from '../../db/rate-limits.ts'
 import { deleteExpiredSessions } from '../../db/sessions.ts'
 import { deleteOldThreadMessageIds } from '../../db/thread-message-ids.ts'
+import { deleteExpiredWebauthnChallenges } from '../../db/webauthn-challenges.ts'
 import { deleteExpiredUndeliveredMessages } from '../../db/undelivered-messages.ts'
 import { deleteExpiredWalletNonces } from '../../db/wallet-nonces.ts'
 import { log } from '../../lib/log.ts'
@@ -31,8 +32,9 @@ export async function housekeeping(sql: Sql): Promise<void> {
   const threadIds = await deleteOldThreadMessageIds(sql)
   const tokens = await deleteExpiredAccountTokens(sql)
   const pendingSignIns = await deleteExpiredPendingSignIns(sql)
+  const challenges = await deleteExpiredWebauthnChallenges(sql)
   const held = await findExpiredHeldDeliveries(sql, HOLD_SECONDS)
   for (const id of held) await expireHeldDelivery(sql, id)
   const emailJobs = await deleteFinishedEmailJobs(sql, FINISHED_EMAIL_JOB_DAYS)
-  log.info('housekeeping.done', { sessions, nonces, rateLimits, undelivered, threadIds, tokens, held: held.length, emailJobs, pendingSignIns })
+  log.info('housekeeping.done', { sessions, nonces, rateLimits, undelivered, threadIds, tokens, held: held.length, emailJobs, pendingSignIns, challenges })
 }

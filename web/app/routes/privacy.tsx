@@ -45,6 +45,11 @@ export function PrivacyRoute() {
             and your code, a hash of a random token for five minutes.
           </li>
           <li>
+            <strong>Passkeys.</strong> If you add one: its public key, its credential ID, its signature counter, the
+            name you give it, when it was added and when it was last used. Your device keeps the private key; we never
+            see it or your fingerprint or face.
+          </li>
+          <li>
             <strong>Your aliases.</strong> Each alias's name and domain, where it forwards (e-mail addresses and
             webhook URLs), your note, whether it is active, when it was created, and four counters: forwarded,
             replied, dropped and failed.
@@ -147,7 +152,7 @@ export function PrivacyRoute() {
           Two cookies: your session, and after you sign in with e-mail and password a known-device cookie (a random
           id signed for your account, kept for a year) so that strangers guessing your password cannot hold up your own
           sign-ins. With two-factor authentication on, a third one for the five minutes between your password and
-          your code. No advertising, analytics or third-party trackers. Your browser's local storage
+          your code, and one for the five minutes a passkey sign-in takes. No advertising, analytics or third-party trackers. Your browser's local storage
           keeps your theme choice and, if you sign in with a wallet, your wallet's public address.
         </p>
       </ProseSection>

@@ -6,6 +6,7 @@ import { ApiKeysCard } from '../../features/api-keys/components/api-keys-card.ts
 import { AppAliasSettingsCard } from '../../features/app-aliases/components/app-alias-settings-card.tsx'
 import { TwoFactorCard } from '../../features/account/components/two-factor-card.tsx'
 import { SessionsCard } from '../../features/account/components/sessions-card.tsx'
+import { PasskeysCard } from '../../features/account/components/passkeys-card.tsx'
 
 export function SettingsRoute() {
   useDocumentTitle('Settings')
@@ -17,6 +18,7 @@ export function SettingsRoute() {
       <section aria-labelledby="security-heading" className="grid gap-6">
         <h2 id="security-heading" className="text-xl font-semibold tracking-tight">Security</h2>
         <TwoFactorCard />
+        <PasskeysCard />
         <SessionsCard />
         {user && <ApiKeysCard userId={user.id} />}
       </section>

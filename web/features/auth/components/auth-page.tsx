@@ -6,6 +6,7 @@ import { useDocumentTitle } from '../../../hooks/use-document-title.ts'
 import { AccountCard } from './account-card.tsx'
 import { AlternativeSignIn } from './alternative-sign-in.tsx'
 import { LoginForm } from './login-form.tsx'
+import { PasskeySignInButton } from './passkey-sign-in-button.tsx'
 import { RegisterForm } from './register-form.tsx'
 
 const COPY = {
@@ -59,6 +60,7 @@ export function AuthPage({ mode }: { mode: 'login' | 'register' }) {
     <AccountCard eyebrow={mode === 'login' ? '_SIGN IN' : '_SIGN UP'} title={copy.title} subtitle={copy.subtitle}>
       <div className="grid gap-6">
         {mode === 'login' ? <LoginForm /> : <RegisterForm />}
+        {mode === 'login' && <PasskeySignInButton />}
         <AlternativeSignIn />
         <p className="text-center text-sm text-muted-foreground">
           {copy.switchPrompt}{' '}

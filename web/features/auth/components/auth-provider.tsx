@@ -6,6 +6,7 @@ import { toast } from '../../../components/ui/use-toast.ts'
 import { getSession, SESSION_QUERY_KEY } from '../api/get-session.ts'
 import { loginWithEmail } from '../api/login.ts'
 import { submitSecondFactor } from '../api/second-factor.ts'
+import { signInWithPasskey } from '../api/passkey-sign-in.ts'
 import { registerWithEmail } from '../api/register.ts'
 import { verifyEmail as verifyEmailRequest } from '../api/account-links.ts'
 import { signInWithWallet } from '../api/sign-in-with-wallet.ts'
@@ -74,6 +75,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return signedIn
   }, [setUser])
 
+  const passkeySignIn = useCallback(async () => {
+    const signedIn = await signInWithPasskey()
+    await setUser(signedIn)
+    return signedIn
+  }, [setUser])
+
   const completeSecondFactor = useCallback(
     async (code: string) => {
       const signedIn = await submitSecondFactor(code)
@@ -105,11 +112,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       verifyEmail,
       connectWallet,
       completeSecondFactor,
+      passkeySignIn,
       loginWithGoogle,
       logout,
       resetAuth,
     }),
-    [user, session.isPending, login, register, verifyEmail, connectWallet, completeSecondFactor, loginWithGoogle, logout, resetAuth],
+    [user, session.isPending, login, register, verifyEmail, connectWallet, completeSecondFactor, passkeySignIn, loginWithGoogle, logout, resetAuth],
   )
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>

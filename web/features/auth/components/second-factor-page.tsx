@@ -12,6 +12,7 @@ import { useAuth } from '../../../lib/auth-context.ts'
 import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { getPendingSignIn } from '../api/second-factor.ts'
 import { AccountCard } from './account-card.tsx'
+import { PasskeySignInButton } from './passkey-sign-in-button.tsx'
 
 /**
  * /auth/second-factor: after the password (or Google, or a wallet) of an account with two-factor
@@ -75,6 +76,7 @@ export function SecondFactorPage() {
             {form.pending ? 'Verifying...' : 'Verify'}
           </Button>
         </form>
+        {pending.data.methods.includes('passkey') && <PasskeySignInButton label="Use a passkey" />}
         <button
           type="button"
           className="justify-self-center text-sm font-medium text-primary underline-offset-4 hover:underline"

@@ -8,6 +8,7 @@ import { queues } from '../../db/queues.ts'
 import { deliveryEnv, productionQueuePolicy } from '../../scripts/testing/delivery-processes.ts'
 import { alive, heartbeatPids, killCluster, untilLogged } from '../../scripts/testing/cluster-processes.ts'
 import { freePort } from '../../scripts/testing/free-port.ts'
+import { checkMetrics, promtoolAvailable } from '../../scripts/testing/promtool.ts'
 import { createMailEnv, type MailEnv, type TestAlias } from '../../scripts/testing/mail-env.ts'
 import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
 import { concurrencyPerQueue } from './delivery-worker.ts'
@@ -74,6 +75,11 @@ describe('DELIVERY_PROCESSES', () => {
 
     // a job is counted once pg-boss has its result, after the commit that marks it sent
     await expect.poll(completedForwards, { timeout: 10_000 }).toBe(30)
+    // the primary's sum of its processes' registries passes Prometheus's own linter
+    if (promtoolAvailable()) {
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
+      expect(await checkMetrics(metrics)).toEqual({ code: 0, output: '' })
+    }
   }, 60_000)
 
   it('starts a delivery process killed mid-backlog again, loses none of its jobs, and SIGTERM stops them all', async () => {

@@ -10,6 +10,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   queue: () => import('./queue.ts'),
   send: () => import('./send.ts'),
   sync: () => import('./sync.ts'),
+  'sync-hostile': () => import('./sync-hostile.ts'),
   web: () => import('./web.ts'),
 }
 

@@ -172,6 +172,8 @@ async function recordFolders(deps: SyncDeps, { client, guard }: Session, provide
   const ranked = [...selectable.filter(isInbox), ...selectable.filter((f) => !isInbox(f) && f.specialUse), ...selectable.filter((f) => !isInbox(f) && !f.specialUse)]
   if (ranked.length > MAX_FOLDERS || ranked.length < listed.length) log.warn('sync.folders_left_out', { provider: provider.id, listed: listed.length, kept: Math.min(ranked.length, MAX_FOLDERS) })
   for (const folder of ranked.slice(0, MAX_FOLDERS)) {
+    // a thousand rows take seconds: a stop or the slice's deadline must not wait for them all
+    guard.check()
     const row = await upsertFolder(deps.sql, provider.id, folder.path, folder.specialUse ?? null, isInbox(folder))
     const status = listStatus ? folder.status : await guard.run('status', { ...BUDGETS.status, ms }, () => client.status(folder.path, statusQuery))
     if (status) await setFolderStatus(deps.sql, row.id, storableInteger(status.messages), storableInteger(status.unseen))

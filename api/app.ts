@@ -38,6 +38,7 @@ import { appAliasSettingsRoutes } from './app-aliases/app-alias-settings-routes.
 import { simpleLoginRoutes } from './compat/simplelogin-routes.ts'
 import { addyRoutes } from './compat/addy-routes.ts'
 import { keyCors } from './http/key-cors.ts'
+import { domainRoutes } from './domains/domain-routes.ts'
 
 export const MAX_JSON_BYTES = 1024 * 1024
 
@@ -56,6 +57,7 @@ export function createApi() {
     .route('/account/sessions', sessionRoutes)
     .route('/account/passkeys', passkeyRoutes)
     .route('/aliases', aliasRoutes)
+    .route('/domains', domainRoutes)
     .route('/api-keys', apiKeyRoutes)
     .route('/app-alias-settings', appAliasSettingsRoutes)
     .route('/forward-targets', forwardTargetRoutes)

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Context } from 'hono'
 import { findAlias, insertAlias, type AliasRow, type NewAlias } from '../../db/aliases.ts'
+import { findActiveCustomDomain, findActiveDomainByName } from '../../db/custom-domains.ts'
 import { addForwardTargets } from '../../db/forward-targets.ts'
 import type { RateLimitHit } from '../../db/rate-limits.ts'
 import type { Config } from '../../lib/config.ts'
@@ -30,6 +31,14 @@ export const RATE_MESSAGE = 'You are creating aliases too quickly.'
 /** Targets on our own alias domains would loop mail back into the MX. */
 export function loopsBack(forwardTo: string, domains: string[]): boolean {
   return splitTargets(forwardTo).some((t) => !t.includes('://') && domains.includes(t.split('@').pop()!.toLowerCase()))
+}
+
+/** A target on an active custom domain would come back to our MX as well. */
+export async function loopsToCustomDomain<E extends AuthedEnv>(c: Context<E>, forwardTo: string): Promise<boolean> {
+  for (const target of partitionTargets(forwardTo).emails) {
+    if (await findActiveDomainByName(c.var.deps.sql, target.split('@').pop()!.toLowerCase())) return true
+  }
+  return false
 }
 
 /** The first problem with one of the webhook targets (scheme, credentials, a private address), if any. */
@@ -62,9 +71,10 @@ const GENERATED_ATTEMPTS = 5
 export async function createAlias<E extends AuthedEnv>(c: Context<E>, request: AliasRequest): Promise<CreateAliasOutcome> {
   const { sql, config } = c.var.deps
   const userId = c.var.user.id
-  if (!config.mailDomains.includes(request.domain)) return { ok: false, reason: 'domain', field: 'domain', message: DOMAIN_MESSAGE }
+  // one of ours, or an active custom domain of this user (issue 29)
+  if (!config.mailDomains.includes(request.domain) && !(await findActiveCustomDomain(sql, userId, request.domain))) return { ok: false, reason: 'domain', field: 'domain', message: DOMAIN_MESSAGE }
   if (typeof request.alias === 'string' && isReservedAliasName(request.alias)) return { ok: false, reason: 'reserved', field: 'alias', message: RESERVED_ALIAS_MESSAGE }
-  if (loopsBack(request.forwardTo, config.mailDomains)) return { ok: false, reason: 'loop', field: 'forwardTo', message: LOOP_MESSAGE }
+  if (loopsBack(request.forwardTo, config.mailDomains) || (await loopsToCustomDomain(c, request.forwardTo))) return { ok: false, reason: 'loop', field: 'forwardTo', message: LOOP_MESSAGE }
   const problem = await webhookProblem(config, request.forwardTo)
   if (problem) return { ok: false, reason: 'webhook', field: 'forwardTo', message: problem }
   const hit = await countAction(c, 'alias-create', userId, { userId })

@@ -13,7 +13,7 @@ export interface RouteDescription {
 export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'GET /api/health': { tag: 'system', summary: 'Health of the database, the queue, and each process (web, mx, delivery, submission) from its heartbeat' },
   'GET /api/stats': { tag: 'system', summary: 'Public figures: users and aliases' },
-  'GET /api/domains': { tag: 'system', summary: 'The domains aliases can be created on' },
+  'GET /api/domains': { tag: 'system', summary: "The domains aliases can be created on; signed in, with the account's active custom domains, and customDomains: its own domains with their records" },
   'GET /api/openapi.json': { tag: 'system', summary: 'This document' },
 
   'GET /api/auth/session': { tag: 'auth', summary: 'The signed-in user, or null' },
@@ -61,6 +61,11 @@ export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'DELETE /api/aliases/{aliasId}': { tag: 'aliases', summary: 'Delete an alias', signedIn: true, apiKey: true },
   'GET /api/aliases/{aliasId}/webhook-secret': { tag: 'aliases', summary: "The alias's webhook signing secret", signedIn: true, apiKey: true },
   'POST /api/aliases/{aliasId}/webhook-secret/rotate': { tag: 'aliases', summary: "Replace the alias's webhook signing secret", signedIn: true, apiKey: true },
+
+  'POST /api/domains': { tag: 'domains', summary: 'Add a custom domain ({ domain }): pending, with the records to publish (ownership TXT, MX, SPF, DKIM, DMARC)', signedIn: true },
+  'POST /api/domains/{domainId}/check': { tag: 'domains', summary: "Resolve the domain's records through the service's resolver: each ok, missing or wrong with what was found; ownership seen makes it active", signedIn: true },
+  'PATCH /api/domains/{domainId}': { tag: 'domains', summary: 'Catch-all on or off and its default target ({ catchAll, defaultTarget })', signedIn: true },
+  'DELETE /api/domains/{domainId}': { tag: 'domains', summary: 'Remove a custom domain: its aliases refuse mail; adding it again needs the ownership record again', signedIn: true },
 
   'GET /api/api-keys': { tag: 'api-keys', summary: "The user's API keys: name, first characters, created, last used (to the day); never the key", signedIn: true },
   'POST /api/api-keys': { tag: 'api-keys', summary: 'Create an API key ({ name }); the answer holds the key, shown this once. At most 20 per user', signedIn: true },

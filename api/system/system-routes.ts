@@ -1,9 +1,13 @@
-// Health and public figures: GET /api/health, GET /api/stats, GET /api/domains.
+// Health and public figures: GET /api/health, GET /api/stats, GET /api/domains (signed in: with
+// the account's custom domains, issue 29).
 import { Hono } from 'hono'
 import type { AppEnv } from '../context.ts'
 import { countUsersAndAliases } from '../../db/stats.ts'
 import { listProcessHealth } from '../../db/process-heartbeats.ts'
 import { HEARTBEAT_STALE_SECONDS, MONITORED_PROCESSES } from '../../db/heartbeat.ts'
+import { listCustomDomains } from '../../db/custom-domains.ts'
+import { sessionUser } from '../auth/session.ts'
+import { domainView } from '../domains/domain-view.ts'
 
 export const systemRoutes = new Hono<AppEnv>()
   .get('/health', async (c) => {
@@ -27,4 +31,13 @@ export const systemRoutes = new Hono<AppEnv>()
     c.header('Cache-Control', 'public, max-age=60')
     return c.json(stats)
   })
-  .get('/domains', (c) => c.json({ domains: c.var.deps.config.mailDomains }))
+  // `domains`: where aliases can be made (ours, and the account's active domains); signed in,
+  // `customDomains` lists the account's own with their records (Settings → Domains).
+  .get('/domains', async (c) => {
+    const { sql, config } = c.var.deps
+    const user = await sessionUser(c)
+    if (!user) return c.json({ domains: config.mailDomains })
+    const own = await listCustomDomains(sql, user.id)
+    const active = own.filter((d) => d.status === 'active').map((d) => d.domain)
+    return c.json({ domains: [...config.mailDomains, ...active], customDomains: own.map((r) => domainView(config, r)) })
+  })

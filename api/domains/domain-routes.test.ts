@@ -1,0 +1,208 @@
+// Custom domains (issue 29): the records to publish, the DNS check through DNS_SERVERS (the test's
+// own DNS stand-in) with each record ok / missing / wrong and what was found, one owner per
+// domain, our own domains refused, removal and re-verification, aliases on an active domain.
+import { createPublicKey } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '../../scripts/testing/api-client.ts'
+import { startDnsStandIn, type DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
+import { publishMx, publishRecords, publishTxt } from '../../scripts/testing/domain-dns.ts'
+import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
+import type { DomainView } from '../../shared/domain-schemas.ts'
+
+let t: TestApp
+let dns: DnsStandIn
+beforeAll(async () => {
+  dns = await startDnsStandIn()
+  t = await createTestApp({ DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '2000' })
+})
+afterAll(async () => {
+  await t?.close()
+  await dns?.close()
+})
+
+async function signedIn() {
+  const client = new ApiClient(t.app)
+  const { user } = await client.register()
+  return { client, userId: user.id as string }
+}
+
+async function addDomain(client: ApiClient, domain: string): Promise<DomainView> {
+  const res = await client.json(client.post('/api/domains', { domain }))
+  expect(res.status).toBe(201)
+  return res.body.domain
+}
+
+const check = async (client: ApiClient, id: string) => client.json<{ domain: DomainView; message?: string }>(client.post(`/api/domains/${id}/check`))
+const byPurpose = (d: DomainView) => Object.fromEntries(d.records.map((r) => [r.purpose, r]))
+
+describe('custom domains', () => {
+  it('shows the records to publish: ownership token, MX, SPF, a 2048-bit DKIM key of its own, DMARC', async () => {
+    const { client } = await signedIn()
+    const d = await addDomain(client, 'Records.Example.')
+    expect(d).toMatchObject({ domain: 'records.example', status: 'pending', catchAll: false, defaultTarget: null, checkedAt: null })
+    const r = byPurpose(d)
+    expect(d.records.map((x) => [x.purpose, x.type, x.name, x.state])).toEqual([
+      ['ownership', 'TXT', 'records.example', 'unchecked'],
+      ['mx', 'MX', 'records.example', 'unchecked'],
+      ['spf', 'TXT', 'records.example', 'unchecked'],
+      ['dkim', 'TXT', 'veilmail._domainkey.records.example', 'unchecked'],
+      ['dmarc', 'TXT', '_dmarc.records.example', 'unchecked'],
+    ])
+    expect(r.ownership.value).toMatch(/^veilmail-verification=[0-9a-f]{32}$/)
+    expect(r.mx.value).toBe(`10 ${t.config.mxHostname}`)
+    expect(r.spf.value).toBe(`v=spf1 include:${t.config.mailDomains[0]} ~all`)
+    expect(r.dmarc.value).toMatch(/^v=DMARC1; p=/)
+    const p = /p=([A-Za-z0-9+/=]+)$/.exec(r.dkim.value)![1]
+    const key = createPublicKey({ key: Buffer.from(p, 'base64'), format: 'der', type: 'spki' })
+    expect(key.asymmetricKeyDetails?.modulusLength).toBe(2048)
+    // another domain gets another key and token
+    const other = byPurpose(await addDomain(client, 'records-two.example'))
+    expect(other.dkim.value).not.toBe(r.dkim.value)
+    expect(other.ownership.value).not.toBe(r.ownership.value)
+    // the private key is stored sealed only
+    const [row] = await t.db.sql`select dkim_private_key_sealed::text as sealed from custom_domains where id = ${d.id}`
+    expect(Buffer.from(row.sealed.slice(2), 'hex').toString('latin1')).not.toContain('PRIVATE KEY')
+  })
+
+  it('checks each record through DNS_SERVERS: missing, wrong with what was found, ok; ownership makes it active', async () => {
+    const { client, userId } = await signedIn()
+    const d = await addDomain(client, 'checked.example')
+    const r = byPurpose(d)
+
+    let res = await check(client, d.id)
+    expect(res.status).toBe(200)
+    expect(res.body.domain.status).toBe('pending')
+    expect(res.body.domain.records.map((x) => x.state)).toEqual(['missing', 'missing', 'missing', 'missing', 'missing'])
+    expect(res.body.domain.checkedAt).not.toBeNull()
+
+    // the user publishes: a stale token, an MX elsewhere, an SPF without us, our DKIM key; no DMARC
+    publishTxt(dns, 'checked.example', ['veilmail-verification=0123456789abcdef0123456789abcdef', 'v=spf1 include:_spf.elsewhere.example -all', 'google-site-verification=abc'])
+    publishMx(dns, 'checked.example', ['mx.elsewhere.example'])
+    publishRecords(dns, d.records, ['dkim'])
+    res = await check(client, d.id)
+    let seen = byPurpose(res.body.domain)
+    expect(res.body.domain.status).toBe('pending')
+    expect(seen.ownership).toMatchObject({ state: 'wrong', found: ['veilmail-verification=0123456789abcdef0123456789abcdef'] })
+    expect(seen.mx).toMatchObject({ state: 'wrong', found: ['10 mx.elsewhere.example'] })
+    expect(seen.spf).toMatchObject({ state: 'wrong', found: ['v=spf1 include:_spf.elsewhere.example -all'] })
+    expect(seen.dkim).toMatchObject({ state: 'ok', found: [r.dkim.value] })
+    expect(seen.dmarc).toMatchObject({ state: 'missing', found: [] })
+
+    // an alias cannot be made on it while pending
+    const pending = await client.json(client.post(`/api/aliases/${userId}`, { alias: 'shop', domain: 'checked.example', forwardTo: 'me@example.com' }))
+    expect(pending.status).toBe(400)
+    expect(pending.body.errors.domain).toEqual(['This domain is not available'])
+
+    publishRecords(dns, d.records)
+    res = await check(client, d.id)
+    seen = byPurpose(res.body.domain)
+    expect(res.body.domain.status).toBe('active')
+    expect(res.body.domain.records.map((x) => x.state)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok'])
+    expect(seen.mx.found).toEqual([`10 ${t.config.mxHostname}`])
+
+    // active: aliases are made on it like on our own domains
+    const made = await client.json(client.post(`/api/aliases/${userId}`, { alias: 'Shop', domain: 'checked.example', forwardTo: 'me@example.com' }))
+    expect(made.status).toBe(201)
+    expect(made.body.alias).toMatchObject({ alias: 'Shop', domain: 'checked.example' })
+    const listed = await client.json(client.get('/api/domains'))
+    expect(listed.body.domains).toEqual([...t.config.mailDomains, 'checked.example'])
+    expect(listed.body.customDomains).toEqual([res.body.domain])
+    // and an alias cannot forward to it (a loop through our MX)
+    const loop = await client.json(client.post(`/api/aliases/${userId}`, { alias: 'loop', domain: t.config.mailDomains[0], forwardTo: 'shop@checked.example' }))
+    expect(loop.status).toBe(400)
+
+    // a record removed later is wrong/missing on the next check; the domain stays active
+    publishTxt(dns, '_dmarc.checked.example', [])
+    res = await check(client, d.id)
+    expect(res.body.domain.status).toBe('active')
+    expect(byPurpose(res.body.domain).dmarc.state).toBe('missing')
+  })
+
+  it('cuts what a hostile DNS answer holds to a bounded size', async () => {
+    const { client } = await signedIn()
+    const d = await addDomain(client, 'hostile.example')
+    publishTxt(dns, 'hostile.example', Array.from({ length: 12 }, (_, i) => `v=spf1 ${'a'.repeat(2000)} ${i}`))
+    const res = await check(client, d.id)
+    const spf = byPurpose(res.body.domain).spf
+    expect(spf.state).toBe('wrong')
+    expect(spf.found.length).toBeLessThanOrEqual(10)
+    expect(spf.found.every((s) => s.length <= 601)).toBe(true)
+  })
+
+  it('refuses our own domains and their subdomains, malformed names, and a name another account owns', async () => {
+    const { client } = await signedIn()
+    for (const domain of [t.config.mailDomains[0], `alice.${t.config.mailDomains[0]}`, t.config.mailDomains[1].toUpperCase()]) {
+      const res = await client.json(client.post('/api/domains', { domain }))
+      expect(res.status).toBe(400)
+      expect(res.body.errors.domain).toEqual(['This is one of our own domains: it cannot be added.'])
+    }
+    for (const domain of ['', 'localhost', 'exa mple.com', '-bad.example', 'a..example', 'x'.repeat(64) + '.example', 'ex_ample.com', 42, null]) {
+      const res = await client.json(client.post('/api/domains', { domain }))
+      expect(res.status, String(domain)).toBe(400)
+      expect(res.body.errors.domain).toBeDefined()
+    }
+    expect((await client.json(client.post('/api/domains', {}))).status).toBe(400)
+
+    // two accounts may claim a name; the one that publishes its token owns it
+    const owner = await signedIn()
+    const rival = await signedIn()
+    const mine = await addDomain(owner.client, 'owned.example')
+    const theirs = await addDomain(rival.client, 'owned.example')
+    expect((await owner.client.json(owner.client.post('/api/domains', { domain: 'owned.example' }))).status).toBe(409)
+    publishRecords(dns, mine.records, ['ownership'])
+    expect((await check(owner.client, mine.id)).body.domain.status).toBe('active')
+    // the rival cannot add it again, and publishing its own token too does not take it over
+    const again = await rival.client.json(rival.client.post('/api/domains', { domain: 'owned.example' }))
+    expect(again.status).toBe(409)
+    expect(again.body.message).toBe('This domain is in use by another account.')
+    publishTxt(dns, 'owned.example', [byPurpose(mine).ownership.value, byPurpose(theirs).ownership.value])
+    const takeover = await check(rival.client, theirs.id)
+    expect(takeover.status).toBe(409)
+    const [row] = await t.db.sql`select status from custom_domains where id = ${theirs.id}`
+    expect(row.status).toBe('pending')
+    // nor make aliases on it
+    const alias = await rival.client.json(rival.client.post(`/api/aliases/${rival.userId}`, { alias: 'steal', domain: 'owned.example', forwardTo: 'me@example.com' }))
+    expect(alias.status).toBe(400)
+  })
+
+  it('answers 404 for another user\'s domain and a malformed id', async () => {
+    const owner = await signedIn()
+    const other = await signedIn()
+    const d = await addDomain(owner.client, 'private.example')
+    expect((await other.client.json(other.client.post(`/api/domains/${d.id}/check`))).status).toBe(404)
+    expect((await other.client.json(other.client.patch(`/api/domains/${d.id}`, { catchAll: true }))).status).toBe(404)
+    expect((await other.client.json(other.client.delete(`/api/domains/${d.id}`))).status).toBe(404)
+    expect((await other.client.json(other.client.get('/api/domains'))).body.customDomains).toEqual([])
+    expect((await owner.client.json(owner.client.post('/api/domains/not-a-uuid/check'))).status).toBe(404)
+    expect((await owner.client.json(owner.client.delete("/api/domains/1' or '1'='1"))).status).toBe(404)
+    // and from another origin, with the owner's cookie: 403
+    const cross = await owner.client.post(`/api/domains/${d.id}/check`, undefined, { origin: 'https://evil.example' })
+    expect(cross.status).toBe(403)
+    // signed out: our domains only
+    expect((await new ApiClient(t.app).json(new ApiClient(t.app).get('/api/domains'))).body).toEqual({ domains: t.config.mailDomains })
+  })
+
+  it('sets catch-all and the default target; removing the domain needs re-verification to add it again', async () => {
+    const { client, userId } = await signedIn()
+    const d = await addDomain(client, 'removed.example')
+    let res = await client.json(client.patch(`/api/domains/${d.id}`, { catchAll: true, defaultTarget: 'Me@Example.com' }))
+    expect(res.body.domain).toMatchObject({ catchAll: true, defaultTarget: 'me@example.com' })
+    expect((await client.json(client.patch(`/api/domains/${d.id}`, { defaultTarget: 'not an address' }))).status).toBe(400)
+    expect((await client.json(client.patch(`/api/domains/${d.id}`, {}))).status).toBe(400)
+    publishRecords(dns, d.records)
+    expect((await check(client, d.id)).body.domain.status).toBe('active')
+    expect((await client.json(client.post(`/api/aliases/${userId}`, { alias: 'kept', domain: 'removed.example', forwardTo: 'me@example.com' }))).status).toBe(201)
+
+    res = await client.json(client.delete(`/api/domains/${d.id}`))
+    expect(res.status).toBe(200)
+    expect((await client.json(client.get('/api/domains'))).body).toEqual({ domains: t.config.mailDomains, customDomains: [] })
+    expect((await client.json(client.post(`/api/aliases/${userId}`, { alias: 'after', domain: 'removed.example', forwardTo: 'me@example.com' }))).status).toBe(400)
+    // added again: pending with a new token, until the new one is seen
+    const back = await addDomain(client, 'removed.example')
+    expect(back.status).toBe('pending')
+    expect(byPurpose(back).ownership.value).not.toBe(byPurpose(d).ownership.value)
+    res = await check(client, back.id)
+    expect(res.body.domain.status).toBe('pending')
+    expect(byPurpose(res.body.domain).ownership.state).toBe('wrong')
+  })
+})

@@ -30,6 +30,7 @@ import { secondFactorRoutes } from './auth/second-factor-routes.ts'
 import { totpRoutes } from './account/totp-routes.ts'
 import { sessionRoutes } from './account/session-routes.ts'
 import { passkeyRoutes } from './account/passkey-routes.ts'
+import { passwordRoutes } from './account/password-routes.ts'
 import { passkeySignInRoutes } from './auth/passkey-sign-in-routes.ts'
 import { csrfGuard } from './http/csrf.ts'
 import { openApiDocument } from './openapi/openapi-document.ts'
@@ -56,6 +57,7 @@ export function createApi() {
     .route('/account', totpRoutes)
     .route('/account/sessions', sessionRoutes)
     .route('/account/passkeys', passkeyRoutes)
+    .route('/account', passwordRoutes)
     .route('/aliases', aliasRoutes)
     .route('/domains', domainRoutes)
     .route('/api-keys', apiKeyRoutes)

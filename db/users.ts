@@ -94,3 +94,8 @@ export async function markUserDeleted(db: Db, userId: string): Promise<boolean> 
 export async function eraseDeletedUser(db: Db, userId: string): Promise<void> {
   await db`delete from users where id = ${userId} and deleted_at is not null`
 }
+
+/** A password change by the signed-in owner (who gave the current one). */
+export async function updatePasswordHash(db: Db, userId: string, passwordHash: string): Promise<void> {
+  await db`update users set password_hash = ${passwordHash}, updated_at = now() where id = ${userId} and deleted_at is null`
+}

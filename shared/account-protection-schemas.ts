@@ -2,7 +2,7 @@
 // codes, passkeys and sessions. Shared by the settings and sign-in pages (web/) and the routes
 // (api/). Keep this file free of Node-only imports: the browser bundles it.
 import * as v from 'valibot'
-import { text } from './auth-schemas.ts'
+import { RegisterSchema, text } from './auth-schemas.ts'
 
 /** A six-digit code or a recovery code; spaces and dashes are the user's and are ignored. */
 export const SecondFactorCodeSchema = v.pipe(
@@ -76,3 +76,16 @@ export interface PasskeyInfo {
   createdAt: string
   lastUsedAt: string | null
 }
+
+/** Changing the password while signed in: the current one, and the new one (the reset's rules). */
+export const ChangePasswordSchema = v.object({
+  currentPassword: v.pipe(text('Enter your current password'), v.nonEmpty('Enter your current password'), v.maxLength(1024, 'Wrong password')),
+  password: RegisterSchema.entries.password,
+})
+export type ChangePasswordInput = v.InferOutput<typeof ChangePasswordSchema>
+
+// The browser form adds a confirmation field; the server never sees it.
+export const ChangePasswordFormSchema = v.pipe(
+  v.object({ ...ChangePasswordSchema.entries, confirmPassword: text('Passwords do not match') }),
+  v.forward(v.partialCheck([['password'], ['confirmPassword']], (input) => input.password === input.confirmPassword, 'Passwords do not match'), ['confirmPassword']),
+)

@@ -352,6 +352,28 @@ describe('sessions', () => {
   })
 })
 
+describe('changing the password', () => {
+  it('needs the current password (counted before the check), ends every other session, keeps this one, and tells the owner', async () => {
+    const a = new ApiClient(t.app)
+    const { email, password } = await a.register()
+    const b = new ApiClient(t.app)
+    expect((await b.post('/api/auth/login', { email, password }, freshIp())).status).toBe(200)
+    const wrong = await a.json(a.post('/api/account/password', { currentPassword: 'not it', password: 'a new long password' }))
+    expect(wrong.status).toBe(400)
+    expect(wrong.body.errors.currentPassword).toEqual(['Wrong password'])
+    const short = await a.json(a.post('/api/account/password', { currentPassword: password, password: 'short' }))
+    expect(short.body.errors.password).toEqual(['Password must be at least 8 characters'])
+    const done = await a.json(a.post('/api/account/password', { currentPassword: password, password: 'a new long password' }))
+    expect(done.status).toBe(200)
+    expect(done.body.endedSessions).toBe(1)
+    expect((await a.get('/api/auth/session')).status).toBe(200)
+    expect((await b.get('/api/auth/session')).status).toBe(401)
+    expect((await passwordStep(email, password)).res.status).toBe(401)
+    expect((await passwordStep(email, 'a new long password')).res.status).toBe(200)
+    expect(await subjects(email)).toContain('Veilmail: Your password was changed')
+  })
+})
+
 describe('every route of account protection', () => {
   it('refuses another Origin (403) on each state-changing route, and answers 401 without a session', async () => {
     const client = new ApiClient(t.app)
@@ -366,6 +388,7 @@ describe('every route of account protection', () => {
       ['POST', '/api/auth/second-factor', { code: '123456' }],
       ['POST', '/api/account/sessions/end-others'],
       ['DELETE', `/api/account/sessions/${session.id}`],
+      ['POST', '/api/account/password', { currentPassword: 'correct horse battery', password: 'another long password' }],
     ]
     for (const [method, path, body] of routes) {
       expect((await client.request(method, path, body, evil)).status, `${method} ${path}`).toBe(403)

@@ -13,6 +13,7 @@ export type SecurityEvent =
   | 'recovery-codes-regenerated'
   | 'passkey-added'
   | 'passkey-removed'
+  | 'password-changed'
 
 const WHAT: Record<SecurityEvent, { subject: string; text: string }> = {
   'totp-enabled': { subject: 'Two-factor authentication is on', text: 'Two-factor authentication was turned on for your Veilmail account. Every sign-in now asks for a code from your authenticator app (or a recovery code), and every other session was signed out.' },
@@ -20,6 +21,7 @@ const WHAT: Record<SecurityEvent, { subject: string; text: string }> = {
   'recovery-code-used': { subject: 'A recovery code was used', text: 'A recovery code was used to sign in to your Veilmail account. That code no longer works.' },
   'recovery-codes-regenerated': { subject: 'New recovery codes', text: 'New recovery codes were made for your Veilmail account. The old ones no longer work.' },
   'passkey-added': { subject: 'A passkey was added', text: 'A passkey was added to your Veilmail account. It can now sign in to it.' },
+  'password-changed': { subject: 'Your password was changed', text: 'The password of your Veilmail account was changed, and every other session was signed out.' },
   'passkey-removed': { subject: 'A passkey was removed', text: 'A passkey was removed from your Veilmail account. It can no longer sign in to it.' },
 }
 

@@ -47,6 +47,7 @@ export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'GET /api/account/sessions': { tag: 'account', summary: 'Where the account is signed in: browser, system, created and last active (to the day), this session marked', signedIn: true },
   'POST /api/account/sessions/end-others': { tag: 'account', summary: 'Sign out every other session', signedIn: true },
   'DELETE /api/account/sessions/{sessionId}': { tag: 'account', summary: 'End one session', signedIn: true },
+  'POST /api/account/password': { tag: 'account', summary: 'Change the password (the current one and a new one); every other session ends', signedIn: true },
   'GET /api/account/passkeys': { tag: 'account', summary: "The account's passkeys: name, created and last used (to the day)", signedIn: true },
   'POST /api/account/passkeys/options': { tag: 'account', summary: 'WebAuthn registration options for a new passkey (the challenge is bound to this browser for 5 minutes)', signedIn: true },
   'POST /api/account/passkeys': { tag: 'account', summary: 'Add the passkey the browser created (name and its registration response)', signedIn: true },

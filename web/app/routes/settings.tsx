@@ -7,6 +7,7 @@ import { AppAliasSettingsCard } from '../../features/app-aliases/components/app-
 import { TwoFactorCard } from '../../features/account/components/two-factor-card.tsx'
 import { SessionsCard } from '../../features/account/components/sessions-card.tsx'
 import { PasskeysCard } from '../../features/account/components/passkeys-card.tsx'
+import { ChangePasswordCard } from '../../features/account/components/change-password-card.tsx'
 
 export function SettingsRoute() {
   useDocumentTitle('Settings')
@@ -20,6 +21,7 @@ export function SettingsRoute() {
         <TwoFactorCard />
         <PasskeysCard />
         <SessionsCard />
+        {user?.authMethod === 'email' && <ChangePasswordCard />}
         {user && <ApiKeysCard userId={user.id} />}
       </section>
       {user && <AppAliasSettingsCard />}

@@ -14,6 +14,7 @@ import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { jsonBody, queryParams } from '../http/validate.ts'
 import { inboxSeen } from './inbox-seen.ts'
+import { mailEvents } from './mail-events.ts'
 import { CountsQuerySchema, ListEmailsQuerySchema, UpdateEmailSchema, type EmailDetailView, type EmailListPage, type EmailListView } from '../../shared/email-schemas.ts'
 
 function listView(box: SecretBox, row: ReceivedEmailListRow, previewChars: number): EmailListView {
@@ -61,6 +62,8 @@ export const emailRoutes = new Hono<AppEnv>()
     if (!counts) return notFound(c)
     return c.json({ success: true as const, ...counts })
   })
+  // the live inbox: "mail" whenever the user's stored mail changed (mail-events.ts)
+  .get('/events', signedIn, (c) => mailEvents(c))
   .get('/:emailId', signedIn, async (c) => {
     const { sql, config } = c.var.deps
     const row = await findReceivedEmail(sql, c.var.user.id, c.req.param('emailId'))

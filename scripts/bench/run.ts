@@ -4,6 +4,8 @@ export {}
 
 const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   forward: () => import('./forward.ts'),
+  // append on IMAP → visible in an open inbox, p95 (a browser test run under vitest)
+  'inbox-live': () => import('./inbox-live.ts'),
   mx: () => import('./mx.ts'),
   // only the memory part of mx: 40 concurrent 24 MB messages, peak RSS of the MX and the delivery process
   'mx-memory': () => import('./mx.ts').then((m) => ({ run: () => m.run(['memory']) })),

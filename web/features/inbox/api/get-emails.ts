@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import type { EmailListPage, EmailListView } from '../../../../shared/email-schemas.ts'
 import { apiGet } from '../../../lib/api-client.ts'
 import { PAGE_SIZE, UNREAD_FETCH, type InboxView } from '../lib/inbox-view.ts'
+import { fallbackPoll, useMailStreamLive } from './mail-events.ts'
 
 /** Every list of the user; star, read, delete and sync refresh them all, as each can move a message between lists. */
 export const emailListsKey = (userId: string) => ['emails', userId] as const
@@ -40,8 +41,9 @@ export function keepPageTurns<T>(previous: T | undefined, previousQuery: { query
 
 export function useEmails(userId: string | undefined, view: InboxView) {
   const queryKey = emailsQueryKey(userId ?? '', view)
+  const streaming = useMailStreamLive()
   return useQuery({
-    queryKey, queryFn: () => getEmails(view), enabled: Boolean(userId),
+    queryKey, queryFn: () => getEmails(view), enabled: Boolean(userId), refetchInterval: fallbackPoll(streaming),
     placeholderData: (previous, previousQuery) => keepPageTurns(previous, previousQuery, queryKey),
   })
 }

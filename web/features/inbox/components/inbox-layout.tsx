@@ -6,6 +6,8 @@ import { DESKTOP_QUERY, useMediaQuery } from '../../../hooks/use-media-query.ts'
 import { InboxComposeContext, type ComposeRequest } from './inbox-compose-context.ts'
 import { InboxPartsContext, type InboxParts } from './inbox-parts.ts'
 import { InboxSidebar } from './inbox-sidebar.tsx'
+import { useMailEvents } from '../api/mail-events.ts'
+import { useAuth } from '../../../lib/auth-context.ts'
 
 /**
  * The inbox's frame for the list and the detail: the sidebar beside them on a desktop, a
@@ -13,6 +15,8 @@ import { InboxSidebar } from './inbox-sidebar.tsx'
  */
 export function InboxLayout({ parts, children }: { parts: InboxParts; children: ReactNode }) {
   const desktop = useMediaQuery(DESKTOP_QUERY)
+  // new mail shows without a reload while any inbox page is open
+  useMailEvents(useAuth().user?.id)
   const [drawerOpen, setDrawerOpen] = useState(false)
   const [compose, setCompose] = useState<ComposeRequest>()
   const { pathname, search } = useLocation()

@@ -8,13 +8,14 @@ import { TwoFactorCard } from '../../features/account/components/two-factor-card
 import { SessionsCard } from '../../features/account/components/sessions-card.tsx'
 import { PasskeysCard } from '../../features/account/components/passkeys-card.tsx'
 import { ChangePasswordCard } from '../../features/account/components/change-password-card.tsx'
+import { DomainsCard } from '../../features/domains/components/domains-card.tsx'
 
 export function SettingsRoute() {
   useDocumentTitle('Settings')
   const { user } = useAuth()
   return (
     <PageContainer>
-      <PageHeader title="Settings" subtitle="Your encryption keys, account security, API keys for your apps, and how apps create aliases" />
+      <PageHeader title="Settings" subtitle="Your encryption keys, account security, API keys for your apps, how apps create aliases, and your own domains" />
       {user && <EncryptionKeysCard userId={user.id} />}
       <section aria-labelledby="security-heading" className="grid gap-6">
         <h2 id="security-heading" className="text-xl font-semibold tracking-tight">Security</h2>
@@ -25,6 +26,7 @@ export function SettingsRoute() {
         {user && <ApiKeysCard userId={user.id} />}
       </section>
       {user && <AppAliasSettingsCard />}
+      {user && <DomainsCard />}
     </PageContainer>
   )
 }

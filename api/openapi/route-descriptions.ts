@@ -104,7 +104,6 @@ export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'GET /api/emails': { tag: 'mailboxes', summary: 'A page of synced mail (by mailbox, folder and category: inbox, unread, starred); by=conversation pages conversations and answers their total', signedIn: true },
   'GET /api/emails/counts': { tag: 'mailboxes', summary: 'Total, unread and starred counts of synced mail (all, one mailbox or one folder), and its size', signedIn: true },
   'GET /api/emails/events': { tag: 'mailboxes', summary: 'Server-Sent Events: "mail" whenever the user\'s stored mail changed (new mail synced, mail removed); 429 past 8 open streams', signedIn: true },
-  'GET /api/emails/events': { tag: 'mailboxes', summary: 'Server-Sent Events: "mail" whenever the user\'s stored mail changed (new mail synced, mail removed); 429 past 8 open streams', signedIn: true },
   'GET /api/emails/{emailId}': { tag: 'mailboxes', summary: 'One synced message with its conversation', signedIn: true },
   'PATCH /api/emails/{emailId}': { tag: 'mailboxes', summary: 'Star or mark read a message (written back to the IMAP server by a job)', signedIn: true },
   'DELETE /api/emails/{emailId}': { tag: 'mailboxes', summary: 'Delete a message: moved to Trash on the IMAP server by a job after 10 s (Undo until then); in Trash, deleted for good', signedIn: true },

@@ -13,9 +13,13 @@ export interface MailboxFolderRow {
   highestModseq: string | null
   messageCount: number
   unseenCount: number
+  /** UIDNEXT and MESSAGES when the folder was last synced to the end (null: not since its cursor was reset) */
+  syncedUidNext: string | null
+  syncedMessages: number | null
 }
 
-const columns = (db: Db) => db`id, provider_id, path, special_use, enabled, uid_validity::text, last_uid::float8 as last_uid, highest_modseq::text, message_count, unseen_count`
+const columns = (db: Db) => db`id, provider_id, path, special_use, enabled, uid_validity::text, last_uid::float8 as last_uid, highest_modseq::text, message_count, unseen_count,
+  synced_uid_next::text, synced_messages`
 
 /** Records a folder seen on the server; `enabled` only ever turns on here (INBOX by default). */
 export async function upsertFolder(db: Db, providerId: string, path: string, specialUse: string | null, enabled: boolean): Promise<MailboxFolderRow> {
@@ -63,7 +67,7 @@ export async function findUserFolder(db: Db, userId: string, folderId: string): 
 
 /** A new UIDVALIDITY (or the first sync): the cursor starts over. */
 export async function resetFolderCursor(db: Db, id: string, uidValidity: bigint): Promise<void> {
-  await db`update mailbox_folders set uid_validity = ${uidValidity.toString()}, last_uid = 0, highest_modseq = null where id = ${id}`
+  await db`update mailbox_folders set uid_validity = ${uidValidity.toString()}, last_uid = 0, highest_modseq = null, synced_uid_next = null, synced_messages = null where id = ${id}`
 }
 
 /** Stored up to `uid` (it never goes back, so a resumed sync starts above it). */
@@ -71,9 +75,14 @@ export async function advanceFolderUid(db: Db, id: string, uid: number): Promise
   await db`update mailbox_folders set last_uid = greatest(last_uid, ${uid}) where id = ${id}`
 }
 
-export async function setFolderState(db: Db, id: string, highestModseq: bigint | null, messageCount: number): Promise<void> {
+/**
+ * The folder synced to the end as SELECT reported it: its HIGHESTMODSEQ, MESSAGES and UIDNEXT (null
+ * when the server sent none usable), which a later STATUS is compared with (sync-mailbox.ts).
+ */
+export async function setFolderState(db: Db, id: string, highestModseq: bigint | null, messageCount: number, uidNext: number | null): Promise<void> {
   await db`
-    update mailbox_folders set highest_modseq = ${highestModseq === null ? null : highestModseq.toString()}, message_count = ${messageCount}
+    update mailbox_folders set highest_modseq = ${highestModseq === null ? null : highestModseq.toString()}, message_count = ${messageCount},
+      synced_messages = ${messageCount}, synced_uid_next = ${uidNext}
     where id = ${id}`
 }
 
@@ -91,5 +100,5 @@ export async function setFolderEnabled(db: Db, providerId: string, path: string,
 
 /** A folder no longer synced: its cursor is forgotten, so turning it on again fetches it anew. */
 export async function forgetFolderCursor(db: Db, id: string): Promise<void> {
-  await db`update mailbox_folders set uid_validity = null, last_uid = 0, highest_modseq = null where id = ${id}`
+  await db`update mailbox_folders set uid_validity = null, last_uid = 0, highest_modseq = null, synced_uid_next = null, synced_messages = null where id = ${id}`
 }

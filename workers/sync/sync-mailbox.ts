@@ -118,6 +118,7 @@ export async function syncProvider(deps: SyncDeps, provider: ProviderForSync): P
   const sliceEnd = Date.now() + config.sync.sliceMs
   const singly = new Map<string, Set<number>>()
   const total: FetchCounts = { added: 0, fetched: 0, more: false }
+  let statuses = new Map<string, FolderStatus>()
   for (let connection = 0; ; connection++) {
     let session: Session
     try {
@@ -128,9 +129,11 @@ export async function syncProvider(deps: SyncDeps, provider: ProviderForSync): P
       throw classifyImapError(error, creds)
     }
     try {
-      if (connection === 0) await recordFolders(deps, session, provider)
+      if (connection === 0) statuses = await recordFolders(deps, session, provider)
       for (const folder of (await listFolders(deps.sql, provider.id)).filter((f) => f.enabled)) {
         if (!singly.has(folder.id)) singly.set(folder.id, new Set())
+        // nothing moved since the folder was last synced to the end: no SELECT, nothing to ask
+        if (singly.get(folder.id)!.size === 0 && unmoved(session.client, folder, statuses.get(folder.path))) continue
         const counts = await syncFolder(deps, session, provider, folder, { singly: singly.get(folder.id)!, sliceEnd })
         total.added += counts.added
         total.fetched += counts.fetched
@@ -154,18 +157,38 @@ export async function syncProvider(deps: SyncDeps, provider: ProviderForSync): P
   }
 }
 
+/** What STATUS said of a folder (RFC 3501 §6.3.10; HIGHESTMODSEQ with CONDSTORE, RFC 7162 §3.1.2). */
+interface FolderStatus { messages?: number; uidNext?: number; uidValidity?: bigint; highestModseq?: bigint }
+
+/**
+ * A folder whose UIDVALIDITY, UIDNEXT, MESSAGES and HIGHESTMODSEQ are what its last complete sync
+ * saw: no message came (UIDNEXT), none went (MESSAGES) and no flag changed (HIGHESTMODSEQ, RFC 7162
+ * §3.1.2: any change to a message raises it), so selecting it would find nothing. Only with
+ * CONDSTORE: without a MODSEQ a flag change shows in no STATUS item.
+ */
+function unmoved(client: ImapFlow, folder: MailboxFolderRow, status: FolderStatus | undefined): boolean {
+  if (!status || !(client.enabled.has('CONDSTORE') || client.enabled.has('QRESYNC'))) return false
+  const same = (stored: string | number | null, reported: bigint | number | undefined) =>
+    stored !== null && reported !== undefined && String(stored) === String(reported)
+  return same(folder.uidValidity, status.uidValidity) && same(folder.syncedUidNext, status.uidNext)
+    && same(folder.syncedMessages, status.messages) && same(folder.highestModseq, status.highestModseq)
+}
+
 /**
  * Every folder is listed with its counts (STATUS, RFC 3501 §6.3.10; in the LIST where the server has
  * LIST-STATUS, RFC 5819); INBOX and the folders the user enabled are synced. At most MAX_FOLDERS
  * are recorded, INBOX and the special-use folders (RFC 6154) first; a name no folder row can hold
  * (a control character, an ill-formed string) is left out: it could not be shown or sent back.
+ * Returns each recorded folder's STATUS, which tells whether it moved since its last sync.
  */
-async function recordFolders(deps: SyncDeps, { client, guard }: Session, provider: ProviderForSync): Promise<void> {
+async function recordFolders(deps: SyncDeps, { client, guard }: Session, provider: ProviderForSync): Promise<Map<string, FolderStatus>> {
   const ms = deps.config.sync.commandTimeoutMs
   // without LIST-STATUS imapflow would send a STATUS for every folder listed, thousands of them:
   // here only the recorded ones are asked
   const listStatus = client.capabilities.has('LIST-STATUS')
-  const statusQuery = { messages: true, unseen: true }
+  // HIGHESTMODSEQ is asked only of a server that has CONDSTORE (imapflow leaves it out otherwise)
+  const statusQuery = { messages: true, unseen: true, uidNext: true, uidValidity: true, highestModseq: true }
+  const statuses = new Map<string, FolderStatus>()
   const listed = await guard.run('list', { ...BUDGETS.list, ms }, () => client.list(listStatus ? { statusQuery } : {}))
   const selectable = listed.filter((f) => !f.flags.has('\\Noselect') && !f.flags.has('\\NonExistent') && recordableName(f.path))
   const isInbox = (f: (typeof listed)[number]) => f.specialUse === '\\Inbox' || f.path.toUpperCase() === 'INBOX'
@@ -176,8 +199,12 @@ async function recordFolders(deps: SyncDeps, { client, guard }: Session, provide
     guard.check()
     const row = await upsertFolder(deps.sql, provider.id, folder.path, folder.specialUse ?? null, isInbox(folder))
     const status = listStatus ? folder.status : await guard.run('status', { ...BUDGETS.status, ms }, () => client.status(folder.path, statusQuery))
-    if (status) await setFolderStatus(deps.sql, row.id, storableInteger(status.messages), storableInteger(status.unseen))
+    if (status) {
+      await setFolderStatus(deps.sql, row.id, storableInteger(status.messages), storableInteger(status.unseen))
+      statuses.set(row.path, status)
+    }
   }
+  return statuses
 }
 
 const recordableName = (path: string) =>
@@ -214,6 +241,7 @@ async function syncFolder(deps: SyncDeps, { client, guard }: Session, provider: 
     const uidValidity = BigInt(box.uidValidity)
     const highestModseq = condstore ? storableModseq(box.highestModseq) : null
     const exists = storableInteger(box.exists)
+    const uidNext = imapUid(box.uidNext) ? box.uidNext : null
     let lastUid = folder.lastUid
     if (folder.uidValidity !== uidValidity.toString()) {
       // RFC 3501 §2.3.1.1: the old UIDs mean nothing now; drop and fetch the folder again
@@ -230,7 +258,9 @@ async function syncFolder(deps: SyncDeps, { client, guard }: Session, provider: 
       commandTimeoutMs: config.sync.commandTimeoutMs, singly: run.singly, sliceEnd: run.sliceEnd,
     }, lastUid, exists)
     // the folder's MODSEQ is kept only once all its mail is in: a sync cut short asks again next time
-    if (!counts.more) await setFolderState(sql, folder.id, highestModseq, exists)
+    // with its UIDNEXT and count as SELECT reported them: mail that came since moves them, so a
+    // later STATUS does not pass for unmoved
+    if (!counts.more) await setFolderState(sql, folder.id, highestModseq, exists, uidNext)
     return counts
   } catch (error) {
     if (error instanceof RefetchSinglyError) error.folderId = folder.id

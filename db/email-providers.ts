@@ -122,18 +122,33 @@ export async function markProviderError(db: Db, id: string, message: string, aut
 const BACKOFF_MAX_SECONDS = 6 * 3600
 
 /**
- * Active accounts whose last sync is older than `intervalSeconds` (never synced first); one whose
- * syncs gave up n times in a row waits `intervalSeconds` × 2^n after the last of them, at most six hours.
+ * Active accounts due for a sync (never synced first). Each account has its own moment in every
+ * `intervalSeconds`, offset from the others by a stable hash of its id (its phase), so a thousand
+ * accounts added together are synced spread over the interval instead of all at once: an account is
+ * due once its last sync is older than the latest of its moments. One with a sync queued or running
+ * (queued within the interval) is left to it. One whose syncs gave up n times in a row waits
+ * `intervalSeconds` × 2^n after the last of them, at most six hours.
  */
 export async function dueProviderIds(db: Db, intervalSeconds: number, limit: number): Promise<string[]> {
   const rows = await db<{ id: string }[]>`
-    select id from email_providers
-    where is_active and not auth_failed and state <> 'connecting'
-      and (last_sync_at is null or last_sync_at < now() - make_interval(secs => ${intervalSeconds}))
-      and (sync_failures = 0 or sync_failed_at < now() - make_interval(secs => least(${intervalSeconds}::float8 * power(2, least(sync_failures, 20)), ${BACKOFF_MAX_SECONDS})))
-    order by last_sync_at nulls first limit ${limit}`
+    select p.id from email_providers p
+    where p.is_active and not p.auth_failed and p.state <> 'connecting'
+      and (p.last_sync_at is null or p.last_sync_at < now() - make_interval(secs => ${intervalSeconds}::float8 * ${schedulePhaseElapsed(db, intervalSeconds)}))
+      and (p.sync_failures = 0 or p.sync_failed_at < now() - make_interval(secs => least(${intervalSeconds}::float8 * power(2, least(p.sync_failures, 20)), ${BACKOFF_MAX_SECONDS})))
+      and not exists (
+        select 1 from mailbox_sync_jobs j where j.provider_id = p.id and j.status in ('queued', 'running')
+          and j.created_at > now() - make_interval(secs => ${intervalSeconds}))
+    order by p.last_sync_at nulls first limit ${limit}`
   return rows.map((r) => r.id)
 }
+
+/**
+ * How far (0 to 1 of the interval) now is past the account `p`'s latest moment: its phase is its id's
+ * hash as a fraction of the interval, the moments are the phase plus whole intervals since the epoch.
+ */
+const schedulePhaseElapsed = (db: Db, intervalSeconds: number) => db`(
+  (extract(epoch from now())::float8 / ${intervalSeconds}::float8 - (hashtext(p.id::text)::float8 + 2147483648) / 4294967296)
+  - floor(extract(epoch from now())::float8 / ${intervalSeconds}::float8 - (hashtext(p.id::text)::float8 + 2147483648) / 4294967296))`
 
 /** Serializes the requests that queue work for one account (Sync presses, the schedule). */
 export async function lockEmailProvider(db: Db, id: string): Promise<{ userId: string } | undefined> {

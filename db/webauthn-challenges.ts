@@ -2,7 +2,8 @@
 // single use, five minutes. Spent by the one statement that reads it.
 import type { Db } from './client.ts'
 
-export type ChallengePurpose = 'register' | 'sign-in' | 'second-factor'
+/** confirm: a signed-in user proves it is them again (turning the second factor off) */
+export type ChallengePurpose = 'register' | 'sign-in' | 'second-factor' | 'confirm'
 export const CHALLENGE_SECONDS = 5 * 60
 
 export async function insertWebauthnChallenge(db: Db, c: { tokenHash: Buffer; userId: string | null; purpose: ChallengePurpose; challenge: string }): Promise<void> {

@@ -15,11 +15,6 @@ export const SecondFactorCodeSchema = v.pipe(
 export const CodeSchema = v.object({ code: SecondFactorCodeSchema })
 export type CodeInput = v.InferOutput<typeof CodeSchema>
 
-export const DisableTotpSchema = v.object({
-  password: v.pipe(text('Password is required'), v.maxLength(1024, 'Wrong password')),
-  code: SecondFactorCodeSchema,
-})
-export type DisableTotpInput = v.InferOutput<typeof DisableTotpSchema>
 
 export type SecondFactorMethod = 'totp' | 'recovery-code' | 'passkey'
 
@@ -64,6 +59,14 @@ const CredentialResponseSchema = v.looseObject({
   type: v.literal('public-key'),
   response: v.looseObject({}),
 })
+
+/** Turning the second factor off: the password, or a fresh assertion of one of the account's passkeys, and a code. */
+export const DisableTotpSchema = v.object({
+  password: v.pipe(text('Password is required'), v.maxLength(1024, 'Wrong password')),
+  passkey: v.optional(CredentialResponseSchema),
+  code: SecondFactorCodeSchema,
+})
+export type DisableTotpInput = v.InferOutput<typeof DisableTotpSchema>
 
 export const AddPasskeySchema = v.object({ name: PasskeyNameSchema, response: CredentialResponseSchema })
 export const RenamePasskeySchema = v.object({ name: PasskeyNameSchema })

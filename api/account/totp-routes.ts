@@ -1,6 +1,7 @@
 // The second factor in settings: GET /api/account/totp (status), POST /api/account/totp (a new
 // pending secret), POST /api/account/totp/confirm { code } (on, with ten recovery codes; every
-// other session ends), DELETE /api/account/totp { password, code } (off), POST
+// other session ends), DELETE /api/account/totp { password or passkey, code } (off; the passkey's
+// challenge from POST /api/account/totp/passkey-options), POST
 // /api/account/recovery-codes (ten new ones replace the old).
 import { Hono } from 'hono'
 import { countUnusedRecoveryCodes, deleteRecoveryCodes } from '../../db/recovery-codes.ts'
@@ -13,6 +14,8 @@ import { issueRecoveryCodes } from '../auth/recovery-codes.ts'
 import { checkSecondFactorCode, reserveCodeAttempt, totpBox, WRONG_CODE } from '../auth/second-factor-check.ts'
 import { queueSecurityNotice } from '../auth/security-notice.ts'
 import { currentSessionId } from '../auth/session.ts'
+import { authenticationOptions, verifyAuthentication } from '../auth/webauthn.ts'
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
 import type { AppEnv } from '../context.ts'
 import { signedIn } from '../http/ownership.ts'
 import { jsonBody } from '../http/validate.ts'
@@ -63,13 +66,19 @@ export const totpRoutes = new Hono<AppEnv>()
   .delete('/totp', signedIn, jsonBody(DisableTotpSchema), async (c) => {
     const { sql } = c.var.deps
     const user = c.var.user
-    const { password, code } = c.req.valid('json')
+    const { password, passkey, code } = c.req.valid('json')
     const totp = await findTotp(sql, user.id)
     if (!totp?.confirmedAt) return c.json({ message: 'Two-factor authentication is not on' }, 409)
     // Counted before the password hash is spent or the code checked; a wrong password stays counted.
     const attempt = await reserveCodeAttempt(c, user.id)
     if (attempt.refused) return attempt.refused
-    if (user.passwordHash !== null && !(await verifyPassword(user.passwordHash, password))) {
+    if (passkey) {
+      // A fresh assertion of one of the account's own passkeys, answering a challenge this browser was handed for it.
+      const confirmed = await verifyAuthentication(c, passkey as unknown as AuthenticationResponseJSON)
+      if (!confirmed || confirmed.purpose !== 'confirm' || confirmed.passkey.userId !== user.id) {
+        return c.json({ message: 'The passkey did not confirm it is you', errors: { passkey: ['The passkey did not confirm it is you'] } }, 400)
+      }
+    } else if (user.passwordHash !== null && !(await verifyPassword(user.passwordHash, password))) {
       return c.json({ message: 'Wrong password', errors: { password: ['Wrong password'] } }, 400)
     }
     if (!(await attempt.check(code))) return c.json(wrongCode, 400)
@@ -80,6 +89,8 @@ export const totpRoutes = new Hono<AppEnv>()
     })
     return c.json({ message: 'Two-factor authentication is off' })
   })
+  // A challenge to confirm with a passkey (instead of the password) before turning the second factor off.
+  .post('/totp/passkey-options', signedIn, async (c) => c.json(await authenticationOptions(c, 'confirm', c.var.user.id)))
   .post('/recovery-codes', signedIn, async (c) => {
     const { sql, config } = c.var.deps
     const user = c.var.user

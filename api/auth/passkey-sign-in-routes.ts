@@ -30,7 +30,8 @@ export const passkeySignInRoutes = new Hono<AppEnv>()
     const attempt = await reserveSignIn(c)
     if (attempt.refused) return attempt.refused
     const verified = await verifyAuthentication(c, c.req.valid('json').response as unknown as AuthenticationResponseJSON)
-    if (!verified) return c.json({ message: REFUSED }, 401)
+    // a challenge handed out to confirm a change in settings signs no one in
+    if (!verified || verified.purpose === 'confirm') return c.json({ message: REFUSED }, 401)
     const user = await findUserById(c.var.deps.sql, verified.passkey.userId)
     if (!user) return c.json({ message: REFUSED }, 401)
     if (verified.purpose === 'second-factor') {

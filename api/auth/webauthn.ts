@@ -72,7 +72,7 @@ export async function verifyRegistration<E extends AppEnv>(c: Context<E>, userId
 }
 
 /** Options for navigator.credentials.get(): any passkey of this site (discoverable), or one of `userId`'s for a second step. */
-export async function authenticationOptions<E extends AppEnv>(c: Context<E>, purpose: 'sign-in' | 'second-factor', userId: string | null): Promise<PublicKeyCredentialRequestOptionsJSON> {
+export async function authenticationOptions<E extends AppEnv>(c: Context<E>, purpose: Exclude<ChallengePurpose, 'register'>, userId: string | null): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const rp = relyingParty(c.var.deps.config)
   const allow = userId ? (await listPasskeys(c.var.deps.sql, userId)).map((p) => ({ id: p.credentialId, transports: p.transports })) : undefined
   const options = await generateAuthenticationOptions({ rpID: rp.id, allowCredentials: allow, userVerification: 'required' })

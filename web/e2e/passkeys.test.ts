@@ -89,6 +89,18 @@ describe.skipIf(!run)('passkeys in Chromium', () => {
     await page.waitForURL('**/dashboard')
     expect(await sessionStatus(page)).toBe(200)
 
+    // turning the second factor off: a fresh passkey assertion in place of the password, and a code
+    await page.goto(`${server.url}/settings`)
+    await page.getByRole('button', { name: 'Turn Off' }).click()
+    await page.getByLabel('Confirm with a passkey instead of the password').check()
+    const offForm = page.getByRole('form', { name: 'Turn off two-factor authentication' })
+    expect(await offForm.getByLabel('Password', { exact: true }).count()).toBe(0)
+    await offForm.getByLabel('Code from your app or a recovery code').fill(app.code(1))
+    await offForm.getByRole('button', { name: 'Turn Off' }).click()
+    await page.getByRole('button', { name: 'Set Up Two-Factor Authentication' }).waitFor()
+    const [totp] = await db.sql`select count(*)::int as n from user_totp t join users u on u.id = t.user_id where u.email = ${email}`
+    expect(totp.n).toBe(0)
+
     // removed, the passkey the device still holds signs no one in
     await page.goto(`${server.url}/settings`)
     await page.getByRole('button', { name: 'Remove Work laptop' }).click()

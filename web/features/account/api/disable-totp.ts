@@ -1,10 +1,15 @@
+import { startAuthentication } from '@simplewebauthn/browser'
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { DisableTotpInput } from '../../../../shared/account-protection-schemas.ts'
 import { apiRequest } from '../../../lib/api-client.ts'
 import { TOTP_STATUS_KEY } from './get-totp-status.ts'
 
-export function disableTotp(input: DisableTotpInput) {
-  return apiRequest<{ message: string }>('DELETE', '/api/account/totp', input)
+/** Off with the password and a code, or (withPasskey) with a fresh passkey assertion and a code. */
+export async function disableTotp({ password, code, withPasskey }: { password: string; code: string; withPasskey: boolean }) {
+  if (!withPasskey) return apiRequest<{ message: string }>('DELETE', '/api/account/totp', { password, code })
+  const optionsJSON = await apiRequest<PublicKeyCredentialRequestOptionsJSON>('POST', '/api/account/totp/passkey-options')
+  const passkey = await startAuthentication({ optionsJSON })
+  return apiRequest<{ message: string }>('DELETE', '/api/account/totp', { passkey, code })
 }
 
 export function useDisableTotp() {

@@ -12,6 +12,7 @@ import { DeferredAuth } from '../mail/message-auth.ts'
 import { createOutboundTransport, type OutboundTransport } from './outbound-transport.ts'
 import { SpoolCodec } from '../mail/spool-codec.ts'
 import { ReverseAliasContacts } from './reverse-alias-contacts.ts'
+import { customDomainKeys } from './domain-signing-keys.ts'
 
 export interface DeliveryDeps {
   sql: Sql
@@ -34,12 +35,14 @@ export interface DeliveryDeps {
 export function createDeliveryDeps(sql: Sql, config: Config, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps {
   const dns = createDnsResolver({ timeoutMs: config.dnsTimeoutMs, servers: config.dnsServers })
   const resolver = overrides.resolver ?? dns
+  const dkim = overrides.dkim ?? new DkimSigner(loadDkimKeys(config))
+  dkim.useDomainKeys(customDomainKeys(sql, config))
   return {
     sql,
     config,
     codec: new SpoolCodec(config.secretKey),
     transport: overrides.transport ?? createOutboundTransport(config),
-    dkim: overrides.dkim ?? new DkimSigner(loadDkimKeys(config)),
+    dkim,
     srs: new Srs(config.secretKey),
     loopTokens: new LoopTokens(config.secretKey),
     reverseAliases: new ReverseAliasContacts(),

@@ -23,6 +23,7 @@ import { encryptedForward } from './encrypted-mail.ts'
 import { encryptPayload } from './encrypted-payload.ts'
 import { forwardHeaders } from './forward-headers.ts'
 import { parseMailboxes } from '../mail/mime-words.ts'
+import { srsDomain } from '../mail/srs-domain.ts'
 import { PermanentDeliveryError } from './outbound-transport.ts'
 import { fieldValue, firstValue, joinMessage, messageIds, splitMessage, utf8, type HeaderField } from '../mail/raw-message.ts'
 import { exhaustedReason, keepUndelivered, relayReason } from './keep-undelivered.ts'
@@ -97,7 +98,7 @@ export function forwardEmailHandler(deps: DeliveryDeps) {
         ? await deps.dkim.sign(encryptedForward({ ...encrypted, publicUrl: deps.config.publicUrl, receivedAt: new Date(meta.receivedAt) }), alias.domain)
         : await deps.dkim.signStreamed(headers, () => spooled.body(), alias.domain)
       try {
-        await deps.transport.send({ id: delivery.id, from: deps.srs.forward(meta.mailFrom, alias.domain), to: delivery.target, raw: message })
+        await deps.transport.send({ id: delivery.id, from: deps.srs.forward(meta.mailFrom, srsDomain(deps.config, alias.domain)), to: delivery.target, raw: message })
       } catch (error) {
         if (!(error instanceof PermanentDeliveryError)) throw error
         await keepUndelivered(ctx.tx, { alias, target: delivery.target, reason: relayReason(error), copy: await copyForRecord(copy) })

@@ -13,6 +13,7 @@ import { keptCopyMail } from './encrypted-mail.ts'
 import { relayReason } from './keep-undelivered.ts'
 import { PermanentDeliveryError } from './outbound-transport.ts'
 import type { Payload, queues } from '../../db/queues.ts'
+import { srsDomain } from '../mail/srs-domain.ts'
 
 export function retryUndeliveredHandler(deps: DeliveryDeps) {
   return async ({ undeliveredId }: Payload<typeof queues.retryUndelivered>) => {
@@ -29,7 +30,7 @@ export function retryUndeliveredHandler(deps: DeliveryDeps) {
       const message = await deps.dkim.sign(raw, alias.domain)
       try {
         // SRS sender: a bounce comes back to our MX and is dropped, never forwarded on
-        await deps.transport.send({ id: copy.id, from: deps.srs.forward(aliasAddress, alias.domain), to: copy.target, raw: message })
+        await deps.transport.send({ id: copy.id, from: deps.srs.forward(aliasAddress, srsDomain(deps.config, alias.domain)), to: copy.target, raw: message })
       } catch (error) {
         if (!(error instanceof PermanentDeliveryError)) throw error
         await returnUndeliveredCopy(tx, copy.id, relayReason(error))

@@ -21,11 +21,40 @@ const signAsync = promisify(sign)
 
 interface SigningKey { selector: string; key: KeyObject }
 
+/**
+ * Keys of domains that are not MAIL_DOMAINS (custom domains, issue 29), looked up when a message
+ * of theirs is signed: `id` names the key (a domain removed and added again has another), the
+ * private key is opened only when the signer has not parsed that id yet.
+ */
+export type DomainKeyLookup = (domain: string) => Promise<{ id: string; selector: string; privateKey: () => string } | undefined>
+
 export class DkimSigner {
   readonly #keys = new Map<string, SigningKey>()
+  #lookup?: DomainKeyLookup
+  readonly #parsed = new Map<string, SigningKey>() // by key id
 
   constructor(keys: Map<string, DkimKey>) {
     for (const [domain, k] of keys) this.#keys.set(domain, { selector: k.selector, key: createPrivateKey(k.privateKey) })
+  }
+
+  /** Where keys of other domains come from (set once, by the delivery's dependencies). */
+  useDomainKeys(lookup: DomainKeyLookup): void {
+    this.#lookup ??= lookup
+  }
+
+  async #signingKey(domain: string): Promise<SigningKey> {
+    const own = this.#keys.get(domain)
+    if (own) return own
+    // asked each time: a removed domain stops being signed for at once
+    const found = await this.#lookup?.(domain)
+    if (!found) throw new Error('no DKIM key for this alias domain')
+    let key = this.#parsed.get(found.id)
+    if (!key) {
+      key = { selector: found.selector, key: createPrivateKey(found.privateKey()) }
+      if (this.#parsed.size >= 1000) this.#parsed.delete(this.#parsed.keys().next().value!)
+      this.#parsed.set(found.id, key)
+    }
+    return key
   }
 
   async sign(raw: Buffer, domain: string, now = new Date()): Promise<Buffer> {
@@ -57,8 +86,7 @@ export class DkimSigner {
 
   /** The DKIM-Signature field, CRLF-terminated, for these header fields and body hash. */
   async #signature(headers: HeaderField[], bodyHash: string, domain: string, now: Date): Promise<string> {
-    const signing = this.#keys.get(domain)
-    if (!signing) throw new Error('no DKIM key for this alias domain')
+    const signing = await this.#signingKey(domain)
     const signed = headersToSign(headers)
     const names = signed.map((h) => h.key)
     const unsigned = [

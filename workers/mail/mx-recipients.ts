@@ -2,8 +2,12 @@
 // existing aliases, reverse aliases written to by the alias's own recipients, and SRS bounce
 // addresses we issued. A paused alias accepts and drops. postmaster@ (RFC 5321 §4.5.1, also
 // without a domain) and abuse@ (RFC 2142) each mail domain go to the operator, when there is one.
+// An active custom domain (issue 29) is ours too, for the aliases of its owner only: a removed
+// domain, or one pending, is refused like any other, and an alias or reverse alias of another
+// account under the same name (a domain that changed hands) is unknown.
 import type { Sql } from '../../db/client.ts'
 import { findAliasByAddress, getAliasForDelivery, isPaused, recipientTargets, type RoutedAlias } from '../../db/alias-routing.ts'
+import { findActiveDomainByName } from '../../db/custom-domains.ts'
 import { findReverseAlias, type ReverseAlias } from '../../db/reverse-aliases.ts'
 import { domainOf, parseEnvelopeAddress, sameAddress } from '../../lib/mail-address.ts'
 import { partitionTargets } from '../../shared/alias-target-rules.ts'
@@ -45,21 +49,24 @@ export async function resolveRecipient(deps: RecipientDeps, address: string, mai
   if (address.toLowerCase() === 'postmaster') return operatorRecipient(deps, `postmaster@${deps.mailDomains[0]}`)
   const parsed = parseEnvelopeAddress(address)
   if (!parsed) throw deps.mailDomains.includes(domainOf(address)) ? replies.badMailbox() : address.includes('@') ? replies.relayDenied() : replies.unknownMailbox()
-  if (!deps.mailDomains.includes(parsed.domain)) throw replies.relayDenied()
+  const custom = deps.mailDomains.includes(parsed.domain) ? undefined : await findActiveDomainByName(deps.sql, parsed.domain)
+  if (!deps.mailDomains.includes(parsed.domain) && !custom) throw replies.relayDenied()
+  const owned = (alias: Pick<RoutedAlias, 'userId'>) => !custom || alias.userId === custom.userId
 
-  if (OPERATOR_ROLES.has(parsed.localPart.toLowerCase())) return operatorRecipient(deps, `${parsed.localPart.toLowerCase()}@${parsed.domain}`)
+  if (!custom && OPERATOR_ROLES.has(parsed.localPart.toLowerCase())) return operatorRecipient(deps, `${parsed.localPart.toLowerCase()}@${parsed.domain}`)
   if (isReverseAliasLocalPart(parsed.localPart)) {
     const reverse = await findReverseAlias(deps.sql, parsed.localPart, parsed.domain)
     const alias = reverse && (await getAliasForDelivery(deps.sql, reverse.aliasId))
-    if (!reverse || !alias) throw replies.unknownMailbox()
+    if (!reverse || !alias || !owned(alias)) throw replies.unknownMailbox()
     if (!mailFrom || !ownerMailboxes(alias).some((m) => sameAddress(m, mailFrom))) throw replies.notARecipient()
     return { kind: 'reverse', reverse, alias }
   }
-  if (Srs.looksLikeSrs(parsed.localPart)) {
+  // SRS addresses are issued on our own domains only (forwards keep SRS on the service domain)
+  if (!custom && Srs.looksLikeSrs(parsed.localPart)) {
     if (!deps.srs.verify(parsed.localPart)) throw replies.unknownMailbox()
     return { kind: 'bounce' }
   }
   const alias = deps.findAlias ? await deps.findAlias(parsed) : await findAliasByAddress(deps.sql, parsed.localPart, parsed.domain)
-  if (!alias) throw replies.unknownMailbox() // unknown and deleted alike
+  if (!alias || !owned(alias)) throw replies.unknownMailbox() // unknown and deleted alike
   return isPaused(alias) ? { kind: 'paused', alias } : { kind: 'alias', alias }
 }

@@ -1,0 +1,92 @@
+// Custom domains at the MX and in delivery (issue 29), over real SMTP: an alias on an active
+// custom domain is forwarded, DKIM-signed with that domain's own key (verified by mailauth with
+// the key the user published on the DNS stand-in) while SRS stays on the service domain; unknown
+// local parts, pending and removed domains, and another account's alias under a name that changed
+// hands are refused with 550.
+import { dkimVerify } from 'mailauth'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDnsResolver } from '../../lib/dns-resolver.ts'
+import { ApiClient } from '../../scripts/testing/api-client.ts'
+import { startDnsStandIn, type DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
+import { publishRecords } from '../../scripts/testing/domain-dns.ts'
+import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
+import { RawSmtp } from '../../scripts/testing/raw-smtp.ts'
+import type { DomainView } from '../../shared/domain-schemas.ts'
+import { fieldValue, splitMessage } from '../mail/raw-message.ts'
+
+const header = (raw: Buffer, key: string) => splitMessage(raw).headers.filter((h) => h.key === key).map(fieldValue)
+
+let env: MailEnv
+let dns: DnsStandIn
+beforeAll(async () => {
+  dns = await startDnsStandIn()
+  env = await createMailEnv({ env: { DNS_SERVERS: dns.server } })
+}, 60_000)
+afterAll(async () => {
+  await env?.close()
+  await dns?.close()
+})
+
+/** A user with `domain` added, published and checked (active), and an alias `name` on it forwarding to their address. */
+async function userWithDomain(domain: string) {
+  const api = new ApiClient(env.app())
+  const email = `owner-${crypto.randomUUID().slice(0, 8)}@example.com`
+  const { user } = await api.register(email)
+  const added = (await api.json(api.post('/api/domains', { domain }))).body.domain as DomainView
+  publishRecords(dns, added.records)
+  const checked = await api.json(api.post(`/api/domains/${added.id}/check`))
+  return { api, email, userId: user.id as string, domain: checked.body.domain as DomainView }
+}
+
+async function rcpt(to: string): Promise<string> {
+  const { client } = await RawSmtp.connect(env.mxPort)
+  try {
+    await client.command('EHLO outside.example')
+    await client.command('MAIL FROM:<sender@outside.example>')
+    return await client.command(`RCPT TO:<${to}>`)
+  } finally {
+    client.close()
+  }
+}
+
+describe('custom domains at the MX', () => {
+  it('forwards mail to an alias on an active custom domain, signed with the domain\'s own DKIM key, SRS on the service domain', async () => {
+    const { api, email, userId, domain } = await userWithDomain('shop-owner.example')
+    expect(domain.status).toBe('active')
+    const made = await api.json(api.post(`/api/aliases/${userId}`, { alias: 'orders', domain: 'shop-owner.example', forwardTo: email }))
+    expect(made.status).toBe(201)
+
+    const subject = `custom ${crypto.randomUUID()}`
+    const sent = await env.send({ to: 'Orders@Shop-Owner.example', subject, text: 'Your order shipped.' })
+    expect(sent.accepted).toHaveLength(1)
+    await expect.poll(() => env.relay.messages.filter((m) => m.raw.includes(`Subject: ${subject}`)).length, { timeout: 20_000 }).toBe(1)
+    const message = env.relay.messages.find((m) => m.raw.includes(`Subject: ${subject}`))!
+    expect(message.to).toEqual([email])
+    expect(message.from).toMatch(/^SRS0=[^@]+@veilmail\.test$/)
+    // mailauth fetches the selector's key from the DNS the user published to
+    const verified = await dkimVerify(message.raw, { resolver: createDnsResolver({ timeoutMs: 2000, servers: [dns.server] }) })
+    expect(verified.results.map((r) => [r.signingDomain, r.selector, r.status.result])).toEqual([['shop-owner.example', 'veilmail', 'pass']])
+    expect(header(message.raw, 'from')[0]).toContain('sender@outside.example')
+  })
+
+  it('refuses unknown local parts, pending domains, removed domains and a name that changed hands', async () => {
+    const first = await userWithDomain('changed-hands.example')
+    expect((await first.api.json(first.api.post(`/api/aliases/${first.userId}`, { alias: 'old', domain: 'changed-hands.example', forwardTo: first.email }))).status).toBe(201)
+    expect(await rcpt('old@changed-hands.example')).toMatch(/^250/)
+    expect(await rcpt('nobody@changed-hands.example')).toMatch(/^550 5\.1\.1/)
+    // a pending domain (nothing published) is not ours
+    const api = new ApiClient(env.app())
+    await api.register()
+    expect((await api.json(api.post('/api/domains', { domain: 'never-verified.example' }))).status).toBe(201)
+    expect(await rcpt('anything@never-verified.example')).toMatch(/^550 5\.7\.1/)
+    // removed: its aliases refuse mail
+    expect((await first.api.json(first.api.delete(`/api/domains/${first.domain.id}`))).status).toBe(200)
+    expect(await rcpt('old@changed-hands.example')).toMatch(/^550/)
+    // another account verifies the name: the first owner's alias stays refused
+    const second = await userWithDomain('changed-hands.example')
+    expect(second.domain.status).toBe('active')
+    expect(await rcpt('old@changed-hands.example')).toMatch(/^550 5\.1\.1/)
+    expect((await second.api.json(second.api.post(`/api/aliases/${second.userId}`, { alias: 'new', domain: 'changed-hands.example', forwardTo: second.email }))).status).toBe(201)
+    expect(await rcpt('new@changed-hands.example')).toMatch(/^250/)
+  })
+})

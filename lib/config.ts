@@ -112,6 +112,9 @@ const EnvSchema = v.object({
   // by one sync process, and how long an IMAP server may stay silent.
   SYNC_INTERVAL_SECONDS: v.optional(PositiveInt, '300'),
   SYNC_CONCURRENCY: v.optional(PositiveInt, '4'),
+  // sync processes the `sync` process forks (one Node process works on one core), each syncing
+  // SYNC_CONCURRENCY mailboxes at once
+  SYNC_PROCESSES: v.optional(v.pipe(PositiveInt, v.maxValue(64)), '1'),
   IMAP_TIMEOUT_SECONDS: v.optional(PositiveInt, '30'),
   // One sync of one account gives up its slot after this long and goes on in a new job at the back
   // of the queue; each IMAP command may take four times IMAP_TIMEOUT_SECONDS.
@@ -192,7 +195,7 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     loginDelay: { firstSeconds: e.LOGIN_DELAY_SECONDS[0], maxSeconds: e.LOGIN_DELAY_SECONDS[1] },
     sync: {
       intervalSeconds: e.SYNC_INTERVAL_SECONDS, concurrency: e.SYNC_CONCURRENCY, imapTimeoutMs: e.IMAP_TIMEOUT_SECONDS * 1000,
-      commandTimeoutMs: e.IMAP_TIMEOUT_SECONDS * 4000, sliceMs: e.SYNC_SLICE_SECONDS * 1000,
+      commandTimeoutMs: e.IMAP_TIMEOUT_SECONDS * 4000, sliceMs: e.SYNC_SLICE_SECONDS * 1000, processes: e.SYNC_PROCESSES,
     },
     syncIdle: { connections: e.SYNC_IDLE_CONNECTIONS, activeSeconds: e.SYNC_IDLE_ACTIVE_SECONDS },
   }

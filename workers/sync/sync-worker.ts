@@ -1,5 +1,6 @@
 // The sync process's consumers and schedule: sync-mailbox and mailbox-changes jobs, and every
-// active account queued for a sync once its last one is SYNC_INTERVAL_SECONDS old. Any number
+// active account queued for a sync once per SYNC_INTERVAL_SECONDS, at its own moment in the
+// interval (dueProviderIds: spread by a hash of its id, ticks a 60th of the interval apart). Any number
 // of sync processes can run: the queues' singleton keys and the per-account lock keep two syncs
 // of one account apart, and a schedule tick in two processes queues one job (requestSync).
 import type { PgBoss } from 'pg-boss'
@@ -16,7 +17,7 @@ export interface SyncWorkerOptions {
   concurrency: number
   /** seconds between syncs of one account (SYNC_INTERVAL_SECONDS) */
   intervalSeconds: number
-  /** how often the schedule looks for due accounts */
+  /** how often the schedule looks for due accounts (default a 60th of the interval, 1 to 10 s) */
   tickSeconds?: number
   pollSeconds?: number
 }
@@ -33,6 +34,12 @@ const DUE_PER_TICK = 500
  * never take every slot from the others.
  */
 export const perUserSyncs = (concurrency: number) => Math.max(1, Math.floor(concurrency / 2))
+
+/**
+ * The accounts' moments are spread over the interval: a tick every 60th of it (1 to 10 s) queues
+ * them in small groups, never a bunch of a minute's worth at once.
+ */
+export const scheduleTickSeconds = (intervalSeconds: number) => Math.min(10, Math.max(1, intervalSeconds / 60))
 
 export async function startSyncWorker(boss: PgBoss, deps: SyncDeps, options: SyncWorkerOptions): Promise<() => Promise<void>> {
   const pollSeconds = options.pollSeconds ?? 10
@@ -54,7 +61,7 @@ export async function startSyncWorker(boss: PgBoss, deps: SyncDeps, options: Syn
       log.warn('sync.schedule_failed', errorFields(error))
     }
   }
-  const timer = setInterval(() => { ticking ??= tick().finally(() => { ticking = undefined }) }, (options.tickSeconds ?? Math.min(options.intervalSeconds, 60)) * 1000)
+  const timer = setInterval(() => { ticking ??= tick().finally(() => { ticking = undefined }) }, (options.tickSeconds ?? scheduleTickSeconds(options.intervalSeconds)) * 1000)
   ticking = tick().finally(() => { ticking = undefined })
   return async () => {
     clearInterval(timer)

@@ -99,6 +99,9 @@ describe.skipIf(!run)('/inbox/settings', () => {
     await page.goto(server.url + '/inbox/settings')
     await page.getByRole('heading', { name: 'IMAP Account Settings', level: 1 }).waitFor()
     await page.getByText('No email accounts connected yet.').waitFor()
+    // a view of the inbox: its sidebar beside it and a way back to the list
+    await page.getByRole('complementary', { name: 'Mailboxes' }).getByRole('button', { name: 'Compose' }).waitFor()
+    expect(await page.getByRole('link', { name: 'Back to inbox' }).getAttribute('href')).toBe('/inbox')
     const guide = page.getByRole('link', { name: 'Setup Guide' })
     expect(await guide.getAttribute('href')).toBe('https://github.com/veilmail/veilmail#connecting-a-mailbox')
     expect(await guide.getAttribute('target')).toBe('_blank')

@@ -35,6 +35,8 @@ describe.skipIf(!run)('web shell', () => {
     for (const text of ['Sign up with email', 'Compatible with', 'Privacy First', 'Unified Inbox', 'Zero Logs Policy', 'Get Started Free', 'Version 1.0.24', 'Made in Lithuania']) {
       expect(await page.getByText(text, { exact: false }).first().isVisible(), text).toBe(true)
     }
+    // the footer's line, as the specification words it
+    expect(await page.getByTestId('site-footer').getByText('Secure inbox with aliases and end-to-end encryption.', { exact: true }).isVisible()).toBe(true)
     await page.screenshot({ path: path.join(SCREENSHOTS, 'landing-1280.png'), fullPage: true })
     const phone = await open('/', 390)
     await phone.getByTestId('social-proof').waitFor()

@@ -68,7 +68,7 @@ export function SiteFooter() {
       <div className="mx-auto grid max-w-6xl grid-cols-2 gap-x-6 gap-y-10 px-4 py-12 sm:px-6 md:grid-cols-[1.4fr_repeat(4,1fr)]">
         <div className="col-span-2 space-y-3 md:col-span-1">
           <Logo />
-          <p className="max-w-xs text-sm text-muted-foreground">Private e-mail aliases with end-to-end encryption.</p>
+          <p className="max-w-xs text-sm text-muted-foreground">Secure inbox with aliases and end-to-end encryption.</p>
         </div>
         {COLUMNS.map((column) => (
           <nav key={column.title} aria-label={column.title} className="space-y-3">

@@ -13,6 +13,8 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   send: () => import('./send.ts'),
   sync: () => import('./sync.ts'),
   'sync-hostile': () => import('./sync-hostile.ts'),
+  // N accounts kept fresh by the schedule (BENCH_SYNC_ACCOUNTS, default 2,000 × 50 messages)
+  'sync-many': () => import('./sync-many.ts'),
   web: () => import('./web.ts'),
 }
 

@@ -12,11 +12,12 @@ import { reportReady, superviseProcesses } from '../process-cluster.ts'
 
 setLogProcess('sync')
 const cfg = config()
-const databaseUrl = requireDatabaseUrl(cfg)
 const { concurrency, intervalSeconds, processes } = cfg.sync
 
-if (cluster.isPrimary && processes > 1) await superviseProcesses(cfg, { name: 'sync', processes, readyEvent: 'started' })
-else await serve(cluster.isWorker)
+if (cluster.isPrimary && processes > 1) {
+  requireDatabaseUrl(cfg) // refused here once, not in each process forked
+  await superviseProcesses(cfg, { name: 'sync', processes, readyEvent: 'started' })
+} else await serve(cluster.isWorker)
 
 async function serve(underPrimary: boolean) {
   // Loaded here, not above: a primary never syncs, and loading imapflow and the parser costs it memory.
@@ -25,7 +26,7 @@ async function serve(underPrimary: boolean) {
   ])
   await runProcess({
     name: 'sync',
-    databaseUrl,
+    databaseUrl: requireDatabaseUrl(cfg),
     config: cfg,
     // each running sync holds a connection for its account lock and takes another for its batches
     poolSize: concurrency * 3 + 4,

@@ -111,7 +111,7 @@ afterAll(async () => {
 
 describe.skipIf(!run)('forward and print in the inbox detail', () => {
   it('forwards a message with its attachments: empty To, "Fwd: " subject, the original quoted, one attachment removed, the relay gets it from the alias, and the original gets $Forwarded', async () => {
-    await openMessage(page, 'Trip photos', /dora/)
+    await openMessage(page, 'Trip photos', /Dora Explorer/)
     await page.getByTestId('email-detail').getByRole('button', { name: 'Forward' }).first().click()
     // the dialog says what it is for
     const dialog = page.getByRole('dialog', { name: 'Forward: Trip photos' })
@@ -166,7 +166,7 @@ describe.skipIf(!run)('forward and print in the inbox detail', () => {
   }, 90_000)
 
   it('forwards the newest message of a conversation, from the bottom Forward button', async () => {
-    await openMessage(page, 'Re: Map route', /dora \(2\)/)
+    await openMessage(page, 'Re: Map route', /Dora Explorer \(2\)/)
     await page.getByTestId('email-detail').getByText('2 messages').waitFor()
     await page.getByTestId('email-detail').getByRole('button', { name: 'Forward' }).last().click()
     const form = page.getByRole('dialog', { name: 'Forward: Re: Map route' }).getByRole('form', { name: 'Compose Email' })
@@ -188,7 +188,7 @@ describe.skipIf(!run)('forward and print in the inbox detail', () => {
       w.printed = []
       window.print = () => void w.printed.push(document.querySelector('[data-testid="email-detail"] h1')?.textContent ?? '')
     })
-    await openMessage(page, 'Trip photos', /dora/)
+    await openMessage(page, 'Trip photos', /Dora Explorer/)
     expect(await printCalls(page)).toEqual([])
     await page.getByTestId('email-detail').getByRole('button', { name: 'Print' }).click()
     await expect.poll(() => printCalls(page)).toEqual(['Trip photos'])

@@ -178,7 +178,7 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     expect(await rows.getByTestId('row-subject').allInnerTexts()).toEqual(expect.arrayContaining(['Weekly deals', 'Encrypted note', 'Quarterly report', 'Re: Lunch plans']))
     expect(await rows.first().getByTestId('row-subject').innerText()).toBe('Weekly deals')
     const lunch = row(page, 'Re: Lunch plans')
-    expect(await lunch.getByTestId('row-sender').innerText()).toBe('alice (3)')
+    expect(await lunch.getByTestId('row-sender').innerText()).toBe('Alice Liddell (3)')
     expect(await lunch.getAttribute('data-unread')).toBe('true')
     expect(await row(page, 'Quarterly report').getByLabel('Has attachments').count()).toBe(1)
     expect(await lunch.locator('time').innerText()).toBe('Nov 20')
@@ -202,7 +202,7 @@ describe.skipIf(!run)('the inbox in the browser', () => {
   })
 
   it('reads a conversation oldest first with the newest open, and the read reaches the server', async () => {
-    await row(page, 'Re: Lunch plans').getByRole('button', { name: /alice \(3\)/ }).click()
+    await row(page, 'Re: Lunch plans').getByRole('button', { name: /Alice Liddell \(3\)/ }).click()
     await page.waitForURL(/\/inbox\/[0-9a-f-]{36}$/)
     const detail = page.getByTestId('email-detail')
     await detail.getByRole('heading', { name: 'Re: Lunch plans', level: 1 }).waitFor()
@@ -252,7 +252,7 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     expect(await inFolder('Trash')).toBe(true)
 
     // one message deleted from its page, with its confirmation dialog
-    await report.getByRole('button', { name: /bob/ }).click()
+    await report.getByRole('button', { name: /Bob Builder/ }).click()
     const detail = page.getByTestId('email-detail')
     await detail.getByText('The figures are attached.').waitFor()
     await detail.getByRole('link', { name: 'https://work.example/q4' }).waitFor()
@@ -267,7 +267,7 @@ describe.skipIf(!run)('the inbox in the browser', () => {
   })
 
   it('replies through the compose dialog until the relay has the mail and the status says sent', async () => {
-    await row(page, 'Re: Lunch plans').getByRole('button', { name: /alice/ }).click()
+    await row(page, 'Re: Lunch plans').getByRole('button', { name: /Alice Liddell/ }).click()
     await page.getByTestId('email-detail').getByText('3 messages').waitFor()
     await page.getByTestId('email-detail').getByRole('button', { name: 'Reply' }).first().click()
     const dialog = page.getByRole('dialog', { name: 'Reply to: Re: Lunch plans' })
@@ -302,7 +302,7 @@ describe.skipIf(!run)('the inbox in the browser', () => {
 
   it('opens an encrypted block in the page with a pasted private key', async () => {
     await page.goto(server.url + '/inbox')
-    await row(page, 'Encrypted note').getByRole('button', { name: /carol/ }).click()
+    await row(page, 'Encrypted note').getByRole('button', { name: /Carol/ }).click()
     const block = page.getByTestId('encrypted-block')
     await block.getByRole('heading', { name: 'Encrypted Message' }).waitFor()
     await page.getByText('Open this with your key:').waitFor()
@@ -327,7 +327,7 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     const opened = await page.goto(server.url + '/inbox')
     // the app names none of its pages to other servers, the mail frame's requests included
     expect(opened?.headers()['referrer-policy']).toBe('no-referrer')
-    await row(page, 'Weekly deals').getByRole('button', { name: /deals/ }).click()
+    await row(page, 'Weekly deals').getByRole('button', { name: /Shop Deals/ }).click()
     const body = page.frameLocator('iframe[title="Message body"]')
     await body.getByText('Deals of the').waitFor()
     // the frame has loaded everything it was going to load
@@ -414,7 +414,7 @@ describe.skipIf(!run)('the inbox in the browser', () => {
         await page.getByRole('complementary', { name: 'Mailboxes' }).getByRole('button', { name: 'Compose' }).waitFor()
         await screenshot(page, `inbox-list-${width}.png`)
       }
-      await row(page, 'Re: Lunch plans').getByRole('button', { name: /alice/ }).click()
+      await row(page, 'Re: Lunch plans').getByRole('button', { name: /Alice Liddell/ }).click()
       await page.getByTestId('email-detail').getByText('3 messages').waitFor()
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
       await screenshot(page, `inbox-detail-${width}.png`)
@@ -452,12 +452,19 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     await page.goto(server.url + '/inbox')
     const accounts = page.getByRole('region', { name: 'ACCOUNTS' })
     await accounts.getByRole('link', { name: 'All accounts' }).waitFor()
+    // in All accounts each row says which account it came to; the sender by name
+    await expect.poll(() => row(page, 'Re: Budget').getByTestId('row-account').innerText()).toBe(big)
+    expect(await row(page, 'Re: Budget').getByTestId('row-sender').innerText()).toBe('Erin (3)')
+    expect(await row(page, 'Weekly deals').getByTestId('row-account').innerText()).toBe(MAILBOX)
     await accounts.getByRole('link', { name: big }).click()
+    // one account's list needs no label
+    await page.waitForURL(`**/inbox?account=${providerId}`)
+    await expect.poll(() => page.getByTestId('row-account').count()).toBe(0)
     await page.waitForURL(`**/inbox?account=${providerId}`)
     // pages of 50 conversations, counted as conversations
     await page.getByTestId('pager-text').getByText('1-50 of 56').waitFor()
     expect(await page.getByTestId('email-row').count()).toBe(50)
-    expect(await row(page, 'Re: Budget').getByTestId('row-sender').innerText()).toBe('erin (3)')
+    expect(await row(page, 'Re: Budget').getByTestId('row-sender').innerText()).toBe('Erin (3)')
     await page.getByRole('button', { name: 'Next page' }).click()
     await page.getByTestId('pager-text').getByText('51-56 of 56').waitFor()
     await expect.poll(() => page.getByTestId('email-row').count()).toBe(6)
@@ -535,7 +542,7 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     await page.setViewportSize({ width: 1280, height: 900 })
     await page.goto(server.url + '/inbox')
     const lunch = row(page, 'Re: Lunch plans')
-    await lunch.getByRole('button', { name: /alice/ }).click()
+    await lunch.getByRole('button', { name: /Alice Liddell/ }).click()
     const detail = page.getByTestId('email-detail')
     await detail.getByText('3 messages').waitFor()
     await detail.getByRole('button', { name: 'Delete' }).first().click()

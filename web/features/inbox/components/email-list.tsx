@@ -62,6 +62,8 @@ export function EmailList() {
   }, [providers.data, navigate])
 
   const chosen = conversations.filter((c) => selected.has(c.threadId))
+  // in "All accounts", each row says which account it came to
+  const accountOf = view.account === 'all' && (providers.data?.length ?? 0) > 1 ? new Map(providers.data!.map((p) => [p.id, p.email])) : undefined
   const idsOf = (list: Conversation[]) => list.flatMap((c) => c.emails.map((e) => e.id))
   const go = (patch: Partial<typeof view>) => navigate(`/inbox${inboxSearch({ ...view, ...patch })}`)
 
@@ -165,6 +167,7 @@ export function EmailList() {
             })}
             onStar={() => star(c)}
             onOpen={() => navigate(`/inbox/${c.latestEmail.id}${inboxSearch(view)}`)}
+            account={accountOf?.get(c.latestEmail.providerId)}
           />
         ))}
       </ul>

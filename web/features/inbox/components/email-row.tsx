@@ -10,10 +10,12 @@ interface EmailRowProps {
   onSelect: (selected: boolean) => void
   onStar: () => void
   onOpen: () => void
+  /** in "All accounts" (more than one), the account the conversation came to */
+  account?: string
 }
 
-/** A list row: checkbox, star, sender (count), subject, preview, paperclip, date, unread dot. */
-export function EmailRow({ conversation, selected, mobile, onSelect, onStar, onOpen }: EmailRowProps) {
+/** A list row: checkbox, star, sender's name (count), subject, preview, account (in All accounts), paperclip, date, unread dot. */
+export function EmailRow({ conversation, selected, mobile, onSelect, onStar, onOpen, account }: EmailRowProps) {
   const { latestEmail: latest } = conversation
   const unread = conversation.unreadCount > 0
   const starred = conversation.emails.some((e) => e.isStarred)
@@ -53,8 +55,9 @@ export function EmailRow({ conversation, selected, mobile, onSelect, onStar, onO
             {!mobile && latest.preview && <span className="hidden min-w-0 flex-1 truncate font-normal text-muted-foreground lg:inline">— {latest.preview}</span>}
           </span>
         </span>
+        {account && <span className="hidden max-w-40 shrink-0 truncate rounded bg-muted px-1.5 py-0.5 text-xs font-normal text-muted-foreground sm:inline" data-testid="row-account">{account}</span>}
         {attachments && <Paperclip className="size-4 shrink-0 text-muted-foreground" aria-label="Has attachments" />}
-        <time dateTime={latest.receivedAt} className="w-12 shrink-0 text-right font-mono text-xs tabular-nums">
+        <time dateTime={latest.receivedAt} className="min-w-12 shrink-0 whitespace-nowrap text-right font-mono text-xs tabular-nums">
           {listDate(latest.receivedAt, mobile)}
         </time>
         <span className={cn('size-2 shrink-0 rounded-full', unread ? 'bg-primary' : 'bg-transparent')} aria-label={unread ? 'Unread' : undefined} role={unread ? 'img' : undefined} />

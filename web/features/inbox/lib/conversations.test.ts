@@ -23,6 +23,11 @@ describe('groupConversations', () => {
     expect(senderLabel(one)).toBe('alice')
     const [three] = groupConversations([email('a', 't', 1), email('b', 't', 2), email('bob', 't', 3)])
     expect(senderLabel(three)).toBe('bob (3)')
+    // a display name, when the sender gave one
+    const [named] = groupConversations([email('a', 't', 1), email('c', 't', 2, { fromName: 'Carol Jones' })])
+    expect(senderLabel(named)).toBe('Carol Jones (2)')
+    const [blank] = groupConversations([email('dan', 'u', 1, { fromName: '   ' })])
+    expect(senderLabel(blank)).toBe('dan')
   })
 })
 

@@ -31,10 +31,11 @@ export function groupConversations(emails: readonly EmailListView[]): Conversati
     .sort((a, b) => time(b.latestEmail) - time(a.latestEmail))
 }
 
-/** The sender as the row shows it: the local part, with "(count)" for a conversation. */
+/** The sender as the row shows it: the display name when there is one, else the local part, with "(count)" for a conversation. */
 export function senderLabel(conversation: Pick<Conversation, 'latestEmail' | 'totalCount'>): string {
-  const local = conversation.latestEmail.fromAddress.split('@')[0] || conversation.latestEmail.fromName || '(unknown sender)'
-  return conversation.totalCount > 1 ? `${local} (${conversation.totalCount})` : local
+  const { fromName, fromAddress } = conversation.latestEmail
+  const name = fromName.trim() || fromAddress.split('@')[0] || '(unknown sender)'
+  return conversation.totalCount > 1 ? `${name} (${conversation.totalCount})` : name
 }
 
 /** Initially expanded in a conversation: the newest message and every unread one. */

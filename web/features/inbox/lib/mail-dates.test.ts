@@ -6,9 +6,20 @@ const at = (...args: [number, number, number, number, number]) => new Date(...ar
 
 describe('mail dates', () => {
   it('shows M/d on mobile and MMM d on desktop in the list', () => {
-    expect(listDate(at(2026, 2, 7, 9, 5), true)).toBe('3/7')
-    expect(listDate(at(2026, 2, 7, 9, 5), false)).toBe('Mar 7')
-    expect(listDate(at(2026, 11, 31, 23, 59), false)).toBe('Dec 31')
+    const now = new Date(2026, 5, 1, 12, 0)
+    expect(listDate(at(2026, 2, 7, 9, 5), true, now)).toBe('3/7')
+    expect(listDate(at(2026, 2, 7, 9, 5), false, now)).toBe('Mar 7')
+    expect(listDate(at(2026, 11, 31, 23, 59), false, now)).toBe('Dec 31')
+  })
+
+  it("shows today's mail by its time and another year's with its year", () => {
+    const now = new Date(2026, 10, 27, 15, 0)
+    expect(listDate(at(2026, 10, 27, 9, 5), false, now)).toBe('9:05 AM')
+    expect(listDate(at(2026, 10, 27, 0, 30), true, now)).toBe('12:30 AM')
+    expect(listDate(at(2026, 10, 26, 23, 59), false, now)).toBe('Nov 26')
+    expect(listDate(at(2025, 2, 7, 9, 5), false, now)).toBe('Mar 7, 2025')
+    expect(listDate(at(2025, 2, 7, 9, 5), true, now)).toBe('3/7/25')
+    expect(listDate(at(2009, 0, 1, 9, 5), true, now)).toBe('1/1/09')
   })
 
   it('shows "MMM d, yyyy at h:mm a" in the detail', () => {

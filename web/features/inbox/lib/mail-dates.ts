@@ -1,19 +1,26 @@
-// Date formats: the list shows M/d on mobile and MMM d on desktop, the detail
+// Date formats: the list shows M/d on mobile and MMM d on desktop (today's mail its time, another
+// year's mail with the year), the detail
 // "MMM d, yyyy at h:mm a". Local time, as the reader's mail program would.
 const pad = (n: number) => String(n).padStart(2, '0')
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 
-export function listDate(iso: string, mobile: boolean): string {
+/** The list's date, as mail programs show it: today's mail its time, this year's M/d or MMM d, older mail with its year. */
+export function listDate(iso: string, mobile: boolean, now = new Date()): string {
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return ''
+  if (d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate()) return clockTime(d)
+  if (d.getFullYear() !== now.getFullYear()) {
+    return mobile ? `${d.getMonth() + 1}/${d.getDate()}/${String(d.getFullYear() % 100).padStart(2, '0')}` : `${MONTHS[d.getMonth()]} ${d.getDate()}, ${d.getFullYear()}`
+  }
   return mobile ? `${d.getMonth() + 1}/${d.getDate()}` : `${MONTHS[d.getMonth()]} ${d.getDate()}`
 }
+
+const clockTime = (d: Date) => `${d.getHours() % 12 || 12}:${pad(d.getMinutes())} ${d.getHours() < 12 ? 'AM' : 'PM'}`
 
 export function detailDate(iso: string): string {
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return ''
-  const hours = d.getHours() % 12 || 12
-  return `${MONTHS[d.getMonth()]} ${d.getDate()}, ${d.getFullYear()} at ${hours}:${pad(d.getMinutes())} ${d.getHours() < 12 ? 'AM' : 'PM'}`
+  return `${MONTHS[d.getMonth()]} ${d.getDate()}, ${d.getFullYear()} at ${clockTime(d)}`
 }
 
 /** The specification's storage estimate: about 5.2 KB an e-mail. */

@@ -18,7 +18,7 @@ export interface AuthState {
   /** The second step of a sign-in: a TOTP or recovery code completes it. */
   completeSecondFactor: (code: string) => Promise<SessionUser>
   /** A passkey: a complete sign-in, or the second step of one that waits for it. */
-  passkeySignIn: () => Promise<SessionUser>
+  passkeySignIn: (autofill?: boolean) => Promise<SessionUser>
   loginWithGoogle: () => void
   /** Server logout, local reset, "Logged Out" toast, then /home. */
   logout: () => Promise<void>

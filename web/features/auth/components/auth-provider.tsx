@@ -75,8 +75,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return signedIn
   }, [setUser])
 
-  const passkeySignIn = useCallback(async () => {
-    const signedIn = await signInWithPasskey()
+  const passkeySignIn = useCallback(async (autofill?: boolean) => {
+    const signedIn = await signInWithPasskey(autofill)
     await setUser(signedIn)
     return signedIn
   }, [setUser])

@@ -1,13 +1,13 @@
 import { FormField } from '../../../components/ui/form-field.tsx'
 
 /** The e-mail field of the sign-in, register and forgot-password forms. */
-export function EmailField({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
+export function EmailField({ value, onChange, error, autoComplete = 'email' }: { value: string; onChange: (value: string) => void; error?: string; autoComplete?: string }) {
   return (
     <FormField
       label="Email"
       name="email"
       type="email"
-      autoComplete="email"
+      autoComplete={autoComplete}
       placeholder="you@example.com"
       value={value}
       onChange={(e) => onChange(e.target.value)}

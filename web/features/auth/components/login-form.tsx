@@ -9,10 +9,12 @@ import { errorMessage } from '../../../lib/api-client.ts'
 import { useSchemaForm } from '../../../lib/use-schema-form.ts'
 import { useAuth } from '../../../lib/auth-context.ts'
 import { EmailField } from './email-field.tsx'
+import { usePasskeyAutofill } from './use-passkey-autofill.ts'
 
 export function LoginForm() {
   const { login } = useAuth()
   const navigate = useNavigate()
+  usePasskeyAutofill()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const { errors, pending, submit } = useSchemaForm(LoginSchema, {
@@ -30,7 +32,8 @@ export function LoginForm() {
 
   return (
     <form onSubmit={handleSubmit} noValidate className="grid gap-4" aria-label="Sign in">
-      <EmailField value={email} onChange={setEmail} error={errors.email} />
+      {/* "webauthn": the browser may offer this site's passkeys here (conditional UI) */}
+      <EmailField value={email} onChange={setEmail} error={errors.email} autoComplete="username webauthn" />
       <FormField
         label="Password"
         name="password"

@@ -389,11 +389,20 @@ describe('every route of account protection', () => {
       ['POST', '/api/account/sessions/end-others'],
       ['DELETE', `/api/account/sessions/${session.id}`],
       ['POST', '/api/account/password', { currentPassword: 'correct horse battery', password: 'another long password' }],
+      ['POST', '/api/account/totp/passkey-options'],
+      ['POST', '/api/account/passkeys/options'],
+      ['POST', '/api/account/passkeys', { name: 'x', response: {} }],
+      ['PATCH', `/api/account/passkeys/${crypto.randomUUID()}`, { name: 'x' }],
+      ['DELETE', `/api/account/passkeys/${crypto.randomUUID()}`],
     ]
     for (const [method, path, body] of routes) {
       expect((await client.request(method, path, body, evil)).status, `${method} ${path}`).toBe(403)
       const anon = new ApiClient(t.app)
       expect((await anon.request(method, path, body)).status, `${method} ${path} signed out`).toBe(401)
+    }
+    // the sign-in's own passkey routes need no session, and refuse another Origin too
+    for (const path of ['/api/auth/passkey/options', '/api/auth/passkey']) {
+      expect((await new ApiClient(t.app).request('POST', path, {}, evil)).status, path).toBe(403)
     }
     expect((await client.get('/api/auth/session')).status).toBe(200)
     expect((await client.json(client.get('/api/account/totp'))).body.enabled).toBe(false)

@@ -34,6 +34,7 @@ import { passwordRoutes } from './account/password-routes.ts'
 import { passkeySignInRoutes } from './auth/passkey-sign-in-routes.ts'
 import { csrfGuard } from './http/csrf.ts'
 import { openApiDocument } from './openapi/openapi-document.ts'
+import { cookieName } from './auth/session.ts'
 import { apiKeyRoutes } from './api-keys/api-key-routes.ts'
 import { appAliasSettingsRoutes } from './app-aliases/app-alias-settings-routes.ts'
 import { simpleLoginRoutes } from './compat/simplelogin-routes.ts'
@@ -69,13 +70,15 @@ export function createApi() {
     .route('/email-providers', emailProviderRoutes)
     .route('/emails', emailRoutes)
     .route('/', encryptionRoutes)
-    .get('/openapi.json', async (c) => c.json(await openApiJson()))
+    .get('/openapi.json', async (c) => c.json(await openApiJson(cookieName(c.var.deps.config))))
 }
 
-let openApi: Promise<object> | undefined
-/** Built once, on first request, from the same routes the app serves. */
-function openApiJson(): Promise<object> {
-  return (openApi ??= openApiDocument(createApi() as unknown as Hono<AppEnv>, packageVersion()))
+const openApi = new Map<string, Promise<object>>()
+/** Built once per session cookie name, on first request, from the same routes the app serves. */
+function openApiJson(sessionCookie: string): Promise<object> {
+  let doc = openApi.get(sessionCookie)
+  if (!doc) openApi.set(sessionCookie, (doc = openApiDocument(createApi() as unknown as Hono<AppEnv>, packageVersion(), sessionCookie)))
+  return doc
 }
 const packageVersion = () => (JSON.parse(readFileSync(path.join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }).version
 

@@ -25,7 +25,27 @@ export function invalid(c: Context, issues: v.BaseIssue<unknown>[]) {
  * document (errorMode 'ignore'); the server still applies them.
  */
 function documented<M extends object>(middleware: M, target: 'json' | 'query', schema: v.GenericSchema): M {
-  return Object.assign(middleware, { [uniqueSymbol]: { target, ...resolver(schema, { errorMode: 'ignore' }) } })
+  const resolved = resolver(schema, { errorMode: 'ignore' })
+  const toOpenAPISchema: typeof resolved.toOpenAPISchema = async (options) => {
+    const result = await resolved.toOpenAPISchema(options)
+    markRequired(result.schema as JsonObject, schema)
+    return result
+  }
+  return Object.assign(middleware, { [uniqueSymbol]: { target, ...resolved, toOpenAPISchema } })
+}
+
+type JsonObject = { properties?: Record<string, Record<string, unknown>>; required?: string[] }
+/**
+ * The fields a body must have, by the schema itself: those whose absence it refuses. A form field
+ * made with `text()` reads absent as '' and then refuses '' — JSON Schema would call it optional
+ * with a default, though `{}` is refused; the document marks it required, without the default.
+ */
+function markRequired(json: JsonObject, schema: v.GenericSchema) {
+  const object = ('entries' in schema ? schema : (schema as { pipe?: v.GenericSchema[] }).pipe?.[0]) as { entries?: Record<string, v.GenericSchema> } | undefined
+  if (!object?.entries || !json.properties) return
+  const required = Object.entries(object.entries).filter(([, entry]) => !v.safeParse(entry, undefined).success).map(([name]) => name)
+  for (const name of required) delete json.properties[name]?.default
+  json.required = required
 }
 
 /** Validates a JSON body; `c.req.valid('json')` then holds the parsed output. */

@@ -41,6 +41,7 @@ import { simpleLoginRoutes } from './compat/simplelogin-routes.ts'
 import { addyRoutes } from './compat/addy-routes.ts'
 import { keyCors } from './http/key-cors.ts'
 import { domainRoutes } from './domains/domain-routes.ts'
+import { usernameRoutes } from './account/username-routes.ts'
 
 export const MAX_JSON_BYTES = 1024 * 1024
 
@@ -61,6 +62,7 @@ export function createApi() {
     .route('/account', passwordRoutes)
     .route('/aliases', aliasRoutes)
     .route('/domains', domainRoutes)
+    .route('/account', usernameRoutes)
     .route('/api-keys', apiKeyRoutes)
     .route('/app-alias-settings', appAliasSettingsRoutes)
     .route('/forward-targets', forwardTargetRoutes)

@@ -11,6 +11,9 @@ export const PAUSED = 'null' // forwardTo's literal text null means paused
 const ALIAS_RE = /^[A-Za-z0-9](?:[A-Za-z0-9_-]|\.(?!\.))*$/ // letters, digits, - _ . ; no leading, trailing or double dot
 export const TARGETS_MESSAGE = 'Please enter valid email addresses and/or webhook URLs (https://example.com/hook) separated by commas'
 
+/** The alias rules a name made without a form must pass too (aliases made on first use). */
+export const isValidAliasName = (name: string) => name.length <= 64 && ALIAS_RE.test(name) && !name.endsWith('.')
+
 const AliasName = v.pipe(
   text('Alias is required'),
   v.trim(),
@@ -78,8 +81,11 @@ export interface AliasView {
   counters: { forwarded: number; replied: number; dropped: number; failed: number }
 }
 
-/** Which API made an alias: Veilmail's own, or the SimpleLogin- or addy.io-compatible one. */
-export type AliasMadeBy = 'api' | 'simplelogin' | 'addy'
+/**
+ * Which API made an alias: Veilmail's own, or the SimpleLogin- or addy.io-compatible one; or the
+ * first message to it (a custom domain's catch-all, the personal subdomain: issue 29).
+ */
+export type AliasMadeBy = 'api' | 'simplelogin' | 'addy' | 'catch-all' | 'subdomain'
 
 /** An e-mail forward target: mail goes there only once the address confirmed (issue 11 item 5). */
 export interface ForwardTargetView {

@@ -54,3 +54,17 @@ export interface DomainView {
   checkedAt: string | null
   createdAt: string
 }
+
+// The personal subdomain's name: one DNS label (RFC 1035 §2.3.1), lower case, 2 to 32 characters.
+export const USERNAME_RE = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])$/
+export const USERNAME_MESSAGE = 'Use 2 to 32 letters, digits or hyphens (not at the start or end)'
+
+export const UsernameSchema = v.object({
+  username: v.pipe(text('Username is required'), v.trim(), v.toLowerCase(), v.nonEmpty('Username is required'), v.regex(USERNAME_RE, USERNAME_MESSAGE)),
+})
+
+export interface UsernameView {
+  username: string | null
+  /** `<username>.<first MAIL_DOMAIN>`, where any address makes an alias on first use; null until chosen */
+  subdomain: string | null
+}

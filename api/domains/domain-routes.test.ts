@@ -22,8 +22,8 @@ afterAll(async () => {
 
 async function signedIn() {
   const client = new ApiClient(t.app)
-  const { user } = await client.register()
-  return { client, userId: user.id as string }
+  const { user, email } = await client.register()
+  return { client, userId: user.id as string, email }
 }
 
 async function addDomain(client: ApiClient, domain: string): Promise<DomainView> {
@@ -31,6 +31,26 @@ async function addDomain(client: ApiClient, domain: string): Promise<DomainView>
   expect(res.status).toBe(201)
   return res.body.domain
 }
+
+describe('personal subdomain', () => {
+  it('is chosen once: alias rules, reserved names, one owner per name', async () => {
+    const { client } = await signedIn()
+    expect((await client.json(client.get('/api/account/username'))).body).toEqual({ username: null, subdomain: null })
+    for (const username of ['a', '-alice', 'alice-', 'al.ice', 'al_ice', 'x'.repeat(33), 'ålice', '', 42]) {
+      const res = await client.json(client.put('/api/account/username', { username }))
+      expect(res.status, String(username)).toBe(400)
+      expect(res.body.errors.username).toBeDefined()
+    }
+    for (const username of ['admin', 'postmaster', 'www', 'mx']) expect((await client.json(client.put('/api/account/username', { username }))).status).toBe(400)
+    const name = `ada-${crypto.randomUUID().slice(0, 6)}`
+    const set = await client.json(client.put('/api/account/username', { username: name.toUpperCase() }))
+    expect(set.body).toEqual({ username: name, subdomain: `${name}.${t.config.mailDomains[0]}` })
+    expect((await client.json(client.put('/api/account/username', { username: `${name}-2` }))).status).toBe(409)
+    const other = await signedIn()
+    const taken = await other.client.json(other.client.put('/api/account/username', { username: name }))
+    expect([taken.status, taken.body.errors.username]).toEqual([409, ['This username is taken. Please choose another one.']])
+  })
+})
 
 const check = async (client: ApiClient, id: string) => client.json<{ domain: DomainView; message?: string }>(client.post(`/api/domains/${id}/check`))
 const byPurpose = (d: DomainView) => Object.fromEntries(d.records.map((r) => [r.purpose, r]))
@@ -183,11 +203,15 @@ describe('custom domains', () => {
   })
 
   it('sets catch-all and the default target; removing the domain needs re-verification to add it again', async () => {
-    const { client, userId } = await signedIn()
+    const { client, userId, email } = await signedIn()
     const d = await addDomain(client, 'removed.example')
-    let res = await client.json(client.patch(`/api/domains/${d.id}`, { catchAll: true, defaultTarget: 'Me@Example.com' }))
-    expect(res.body.domain).toMatchObject({ catchAll: true, defaultTarget: 'me@example.com' })
+    let res = await client.json(client.patch(`/api/domains/${d.id}`, { catchAll: true, defaultTarget: email.toUpperCase() }))
+    expect(res.body.domain).toMatchObject({ catchAll: true, defaultTarget: email.toLowerCase() })
     expect((await client.json(client.patch(`/api/domains/${d.id}`, { defaultTarget: 'not an address' }))).status).toBe(400)
+    // only a confirmed address: anything else would let the catch-all mail strangers
+    const stranger = await client.json(client.patch(`/api/domains/${d.id}`, { defaultTarget: 'stranger@example.org' }))
+    expect([stranger.status, stranger.body.errors.defaultTarget]).toEqual([400, ['Choose one of your confirmed forwarding addresses']])
+    expect((await client.json(client.patch(`/api/domains/${d.id}`, { defaultTarget: null }))).body.domain.defaultTarget).toBeNull()
     expect((await client.json(client.patch(`/api/domains/${d.id}`, {}))).status).toBe(400)
     publishRecords(dns, d.records)
     expect((await check(client, d.id)).body.domain.status).toBe('active')

@@ -8,6 +8,7 @@ import { createDnsResolver } from '../../lib/dns-resolver.ts'
 import { checkDomainRecords } from '../../lib/domain-records.ts'
 import { AddDomainSchema, MAX_CUSTOM_DOMAINS, UpdateDomainSchema } from '../../shared/domain-schemas.ts'
 import type { AuthedEnv } from '../auth/session.ts'
+import { confirmedTargets } from '../app-aliases/app-alias-defaults.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { jsonBody } from '../http/validate.ts'
@@ -66,7 +67,13 @@ export const domainRoutes = new Hono<AppEnv>()
   })
   .patch('/:domainId', signedIn, ownDomain, jsonBody(UpdateDomainSchema), async (c) => {
     const { sql, config } = c.var.deps
-    const row = await updateCustomDomainSettings(sql, c.var.user.id, c.var.domain.id, c.req.valid('json'))
+    const changes = c.req.valid('json')
+    // the catch-all forwards only to an address the user confirmed (or their verified address)
+    if (changes.defaultTarget && !(await confirmedTargets(c)).includes(changes.defaultTarget)) {
+      const message = 'Choose one of your confirmed forwarding addresses'
+      return c.json({ message, errors: { defaultTarget: [message] } }, 400)
+    }
+    const row = await updateCustomDomainSettings(sql, c.var.user.id, c.var.domain.id, changes)
     if (!row) return notFound(c)
     return c.json({ domain: domainView(config, row) })
   })

@@ -64,6 +64,8 @@ export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'GET /api/aliases/{aliasId}/webhook-secret': { tag: 'aliases', summary: "The alias's webhook signing secret", signedIn: true, apiKey: true },
   'POST /api/aliases/{aliasId}/webhook-secret/rotate': { tag: 'aliases', summary: "Replace the alias's webhook signing secret", signedIn: true, apiKey: true },
 
+  'GET /api/account/username': { tag: 'domains', summary: 'The username of the personal subdomain and the subdomain (null until chosen)', signedIn: true },
+  'PUT /api/account/username': { tag: 'domains', summary: 'Choose the username once ({ username }): anything@<username>.<first mail domain> makes an alias on first use', signedIn: true },
   'POST /api/domains': { tag: 'domains', summary: 'Add a custom domain ({ domain }): pending, with the records to publish (ownership TXT, MX, SPF, DKIM, DMARC)', signedIn: true },
   'POST /api/domains/{domainId}/check': { tag: 'domains', summary: "Resolve the domain's records through the service's resolver: each ok, missing or wrong with what was found; ownership seen makes it active", signedIn: true },
   'PATCH /api/domains/{domainId}': { tag: 'domains', summary: 'Catch-all on or off and its default target ({ catchAll, defaultTarget })', signedIn: true },

@@ -19,7 +19,7 @@ const SIGNED = ['from', 'sender', 'reply-to', 'to', 'cc', 'subject', 'date', 'me
 
 const signAsync = promisify(sign)
 
-interface SigningKey { selector: string; key: KeyObject }
+interface SigningKey { selector: string; key: KeyObject; /** d= */ domain: string }
 
 /**
  * Keys of domains that are not MAIL_DOMAINS (custom domains, issue 29), looked up when a message
@@ -34,7 +34,7 @@ export class DkimSigner {
   readonly #parsed = new Map<string, SigningKey>() // by key id
 
   constructor(keys: Map<string, DkimKey>) {
-    for (const [domain, k] of keys) this.#keys.set(domain, { selector: k.selector, key: createPrivateKey(k.privateKey) })
+    for (const [domain, k] of keys) this.#keys.set(domain, { selector: k.selector, key: createPrivateKey(k.privateKey), domain })
   }
 
   /** Where keys of other domains come from (set once, by the delivery's dependencies). */
@@ -45,12 +45,16 @@ export class DkimSigner {
   async #signingKey(domain: string): Promise<SigningKey> {
     const own = this.#keys.get(domain)
     if (own) return own
+    // a personal subdomain (<username>.<mail domain>) is signed by its mail domain: relaxed DMARC
+    // alignment (RFC 7489 §3.1.1) takes the organizational domain
+    const parent = [...this.#keys.values()].find((k) => domain.endsWith(`.${k.domain}`))
+    if (parent) return parent
     // asked each time: a removed domain stops being signed for at once
     const found = await this.#lookup?.(domain)
     if (!found) throw new Error('no DKIM key for this alias domain')
     let key = this.#parsed.get(found.id)
     if (!key) {
-      key = { selector: found.selector, key: createPrivateKey(found.privateKey()) }
+      key = { selector: found.selector, key: createPrivateKey(found.privateKey()), domain }
       if (this.#parsed.size >= 1000) this.#parsed.delete(this.#parsed.keys().next().value!)
       this.#parsed.set(found.id, key)
     }
@@ -90,7 +94,7 @@ export class DkimSigner {
     const signed = headersToSign(headers)
     const names = signed.map((h) => h.key)
     const unsigned = [
-      `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=${domain}; s=${signing.selector};`,
+      `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=${signing.domain}; s=${signing.selector};`,
       ` t=${Math.floor(now.getTime() / 1000)}; bh=${bodyHash};`,
       ...foldList(names, ' h='),
       ' b=',

@@ -8,6 +8,9 @@
 import type { Sql } from '../../db/client.ts'
 import { findAliasByAddress, getAliasForDelivery, isPaused, recipientTargets, type RoutedAlias } from '../../db/alias-routing.ts'
 import { findActiveDomainByName } from '../../db/custom-domains.ts'
+import { findFirstUseOwner, findUserByUsername, type FirstUseOwner } from '../../db/first-use-aliases.ts'
+import type { RateLimitRule } from '../../lib/config.ts'
+import { makeAliasOnFirstUse } from './first-use-alias.ts'
 import { findReverseAlias, type ReverseAlias } from '../../db/reverse-aliases.ts'
 import { domainOf, parseEnvelopeAddress, sameAddress } from '../../lib/mail-address.ts'
 import { partitionTargets } from '../../shared/alias-target-rules.ts'
@@ -30,6 +33,15 @@ export interface RecipientDeps {
   operatorEmail?: string
   /** the alias lookup (the MX gathers concurrent ones into one statement); default: one query */
   findAlias?: (address: { localPart: string; domain: string }) => Promise<RoutedAlias | undefined>
+  /** aliases made on first use (issue 29): the key their webhook secret is sealed with, and the per-domain limit; unset = none are made */
+  firstUse?: { secretKey: string; limit: RateLimitRule }
+}
+
+/** The personal subdomain `<username>.<first MAIL_DOMAIN>` this domain is, if it is one: its username. */
+function subdomainUsername(deps: RecipientDeps, domain: string): string | undefined {
+  const suffix = `.${deps.mailDomains[0]}`
+  const label = domain.endsWith(suffix) ? domain.slice(0, -suffix.length) : ''
+  return /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/.test(label) ? label : undefined
 }
 
 /** Role mailboxes every mail domain must have (RFC 5321 §4.5.1, RFC 2142); no user can take them (reserved-alias-names.ts). */
@@ -49,11 +61,15 @@ export async function resolveRecipient(deps: RecipientDeps, address: string, mai
   if (address.toLowerCase() === 'postmaster') return operatorRecipient(deps, `postmaster@${deps.mailDomains[0]}`)
   const parsed = parseEnvelopeAddress(address)
   if (!parsed) throw deps.mailDomains.includes(domainOf(address)) ? replies.badMailbox() : address.includes('@') ? replies.relayDenied() : replies.unknownMailbox()
-  const custom = deps.mailDomains.includes(parsed.domain) ? undefined : await findActiveDomainByName(deps.sql, parsed.domain)
-  if (!deps.mailDomains.includes(parsed.domain) && !custom) throw replies.relayDenied()
-  const owned = (alias: Pick<RoutedAlias, 'userId'>) => !custom || alias.userId === custom.userId
+  const service = deps.mailDomains.includes(parsed.domain)
+  const custom = service ? undefined : await findActiveDomainByName(deps.sql, parsed.domain)
+  const username = service || custom ? undefined : subdomainUsername(deps, parsed.domain)
+  const subdomainOwner = username ? await findUserByUsername(deps.sql, username) : undefined
+  if (!service && !custom && !subdomainOwner) throw replies.relayDenied()
+  const ownerId = custom?.userId ?? subdomainOwner?.id
+  const owned = (alias: Pick<RoutedAlias, 'userId'>) => !ownerId || alias.userId === ownerId
 
-  if (!custom && OPERATOR_ROLES.has(parsed.localPart.toLowerCase())) return operatorRecipient(deps, `${parsed.localPart.toLowerCase()}@${parsed.domain}`)
+  if (service && OPERATOR_ROLES.has(parsed.localPart.toLowerCase())) return operatorRecipient(deps, `${parsed.localPart.toLowerCase()}@${parsed.domain}`)
   if (isReverseAliasLocalPart(parsed.localPart)) {
     const reverse = await findReverseAlias(deps.sql, parsed.localPart, parsed.domain)
     const alias = reverse && (await getAliasForDelivery(deps.sql, reverse.aliasId))
@@ -62,11 +78,18 @@ export async function resolveRecipient(deps: RecipientDeps, address: string, mai
     return { kind: 'reverse', reverse, alias }
   }
   // SRS addresses are issued on our own domains only (forwards keep SRS on the service domain)
-  if (!custom && Srs.looksLikeSrs(parsed.localPart)) {
+  if (service && Srs.looksLikeSrs(parsed.localPart)) {
     if (!deps.srs.verify(parsed.localPart)) throw replies.unknownMailbox()
     return { kind: 'bounce' }
   }
-  const alias = deps.findAlias ? await deps.findAlias(parsed) : await findAliasByAddress(deps.sql, parsed.localPart, parsed.domain)
+  let alias = deps.findAlias ? await deps.findAlias(parsed) : await findAliasByAddress(deps.sql, parsed.localPart, parsed.domain)
+  if (!alias && deps.firstUse && (subdomainOwner || custom?.catchAll)) {
+    const owner: FirstUseOwner | undefined = subdomainOwner ?? (await findFirstUseOwner(deps.sql, custom!.userId))
+    alias = await makeAliasOnFirstUse({ sql: deps.sql, secretKey: deps.firstUse.secretKey, firstUseLimit: deps.firstUse.limit }, {
+      userId: ownerId!, localPart: parsed.localPart, domain: parsed.domain,
+      forwardTo: custom?.defaultTarget ?? owner?.verifiedEmail ?? null, madeBy: subdomainOwner ? 'subdomain' : 'catch-all',
+    })
+  }
   if (!alias || !owned(alias)) throw replies.unknownMailbox() // unknown and deleted alike
   return isPaused(alias) ? { kind: 'paused', alias } : { kind: 'alias', alias }
 }

@@ -58,6 +58,7 @@ export function createMxServer(deps: MxDeps): MxServer {
   const findAlias = coalesce((addresses: { localPart: string; domain: string }[]) => findAliasesByAddress(deps.sql, addresses))
   const recipientDeps = {
     sql: deps.sql, mailDomains: cfg.mailDomains, srs, findAlias,
+    firstUse: { secretKey: cfg.secretKey, limit: cfg.rateLimits['first-use-domain'] },
     // read at each RCPT, as before the lookups were shared: the config object is the one source
     get operatorEmail() { return cfg.operatorEmail },
   }

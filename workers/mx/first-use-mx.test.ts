@@ -1,0 +1,120 @@
+// Aliases made on first use (issue 29), over real SMTP to the MX: a custom domain's catch-all (off:
+// 550 5.1.1; on: the alias is made and the mail forwarded to the default target), the personal
+// subdomain, a deleted one refused afterwards, the per-domain limit (450 4.7.1 past it, under
+// concurrency), and 50 concurrent RCPTs to one new name making exactly one alias.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '../../scripts/testing/api-client.ts'
+import { startDnsStandIn, type DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
+import { publishRecords } from '../../scripts/testing/domain-dns.ts'
+import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
+import { RawSmtp } from '../../scripts/testing/raw-smtp.ts'
+import type { DomainView } from '../../shared/domain-schemas.ts'
+
+const LIMIT = 5
+let env: MailEnv
+let dns: DnsStandIn
+beforeAll(async () => {
+  dns = await startDnsStandIn()
+  env = await createMailEnv({ env: { DNS_SERVERS: dns.server, RATE_LIMITS: `first-use-domain=${LIMIT}/3600`, MX_MAX_CONNECTIONS_PER_IP: '100' } })
+}, 60_000)
+afterAll(async () => {
+  await env?.close()
+  await dns?.close()
+})
+
+async function signedIn() {
+  const api = new ApiClient(env.app())
+  const { user, email } = await api.register(`owner-${crypto.randomUUID().slice(0, 8)}@example.com`)
+  return { api, email, userId: user.id as string }
+}
+
+async function withDomain(domain: string) {
+  const owner = await signedIn()
+  const added = (await owner.api.json(owner.api.post('/api/domains', { domain }))).body.domain as DomainView
+  publishRecords(dns, added.records)
+  expect((await owner.api.json(owner.api.post(`/api/domains/${added.id}/check`))).body.domain.status).toBe('active')
+  return { ...owner, domainId: added.id }
+}
+
+async function rcpt(to: string): Promise<string> {
+  const { client } = await RawSmtp.connect(env.mxPort)
+  try {
+    await client.command('EHLO outside.example')
+    await client.command('MAIL FROM:<sender@outside.example>')
+    return await client.command(`RCPT TO:<${to}>`)
+  } finally {
+    client.close()
+  }
+}
+
+const aliasesOn = async (domain: string) =>
+  env.db.sql<{ alias: string; madeBy: string | null; forwardTo: string }[]>`select alias, made_by, forward_to from aliases where domain = ${domain} order by alias`
+
+describe('catch-all', () => {
+  it('off refuses unknown names; on makes the alias at first use, forwards it, and a deleted one stays refused', async () => {
+    const owner = await withDomain('catch.example')
+    expect(await rcpt('first@catch.example')).toMatch(/^550 5\.1\.1/)
+    expect(await aliasesOn('catch.example')).toEqual([])
+
+    expect((await owner.api.json(owner.api.patch(`/api/domains/${owner.domainId}`, { catchAll: true }))).body.domain.catchAll).toBe(true)
+    const subject = `first use ${crypto.randomUUID()}`
+    const sent = await env.send({ to: 'Shopping@catch.example', subject })
+    expect(sent.accepted).toHaveLength(1)
+    await expect.poll(() => env.relay.messages.filter((m) => m.raw.includes(`Subject: ${subject}`) && m.to.includes(owner.email)).length, { timeout: 20_000 }).toBe(1)
+    expect(await aliasesOn('catch.example')).toEqual([{ alias: 'shopping', madeBy: 'catch-all', forwardTo: owner.email }])
+
+    // shown on the dashboard's list as made on first use
+    const list = await owner.api.json(owner.api.get(`/api/aliases/${owner.userId}`))
+    const made = list.body.aliases.find((a: { domain: string }) => a.domain === 'catch.example')
+    expect(made).toMatchObject({ alias: 'shopping', madeBy: 'catch-all' })
+
+    // reserved and malformed names are not made
+    expect(await rcpt('postmaster@catch.example')).toMatch(/^550 5\.1\.1/)
+    expect(await rcpt('"a..b"@catch.example')).toMatch(/^5/)
+
+    // deleted: refused, not made again
+    expect((await owner.api.json(owner.api.delete(`/api/aliases/${made.id}`))).status).toBe(200)
+    expect(await rcpt('shopping@catch.example')).toMatch(/^550 5\.1\.1/)
+    expect(await aliasesOn('catch.example')).toEqual([])
+
+    // off again: unknown names are refused
+    await owner.api.json(owner.api.patch(`/api/domains/${owner.domainId}`, { catchAll: false }))
+    expect(await rcpt('another@catch.example')).toMatch(/^550 5\.1\.1/)
+  })
+
+  it(`makes at most ${LIMIT} new aliases per domain per hour, 450 4.7.1 past it, under concurrency`, async () => {
+    const owner = await withDomain('limited.example')
+    await owner.api.json(owner.api.patch(`/api/domains/${owner.domainId}`, { catchAll: true }))
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => rcpt(`guess${i}@limited.example`)))
+    expect(replies.filter((r) => r.startsWith('250'))).toHaveLength(LIMIT)
+    expect(replies.filter((r) => /^450 4\.7\.1/.test(r))).toHaveLength(20 - LIMIT)
+    expect(await aliasesOn('limited.example')).toHaveLength(LIMIT)
+    // the aliases made keep receiving
+    const made = (await aliasesOn('limited.example'))[0].alias
+    expect(await rcpt(`${made}@limited.example`)).toMatch(/^250/)
+  })
+
+  it('50 concurrent RCPTs to one new name make exactly one alias', async () => {
+    const owner = await withDomain('burst.example')
+    await owner.api.json(owner.api.patch(`/api/domains/${owner.domainId}`, { catchAll: true }))
+    const replies = await Promise.all(Array.from({ length: 50 }, () => rcpt('same@burst.example')))
+    expect(replies.filter((r) => r.startsWith('250'))).toHaveLength(50)
+    expect(await aliasesOn('burst.example')).toEqual([{ alias: 'same', madeBy: 'catch-all', forwardTo: owner.email }])
+  })
+})
+
+describe('personal subdomain', () => {
+  it('anything@<username>.<first mail domain> makes the alias on first use; unknown usernames are refused', async () => {
+    const owner = await signedIn()
+    const username = `sub-${crypto.randomUUID().slice(0, 6)}`
+    expect(await rcpt(`shop@${username}.veilmail.test`)).toMatch(/^550 5\.7\.1/)
+    expect((await owner.api.json(owner.api.put('/api/account/username', { username }))).status).toBe(200)
+    const subject = `subdomain ${crypto.randomUUID()}`
+    await env.send({ to: `shop@${username}.veilmail.test`, subject })
+    await expect.poll(() => env.relay.messages.filter((m) => m.raw.includes(`Subject: ${subject}`) && m.to.includes(owner.email)).length, { timeout: 20_000 }).toBe(1)
+    expect(await aliasesOn(`${username}.veilmail.test`)).toEqual([{ alias: 'shop', madeBy: 'subdomain', forwardTo: owner.email }])
+    // only the first mail domain's subdomains, one label deep
+    expect(await rcpt(`shop@${username}.veil.test`)).toMatch(/^550 5\.7\.1/)
+    expect(await rcpt(`shop@x.${username}.veilmail.test`)).toMatch(/^550 5\.7\.1/)
+  })
+})

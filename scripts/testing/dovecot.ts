@@ -42,6 +42,8 @@ export interface DovecotOptions {
   starttls?: boolean
   /** the server's key and certificate and their CA (made for this Dovecot when not given) */
   certificates?: TestCertificates
+  /** false: no Trash folder (SPECIAL-USE \Trash) is made for the users, as on servers that leave it to the client */
+  trash?: boolean
 }
 
 export interface SeedMessage {
@@ -170,11 +172,11 @@ namespace inbox {
     special_use = \\Sent
     auto = create
   }
-  mailbox Trash {
+${options.trash === false ? '' : `  mailbox Trash {
     special_use = \\Trash
     auto = create
   }
-  mailbox Archive {
+`}  mailbox Archive {
     special_use = \\Archive
     auto = create
   }

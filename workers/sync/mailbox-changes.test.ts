@@ -121,3 +121,52 @@ describe.skipIf(!run).each([
     expect(folder.uidValidity).toBe(String(4242 + (condstore ? 1 : 2)))
   })
 })
+
+describe.skipIf(!run)('delete on an account without a Trash folder', () => {
+  let env: SyncEnv
+  beforeAll(async () => {
+    env = await startSyncEnv({ dovecot: { trash: false } })
+  })
+  afterAll(() => env?.close())
+
+  it('creates Trash on the server (recorded as the account\'s \\Trash) and moves the message there once Undo\'s window has passed', async () => {
+    const { dovecot, t, user } = env
+    const login = 'no-trash@example.test'
+    const password = dovecot.addUser(login)
+    dovecot.writeMessages(login, [0, 1].map((i) => ({ raw: sampleMail(i * 8).raw })))
+    const res = await user.json(user.post('/api/email-providers', {
+      provider: 'other', email: login,
+      encryptedCredentials: Buffer.from(JSON.stringify({ email: login, password, host: dovecot.host, port: dovecot.port, secure: true })).toString('base64'),
+    }))
+    const providerId = res.body.provider.id as string
+    expect(await syncJobFinished(user, providerId, res.body.jobId)).toMatchObject({ status: 'done' })
+    const paths = async () => {
+      const client = await dovecot.client(login)
+      try {
+        return (await client.list()).map((m) => m.path).sort()
+      } finally {
+        await client.logout()
+      }
+    }
+    expect(await paths()).not.toContain('Trash')
+
+    const [kept, gone] = await stored(t, providerId)
+    expect((await user.delete(`/api/emails/${gone.id}`)).status).toBe(200)
+    await expect.poll(async () => (await dovecot.flags(login)).has(gone.subject), { timeout: 40_000, interval: 250 }).toBe(false)
+    expect(await paths()).toContain('Trash')
+    expect((await dovecot.flags(login, 'Trash')).has(gone.subject)).toBe(true)
+    expect((await dovecot.flags(login)).has(kept.subject)).toBe(true)
+    const [trash] = await t.db.sql<{ specialUse: string | null }[]>`select special_use from mailbox_folders where provider_id = ${providerId} and path = 'Trash'`
+    expect(trash.specialUse).toBe('\\Trash')
+
+    // Undo inside the window: the next delete is taken back and never moves
+    expect((await user.delete(`/api/emails/${kept.id}`)).status).toBe(200)
+    expect((await user.json(user.post(`/api/emails/${kept.id}/restore`, {}))).status).toBe(200)
+    await expect.poll(async () => (await t.db.sql`
+      select 1 from pgboss.job where name = ${queues.mailboxChanges.name} and data->>'providerId' = ${providerId} and state in ('created', 'retry', 'active')`).length, { timeout: 40_000 }).toBe(0)
+    expect((await dovecot.flags(login)).has(kept.subject)).toBe(true)
+    expect((await user.json(user.get(`/api/emails/${kept.id}`))).status).toBe(200)
+    // a restore of what is not deleted (or not the user's) is not found
+    expect((await user.post(`/api/emails/${kept.id}/restore`, {})).status).toBe(404)
+  }, 120_000)
+})

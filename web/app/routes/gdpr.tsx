@@ -30,8 +30,9 @@ export function GdprRoute() {
         <p>
           We keep only what is needed to run your aliases. Forwarded mail is held in an encrypted spool (AES-256-GCM)
           only until every target has received it, then deleted. Message content, subjects and e-mail addresses never
-          appear in our logs. Passwords are stored as argon2id hashes, sessions as hashes of random tokens, and mailbox
-          credentials encrypted at rest. Your age private keys are generated in your browser and stored only encrypted
+          appear in our logs. Passwords are stored as argon2id hashes, sessions as hashes of random tokens (with the
+          browser and system named coarsely and the days they were used, never an IP address), two-factor secrets and
+          mailbox credentials encrypted at rest, and recovery codes as keyed hashes. Your age private keys are generated in your browser and stored only encrypted
           with a master password we never receive. The full list is in our <Link to="/privacy">Privacy Policy</Link>.
         </p>
       </ProseSection>

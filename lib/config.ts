@@ -207,7 +207,7 @@ export const DEFAULT_RATE_LIMITS = {
   'login-ip': { limit: 50, seconds: 15 * 60 }, // failed sign-ins (password, wallet, Google) from one address
   'second-factor-account': { limit: 10, seconds: 15 * 60 }, // wrong one-time or recovery codes for one account (sign-in, enrolment, turning off)
   'second-factor-ip': { limit: 30, seconds: 15 * 60 }, // wrong one-time or recovery codes from one address
-  'webauthn-ip': { limit: 60, seconds: 15 * 60 }, // passkey challenges (sign-in and second step) handed to one address
+  'webauthn-ip': { limit: 300, seconds: 15 * 60 }, // passkey challenges handed to one address (each view of the sign-in form asks for one, for the autofill offer)
   'register-ip': { limit: 20, seconds: 60 * 60 },
   'wallet-ip': { limit: 30, seconds: 15 * 60 },
   'alias-create': { limit: 30, seconds: 60 * 60 }, // alias creations per user

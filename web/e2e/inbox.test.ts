@@ -493,6 +493,19 @@ describe.skipIf(!run)('the inbox in the browser', () => {
       }
     }
     await expect.poll(seen, { timeout: 30_000, interval: 500 }).toEqual([...subjects].sort())
+
+    // Mark Unread: a row unread again, here and on the server
+    await rows.nth(0).getByRole('checkbox').check()
+    await page.getByRole('button', { name: 'Mark Unread (1)' }).click()
+    await toast(page, 'Emails marked as unread').getByText('1 email updated').waitFor()
+    await expect.poll(() => rows.nth(0).getAttribute('data-unread')).toBe('true')
+    await expect.poll(seen, { timeout: 30_000, interval: 500 }).toEqual(subjects.slice(1).sort())
+    // and from a message's page: opening it read it; Mark unread goes back to the list with it unread
+    await rows.nth(1).getByRole('button', { name: new RegExp(subjects[1]) }).click()
+    await page.getByTestId('email-detail').getByRole('button', { name: 'Mark unread' }).click()
+    await page.waitForURL(/\/inbox\?account=/)
+    await expect.poll(() => rows.nth(1).getAttribute('data-unread')).toBe('true')
+    await expect.poll(seen, { timeout: 30_000, interval: 500 }).toEqual(subjects.slice(2).sort())
   })
 
   it("shows each account's synced folders with unread counts, and one folder's mail alone", async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
-import { ArrowLeft, Forward, Printer, Reply, Trash2 } from 'lucide-react'
+import { ArrowLeft, Forward, Mail, Printer, Reply, Trash2 } from 'lucide-react'
 import type { EmailDetailView, EmailListView } from '../../../../shared/email-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { Card } from '../../../components/ui/card.tsx'
@@ -15,7 +15,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEmail } from '../api/get-email.ts'
 import { useFlagEmails } from '../api/update-email-flags.ts'
 import { initiallyExpanded } from '../lib/conversations.ts'
-import { CONVERSATION_DELETE_FAILED, CONVERSATION_DELETED, EMAIL_DELETE_FAILED, EMAIL_DELETED, READ_FAILED, STAR_FAILED } from '../lib/inbox-toasts.ts'
+import { CONVERSATION_DELETE_FAILED, CONVERSATION_DELETED, EMAIL_DELETE_FAILED, EMAIL_DELETED, READ_FAILED, STAR_FAILED, UNREAD_FAILED } from '../lib/inbox-toasts.ts'
 import { inboxSearch, readInboxView } from '../lib/inbox-view.ts'
 import { forwardDraft, replyDraft, type QuotedEmail } from '../lib/reply-draft.ts'
 import { ConversationMessage } from './conversation-message.tsx'
@@ -95,6 +95,18 @@ export function EmailDetail({ emailId }: { emailId: string }) {
   const reply = () => source && openCompose({ title: `Reply to: ${source.subject}`, queuedTitle: 'Reply sent', initial: replyDraft(quotedEmail(source)) })
   const forward = () => source && openCompose({ title: `Forward: ${source.subject}`, queuedTitle: 'Email sent', initial: forwardDraft(quotedEmail(source)) })
 
+  // Mark unread: the newest message (the one opening read), then back to the list, as mail programs do
+  function markUnread() {
+    const id = newest?.id ?? emailId
+    flag.mutate({ ids: [id], flags: { isRead: false } }, {
+      onSuccess: (r) => {
+        if (r.failed.length > 0) return toast(UNREAD_FAILED)
+        navigate(backTo)
+      },
+      onError: () => toast(UNREAD_FAILED),
+    })
+  }
+
   // In Trash a delete is for good and asks first; elsewhere it moves to Trash with Undo in the toast.
   const inTrash = trashFolders.has(email.data.folderId)
   async function confirmDelete() {
@@ -123,6 +135,7 @@ export function EmailDetail({ emailId }: { emailId: string }) {
         <div className="ml-auto flex flex-wrap gap-1">
           <ActionButton label="Reply" icon={Reply} onClick={reply} disabled={!source} />
           <ActionButton label="Forward" icon={Forward} onClick={forward} disabled={!source} />
+          <ActionButton label="Mark unread" icon={Mail} onClick={markUnread} disabled={flag.isPending} />
           <ActionButton label="Print" icon={Printer} onClick={() => window.print()} />
           <ActionButton label="Delete" icon={Trash2} onClick={() => (inTrash ? setConfirming(true) : void confirmDelete())} disabled={remove.isPending} />
         </div>

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { CheckCheck, ChevronLeft, ChevronRight, MailOpen, RefreshCw, Trash2 } from 'lucide-react'
+import { CheckCheck, ChevronLeft, ChevronRight, Mail, MailOpen, RefreshCw, Trash2 } from 'lucide-react'
 import { Button } from '../../../components/ui/button.tsx'
 import { cn } from '../../../lib/cn.ts'
 
@@ -11,6 +11,7 @@ interface EmailListToolbarProps {
   onRefresh: () => void
   onDelete: () => void
   onMarkRead: () => void
+  onMarkUnread: () => void
   onMarkAllRead: () => void
   /** "x-y of total" with previous/next, or the unread summary (no pages) */
   pager: { text: string; hasPrevious: boolean; hasNext: boolean; onPrevious: () => void; onNext: () => void } | { text: string }
@@ -46,6 +47,10 @@ export function EmailListToolbar(props: EmailListToolbarProps) {
           <Button variant="outline" size="sm" onClick={props.onMarkRead}>
             <MailOpen aria-hidden="true" />
             Mark Read ({selected})
+          </Button>
+          <Button variant="outline" size="sm" onClick={props.onMarkUnread}>
+            <Mail aria-hidden="true" />
+            Mark Unread ({selected})
           </Button>
         </>
       ) : (

@@ -76,6 +76,19 @@ export function EmailList() {
     })
   }
 
+  /** Mark Unread: every read message of the chosen conversations is unread again (\Seen cleared on the server). */
+  function markUnread(list: Conversation[]) {
+    const ids = list.flatMap((c) => c.emails.filter((e) => e.isRead).map((e) => e.id))
+    if (ids.length === 0) return setSelected(new Set())
+    flag.mutate({ ids, flags: { isRead: false } }, {
+      onSuccess: (result) => {
+        toast(bulkReadToast(result.succeeded.length, result.failed.length, false))
+        if (result.succeeded.length > 0) setSelected(new Set())
+      },
+      onError: () => toast(BULK_UPDATE_ERROR),
+    })
+  }
+
   function markRead(list: Conversation[], bulk: boolean) {
     const ids = list.flatMap((c) => c.emails.filter((e) => !e.isRead).map((e) => e.id))
     if (ids.length === 0) {
@@ -187,6 +200,7 @@ export function EmailList() {
         onRefresh={refresh}
         onDelete={() => (chosenInTrash ? setConfirmingDelete(true) : deleteSelected())}
         onMarkRead={() => markRead(chosen, true)}
+        onMarkUnread={() => markUnread(chosen)}
         onMarkAllRead={() => markRead(conversations, false)}
         pager={pager}
       />

@@ -6,6 +6,7 @@ const failed = (description: string): ToastInput => ({ title: 'Error', descripti
 
 export const STAR_FAILED = failed('Failed to update star status. Please try again.')
 export const READ_FAILED = failed('Failed to mark email as read. Please try again.')
+export const UNREAD_FAILED = failed('Failed to mark email as unread. Please try again.')
 export const EMAIL_DELETED: ToastInput = { title: 'Email deleted', description: 'Email deleted successfully' }
 export const EMAIL_DELETE_FAILED = failed('Failed to delete email. Please try again.')
 export const CONVERSATION_DELETED: ToastInput = { title: 'Conversation deleted', description: 'Conversation deleted successfully' }

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
 let t: TestApp
 beforeAll(async () => {
   // One proxy in front (TRUST_PROXY=1), so a test can speak from an address of its own.
-  t = await createTestApp({ TRUST_PROXY: '1', RATE_LIMITS: 'second-factor-account=10/900,second-factor-ip=25/900,login-ip=1000/900,register-ip=1000/3600,mail-address=100/3600' })
+  t = await createTestApp({ TRUST_PROXY: '1', RATE_LIMITS: 'second-factor-account=10/900,second-factor-ip=25/900,webauthn-ip=5/900,login-ip=1000/900,register-ip=1000/3600,mail-address=100/3600' })
 })
 afterAll(() => t.close())
 
@@ -371,6 +371,21 @@ describe('changing the password', () => {
     expect((await passwordStep(email, password)).res.status).toBe(401)
     expect((await passwordStep(email, 'a new long password')).res.status).toBe(200)
     expect(await subjects(email)).toContain('Veilmail: Your password was changed')
+  })
+})
+
+describe('passkey challenges', () => {
+  it('are handed to one address at most webauthn-ip times, counted under concurrency, each bound to the browser that asked', async () => {
+    const ip = freshIp()
+    const clients = Array.from({ length: 20 }, () => new ApiClient(t.app))
+    const statuses = await Promise.all(clients.map((c) => c.post('/api/auth/passkey/options', undefined, ip).then((r) => r.status)))
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15)
+    const handed = clients.filter((c) => c.cookies.has('veilmail_webauthn'))
+    expect(handed).toHaveLength(5)
+    expect(new Set(handed.map((c) => c.cookies.get('veilmail_webauthn'))).size).toBe(5)
+    const [row] = await t.db.sql`select count(*)::int as n from webauthn_challenges where purpose = 'sign-in'`
+    expect(row.n).toBeGreaterThanOrEqual(5)
   })
 })
 

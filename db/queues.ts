@@ -116,6 +116,16 @@ export const queues = {
     expireInSeconds: 15 * 60,
     heartbeatSeconds: LOST_JOB_HEARTBEAT,
   }),
+  /** Daily: the DNS records of active custom domains checked again, the owner told when one broke (issue 29). */
+  domainRecheck: defineQueue({
+    name: 'domain-recheck',
+    schema: v.object({}),
+    retryLimit: 2,
+    retryDelay: 600,
+    retryBackoff: false,
+    expireInSeconds: 30 * 60,
+    heartbeatSeconds: LOST_JOB_HEARTBEAT,
+  }),
   /**
    * Sends one email job (compose or submission). Each job is enqueued with its own retry limit
    * (the row's maxRetries) and backoff; the row's status is kept in step by the handler.

@@ -15,6 +15,7 @@ import { abandonUndeliveredRetry, retryUndeliveredHandler } from './retry-undeli
 import { sendEmailHandler } from './send-email.ts'
 import { accountCleanup } from './account-cleanup.ts'
 import { housekeeping, HOUSEKEEPING_CRON } from './housekeeping.ts'
+import { DOMAIN_RECHECK_CRON, recheckDomains } from './domain-recheck.ts'
 import { abandonEmailJob } from '../../db/email-jobs.ts'
 import { flushDeferredJobIds, flushDeferredJobs } from '../../db/deferred-jobs.ts'
 import { errorFields, log } from '../../lib/log.ts'
@@ -51,6 +52,7 @@ export function concurrencyPerQueue(base: number, overrides: Record<string, numb
     [queues.sendEmail.name]: 4 * base,
     [queues.accountCleanup.name]: 1,
     [queues.housekeeping.name]: 1,
+    [queues.domainRecheck.name]: 1,
     ...overrides,
   }
 }
@@ -100,6 +102,8 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { ...run(queues.accountCleanup), ...idle })
   await work(boss, queues.housekeeping, () => housekeeping(deps.sql), { ...run(queues.housekeeping), ...idle })
   await boss.schedule(queues.housekeeping.name, HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
+  await work(boss, queues.domainRecheck, () => recheckDomains(deps, boss), { ...run(queues.domainRecheck), ...idle })
+  await boss.schedule(queues.domainRecheck.name, DOMAIN_RECHECK_CRON, {}, { tz: 'UTC' })
   // a mail leaves when its undo window or scheduled time ends, and a flushed job (npm run ops --
   // flush) at once, not at the next idle poll
   const stopWakeUps = await wakeWhenDue(deps.sql, boss, loops)

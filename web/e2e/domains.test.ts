@@ -90,6 +90,28 @@ describe.skipIf(!run)('Settings → Domains', () => {
     await item.getByRole('button', { name: 'Check DNS' }).click()
     for (const purpose of ['ownership', 'mx', 'spf', 'dkim', 'dmarc']) await expect.poll(() => item.getByTestId(`state-${purpose}`).innerText()).toBe('Found')
 
+    // catch-all: off by default, on with a switch; only a confirmed address as its target
+    const catchAll = item.getByTestId('catch-all')
+    expect(await catchAll.getByRole('switch').getAttribute('aria-checked')).toBe('false')
+    await catchAll.getByRole('switch').click()
+    await expect.poll(() => catchAll.getByRole('switch').getAttribute('aria-checked')).toBe('true')
+    await catchAll.getByLabel('Forward new aliases to').fill('stranger@example.org')
+    await catchAll.getByRole('button', { name: 'Save' }).click()
+    await catchAll.getByRole('alert').getByText('Choose one of your confirmed forwarding addresses').waitFor()
+    const listed = await (await context.request.get(`${suite.server.url}/api/domains`)).json()
+    expect(listed.customDomains[0]).toMatchObject({ catchAll: true, defaultTarget: null })
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'settings-domain-active.png'), fullPage: true })
+
+    // the personal subdomain, chosen once
+    const sub = page.getByTestId('subdomain-card')
+    await sub.getByLabel('Username').fill('admin')
+    await sub.getByRole('button', { name: 'Choose' }).click()
+    await sub.getByRole('alert').waitFor()
+    const username = `browser-${crypto.randomUUID().slice(0, 6)}`
+    await sub.getByLabel('Username').fill(username)
+    await sub.getByRole('button', { name: 'Choose' }).click()
+    await expect.poll(() => sub.getByTestId('subdomain').innerText()).toBe(`anything@${username}.veilmail.test`)
+
     // the dashboard's alias form offers the active domain
     await page.goto(suite.server.url + '/dashboard')
     await expect.poll(async () => (await page.locator('select option').allInnerTexts()).join(' ')).toContain('my-shop.example')

@@ -9,6 +9,7 @@ import { SessionsCard } from '../../features/account/components/sessions-card.ts
 import { PasskeysCard } from '../../features/account/components/passkeys-card.tsx'
 import { ChangePasswordCard } from '../../features/account/components/change-password-card.tsx'
 import { DomainsCard } from '../../features/domains/components/domains-card.tsx'
+import { SubdomainCard } from '../../features/domains/components/subdomain-card.tsx'
 
 export function SettingsRoute() {
   useDocumentTitle('Settings')
@@ -27,6 +28,7 @@ export function SettingsRoute() {
       </section>
       {user && <AppAliasSettingsCard />}
       {user && <DomainsCard />}
+      {user && <SubdomainCard />}
     </PageContainer>
   )
 }

@@ -5,6 +5,7 @@ import { toast } from '../../../components/ui/use-toast.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
 import { cn } from '../../../lib/cn.ts'
 import { useCheckDomain } from '../api/check-domain.ts'
+import { CatchAllSettings } from './catch-all-settings.tsx'
 import { DomainRecordRow } from './domain-record-row.tsx'
 
 /** A domain: its status, the records to publish and the Check DNS button. */
@@ -48,6 +49,7 @@ export function DomainItem({ domain, onRemove }: { domain: DomainView; onRemove:
         {domain.checkedAt && <> Last checked {new Date(domain.checkedAt).toLocaleString()}.</>}
         {domain.status === 'active' && broken.length > 0 && <> Records that are missing or wrong are your DNS host's to fix: mail the MX record does not bring us cannot reach your aliases.</>}
       </p>
+      {domain.status === 'active' && <CatchAllSettings domain={domain} />}
       <ul className="grid gap-2" aria-label={`Records for ${domain.domain}`}>
         {domain.records.map((r) => <DomainRecordRow key={r.purpose} record={r} />)}
       </ul>

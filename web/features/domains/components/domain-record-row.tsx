@@ -8,7 +8,7 @@ const PURPOSE: Record<RecordPurpose, { title: string; why: string }> = {
   ownership: { title: 'Ownership', why: 'Shows us the domain is yours. Needed before aliases can be made on it.' },
   mx: { title: 'Mail (MX)', why: 'Sends mail for the domain to Veilmail. Without it no alias on the domain receives mail.' },
   spf: { title: 'SPF', why: 'Names Veilmail\'s servers as allowed to send mail from the domain.' },
-  dkim: { title: 'DKIM', why: 'The public half of the signing key made for this domain alone.' },
+  dkim: { title: 'DKIM', why: 'The public half of the key made for this domain alone, which Veilmail signs its mail with.' },
   dmarc: { title: 'DMARC (suggested)', why: 'Tells receivers what to do with mail that fails SPF and DKIM. Any policy you publish is accepted.' },
 }
 

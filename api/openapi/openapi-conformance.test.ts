@@ -33,6 +33,8 @@ beforeAll(async () => {
   t = await createTestApp({
     MICROSOFT_CLIENT_ID: 'openapi-test', MICROSOFT_CLIENT_SECRET: 'openapi-test-secret',
     GOOGLE_CLIENT_ID: 'openapi-test', GOOGLE_CLIENT_SECRET: 'openapi-test-secret',
+    // the probes make some forty accounts from one address (the limits' own tests check 429)
+    RATE_LIMITS: 'register-ip=1000/3600',
   })
   doc = await (await t.app.request('/api/openapi.json')).json()
   // the last request each probe made: the one whose answer is checked
@@ -138,6 +140,41 @@ describe('the OpenAPI document against the app', () => {
   it("answers as documented to another user's ids", async () => {
     await expectDocumented(appRoutes().filter((r) => r.includes('{')).map((route) => [route, "another user's ids", () =>
       ctx.a.request(methodOf(route), fill(route, ofB), methodOf(route) === 'GET' ? undefined : {})]))
+  })
+
+  it('answers as documented to the session cookie from another Origin', async () => {
+    const changing = appRoutes().filter((r) => methodOf(r) !== 'GET')
+    await expectDocumented(changing.map((route) => [route, 'another Origin', () =>
+      ctx.a.request(methodOf(route), fill(route, ctx.r), {}, { origin: 'https://evil.example' })]))
+    for (const route of changing) expect(`${route} → ${seen.findLast((s) => s.route === route && s.scenario === 'another Origin')?.status}`).toBe(`${route} → 403`)
+  })
+
+  it('answers as documented to a session whose address is not confirmed yet', async () => {
+    const unconfirmed = new ApiClient(t.app)
+    await unconfirmed.post('/api/auth/register', { email: `unconfirmed-${crypto.randomUUID()}@example.com`, password: 'correct horse battery' })
+    await expectDocumented(appRoutes().map((route) => [route, 'address not confirmed', () =>
+      unconfirmed.request(methodOf(route), fill(route, ctx.r), methodOf(route) === 'GET' ? undefined : {})]))
+  })
+
+  it('answers as documented to an API key, a wrong one, and a revoked one', async () => {
+    // deletions last, so the other calls find what they name; a user of its own, so A keeps its resources
+    const keyed = appRoutes().filter((r) => ROUTE_DESCRIPTIONS[r]?.apiKey).sort((x, y) => Number(x.startsWith('DELETE')) - Number(y.startsWith('DELETE')))
+    expect(keyed.length).toBeGreaterThan(0)
+    const { client, r } = await ctx.fresh()
+    const keyOfA = { body: { apiKey: { key: r.apiKey } } }
+    const revoked = await client.json(client.post('/api/api-keys', { name: 'revoked' }))
+    await client.delete(`/api/api-keys/${revoked.body.apiKey.id}`)
+    const bearer = (key: string) => ({ authorization: `Bearer ${key}` })
+    const calls: [string, string, () => Promise<Response>][] = []
+    for (const route of keyed) {
+      const body = methodOf(route) === 'GET' ? undefined : {}
+      calls.push([route, 'API key', () => new ApiClient(t.app).request(methodOf(route), fill(route, r), body, bearer(keyOfA.body.apiKey.key))])
+      calls.push([route, "API key, another user's ids", () => new ApiClient(t.app).request(methodOf(route), fill(route, ofB), body, bearer(keyOfA.body.apiKey.key))])
+      calls.push([route, 'wrong API key', () => new ApiClient(t.app).request(methodOf(route), fill(route, ctx.r), body, bearer(`vm_${'x'.repeat(44)}`))])
+      calls.push([route, 'revoked API key', () => new ApiClient(t.app).request(methodOf(route), fill(route, ctx.r), body, bearer(revoked.body.apiKey.key))])
+    }
+    await expectDocumented(calls)
+    for (const route of keyed) expect(`${route} → ${seen.findLast((s) => s.route === route && s.scenario === 'wrong API key')?.status}`).toBe(`${route} → 401`)
   })
 
   it('answers as documented to a bad body', async () => {

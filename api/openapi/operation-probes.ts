@@ -222,6 +222,12 @@ export const OPERATION_PROBES: Record<string, Probe> = {
   'GET /api/emails/{emailId}': ({ a, r }) => a.get(`/api/emails/${r.emailId}`),
   'PATCH /api/emails/{emailId}': ({ a, r }) => a.patch(`/api/emails/${r.emailId}`, { isStarred: true }),
   'DELETE /api/emails/{emailId}': ({ a, r }) => a.delete(`/api/emails/${r.emailId}`),
+  'POST /api/emails/{emailId}/move': async (ctx) => {
+    const { client, r } = await ctx.fresh()
+    // a folder the sync listed from the IMAP server (the sync's own tests list them from Dovecot)
+    const [folder] = await ctx.t.db.sql<{ id: string }[]>`insert into mailbox_folders (provider_id, path, enabled) values (${r.providerId}, 'Archive', true) returning id`
+    return client.post(`/api/emails/${r.emailId}/move`, { folderId: folder.id })
+  },
   'POST /api/emails/{emailId}/restore': async ({ a, r }) => {
     await a.delete(`/api/emails/${r.emailId}`)
     return a.post(`/api/emails/${r.emailId}/restore`)

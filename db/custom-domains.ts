@@ -101,3 +101,9 @@ export async function listDomainsToRecheck(db: Db, before: Date, limit: number):
     where status = 'active' and (checked_at is null or checked_at < ${before})
     order by checked_at nulls first limit ${limit}`
 }
+
+/** The names of the user's active domains (where their aliases can be made besides ours). */
+export async function listActiveDomainNames(db: Db, userId: string): Promise<string[]> {
+  const rows = await db<{ domain: string }[]>`select domain from custom_domains where user_id = ${userId} and status = 'active' order by created_at, id`
+  return rows.map((r) => r.domain)
+}

@@ -5,6 +5,7 @@ import { getAppAliasSettings } from '../../db/app-alias-settings.ts'
 import { listForwardTargets } from '../../db/forward-targets.ts'
 import type { AliasNameForm } from '../../shared/app-alias-schemas.ts'
 import type { AuthedEnv } from '../auth/session.ts'
+import { aliasDomainsOf } from '../domains/alias-domains.ts'
 
 export interface AppAliasDefaults {
   domain: string
@@ -19,7 +20,8 @@ export async function appAliasDefaults<E extends AuthedEnv>(c: Context<E>): Prom
   const { sql, config } = c.var.deps
   const user = c.var.user
   const saved = await getAppAliasSettings(sql, user.id)
-  const domain = saved?.domain && config.mailDomains.includes(saved.domain) ? saved.domain : config.mailDomains[0]
+  // a custom domain removed since it was chosen falls back to the first of ours
+  const domain = saved?.domain && (await aliasDomainsOf(c)).all.includes(saved.domain) ? saved.domain : config.mailDomains[0]
   const accountEmail = user.email && user.emailVerifiedAt ? user.email.toLowerCase() : undefined
   return { domain, nameForm: saved?.nameForm ?? 'words', forwardTo: saved?.forwardTo ?? accountEmail }
 }

@@ -7,6 +7,7 @@ import type { AppEnv } from '../context.ts'
 import { signedIn } from '../http/ownership.ts'
 import { jsonBody } from '../http/validate.ts'
 import { appAliasDefaults, confirmedTargets } from './app-alias-defaults.ts'
+import { aliasDomainsOf } from '../domains/alias-domains.ts'
 
 export const appAliasSettingsRoutes = new Hono<AppEnv>()
   .get('/', signedIn, async (c) => {
@@ -16,13 +17,13 @@ export const appAliasSettingsRoutes = new Hono<AppEnv>()
     const settings: AppAliasSettingsView = {
       domain: defaults.domain, nameForm: defaults.nameForm,
       forwardTo: defaults.forwardTo === accountEmail ? null : (defaults.forwardTo ?? null),
-      domains: c.var.deps.config.mailDomains, targets: await confirmedTargets(c), accountEmail,
+      domains: (await aliasDomainsOf(c)).all, targets: await confirmedTargets(c), accountEmail,
     }
     return c.json({ settings })
   })
   .put('/', signedIn, jsonBody(AppAliasSettingsSchema), async (c) => {
     const input = c.req.valid('json')
-    if (!c.var.deps.config.mailDomains.includes(input.domain)) {
+    if (!(await aliasDomainsOf(c)).all.includes(input.domain)) {
       return c.json({ message: 'This domain is not available', errors: { domain: ['This domain is not available'] } }, 400)
     }
     if (input.forwardTo !== null && !(await confirmedTargets(c)).includes(input.forwardTo)) {

@@ -14,6 +14,7 @@ import { createAlias } from '../aliases/create-alias.ts'
 import { randomAliasName } from '../aliases/random-alias-name.ts'
 import { addyAlias, addyDate } from './addy-alias-view.ts'
 import { compatKey, retryAfterSeconds } from './compat-key.ts'
+import { aliasDomainsOf } from '../domains/alias-domains.ts'
 
 type C = Context<AuthedEnv>
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -62,7 +63,7 @@ export const addyRoutes = new Hono<AuthedEnv>()
   })
   .get('/api/v1/domain-options', async (c) => {
     const defaults = await appAliasDefaults(c)
-    return c.json({ data: c.var.deps.config.mailDomains, defaultAliasDomain: defaults.domain, defaultAliasFormat: formatOf(defaults.nameForm) })
+    return c.json({ data: (await aliasDomainsOf(c)).all, defaultAliasDomain: defaults.domain, defaultAliasFormat: formatOf(defaults.nameForm) })
   })
   // the confirmed targets, as addy.io's verified recipients
   .get('/api/v1/recipients', async (c) => {
@@ -76,7 +77,7 @@ export const addyRoutes = new Hono<AuthedEnv>()
   })
   .post('/api/v1/aliases', async (c) => {
     const input = await body(c)
-    const domains = c.var.deps.config.mailDomains
+    const domains = (await aliasDomainsOf(c)).all
     if (typeof input.domain !== 'string' || !input.domain.trim()) return invalid(c, 'domain', 'The domain field is required.')
     const domain = input.domain.trim().toLowerCase()
     if (!domains.includes(domain)) return invalid(c, 'domain', 'The selected domain is invalid.')

@@ -14,6 +14,7 @@ import { randomAliasName } from '../aliases/random-alias-name.ts'
 import { cleanHostname, compatKey, retryAfterSeconds } from './compat-key.ts'
 import { simpleLoginAlias, simpleLoginMailboxes } from './simplelogin-alias-view.ts'
 import { signSuffix, verifySuffix } from './simplelogin-suffix.ts'
+import { aliasDomainsOf } from '../domains/alias-domains.ts'
 
 type C = Context<AuthedEnv>
 const PAGE_SIZE = 20
@@ -62,9 +63,10 @@ async function aliasOptions(c: C) {
   const hostname = cleanHostname(c.req.query('hostname'))
   const { sql, config } = c.var.deps
   const recommended = hostname ? await findAliasForHostname(sql, c.var.user.id, hostname) : undefined
-  const suffixes = config.mailDomains.map((domain) => {
+  const domains = await aliasDomainsOf(c)
+  const suffixes = domains.all.map((domain) => {
     const suffix = `@${domain}`
-    return { suffix, signed_suffix: signSuffix(config.secretKey, c.var.user.id, suffix), is_custom: false, is_premium: false }
+    return { suffix, signed_suffix: signSuffix(config.secretKey, c.var.user.id, suffix), is_custom: domains.custom.includes(domain), is_premium: false }
   })
   return {
     can_create: true,
@@ -194,5 +196,8 @@ export const simpleLoginRoutes = new Hono<AuthedEnv>()
     await updateAlias(c.var.deps.sql, c.var.user.id, alias.id, pauseChanges(alias, enable))
     return c.json({ enabled: enable })
   })
-  .get('/api/v2/setting/domains', (c) => c.json(c.var.deps.config.mailDomains.map((domain) => ({ domain, is_custom: false }))))
+  .get('/api/v2/setting/domains', async (c) => {
+    const domains = await aliasDomainsOf(c)
+    return c.json(domains.all.map((domain) => ({ domain, is_custom: domains.custom.includes(domain) })))
+  })
   .all('/api/*', (c) => error(c, 'Not found', 404))

@@ -32,6 +32,42 @@ async function addDomain(client: ApiClient, domain: string): Promise<DomainView>
   return res.body.domain
 }
 
+describe('aliases on a custom domain through every API', () => {
+  it('the compatible APIs and the app alias settings offer and accept an active custom domain', async () => {
+    const { client, userId } = await signedIn()
+    const d = await addDomain(client, 'apis.example')
+    const pending = await client.json(client.put('/api/app-alias-settings', { domain: 'apis.example', nameForm: 'words', forwardTo: null }))
+    expect(pending.status).toBe(400)
+    publishRecords(dns, d.records)
+    expect((await check(client, d.id)).body.domain.status).toBe('active')
+    const key = (await client.json(client.post('/api/api-keys', { name: 'apps' }))).body.apiKey.key as string
+    const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+      t.app.request(`http://localhost:3000${path}`, { method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined })
+
+    // SimpleLogin: the domain among the suffixes (is_custom) and in the domain settings; a custom alias on it
+    const options = await (await call('GET', '/compat/simplelogin/api/v5/alias/options', { Authentication: key })).json()
+    const suffix = options.suffixes.find((x: { suffix: string }) => x.suffix === '@apis.example')
+    expect(suffix).toMatchObject({ is_custom: true })
+    const sl = await call('POST', '/compat/simplelogin/api/v3/alias/custom/new', { Authentication: key }, { alias_prefix: 'sl-shop', signed_suffix: suffix.signed_suffix, mailbox_ids: [] })
+    expect([sl.status, (await sl.json()).alias]).toEqual([201, 'sl-shop@apis.example'])
+    const slDomains = await (await call('GET', '/compat/simplelogin/api/v2/setting/domains', { Authentication: key })).json()
+    expect(slDomains).toContainEqual({ domain: 'apis.example', is_custom: true })
+
+    // addy.io: domain-options and an alias on it
+    const addyOptions = await (await call('GET', '/compat/addy/api/v1/domain-options', { Authorization: `Bearer ${key}` })).json()
+    expect(addyOptions.data).toContain('apis.example')
+    const addy = await call('POST', '/compat/addy/api/v1/aliases', { Authorization: `Bearer ${key}` }, { domain: 'apis.example', format: 'custom', local_part: 'addy-shop' })
+    expect([addy.status, (await addy.json()).data.email]).toEqual([201, 'addy-shop@apis.example'])
+
+    // the native API with the key, and the app alias settings
+    const native = await call('POST', `/api/aliases/${userId}`, { Authorization: `Bearer ${key}` }, { alias: 'native-shop', domain: 'apis.example', forwardTo: (await client.json(client.get('/api/auth/session'))).body.user.email })
+    expect(native.status).toBe(201)
+    const settings = await client.json(client.put('/api/app-alias-settings', { domain: 'apis.example', nameForm: 'words', forwardTo: null }))
+    expect(settings.status).toBe(200)
+    expect((await client.json(client.get('/api/app-alias-settings'))).body.settings).toMatchObject({ domain: 'apis.example', domains: expect.arrayContaining(['apis.example']) })
+  })
+})
+
 describe('personal subdomain', () => {
   it('is chosen once: alias rules, reserved names, one owner per name', async () => {
     const { client } = await signedIn()

@@ -142,6 +142,23 @@ describe('the OpenAPI document against the app', () => {
       ctx.a.request(methodOf(route), fill(route, ofB), methodOf(route) === 'GET' ? undefined : {})]))
   })
 
+  it("answers as documented to another user's ids in the query and the body, and to the list by conversation", async () => {
+    await expectDocumented([
+      ['GET /api/emails', "another user's folder", () => ctx.a.get(`/api/emails?folder=${ofB.folderId}`)],
+      ['GET /api/emails', "another user's mailbox", () => ctx.a.get(`/api/emails?providerId=${ofB.providerId}`)],
+      ['GET /api/emails', 'by conversation', () => ctx.a.get('/api/emails?by=conversation')],
+      ['GET /api/emails/counts', "another user's folder", () => ctx.a.get(`/api/emails/counts?folder=${ofB.folderId}`)],
+      ['POST /api/smtp-credentials', "another user's alias", () => ctx.a.post('/api/smtp-credentials', { aliasId: ofB.aliasId })],
+      ['POST /api/email-jobs', "another user's alias", () => ctx.a.post('/api/email-jobs', { to: 'x@example.org', subject: 's', body: 'b', fromAliasId: ofB.aliasId })],
+      ['POST /api/decrypt-auto', "another user's key", () => ctx.a.post('/api/decrypt-auto', { encryptedText: 'x', keyId: ofB.keyId, masterPassword: 'the master password' })],
+      ['POST /api/emails/{emailId}/move', "another user's folder", () => ctx.a.post(`/api/emails/${ctx.r.emailId}/move`, { folderId: ofB.folderId })],
+    ])
+    // another user's mailbox lists nothing; the other ids are refused
+    const answers = seen.slice(-8).map((s) => `${s.route} (${s.scenario}) → ${s.status}`)
+    expect(answers.filter((a) => a.endsWith('→ 200'))).toEqual(['GET /api/emails (another user\'s mailbox) → 200', 'GET /api/emails (by conversation) → 200'])
+    expect(seen.at(-7)?.body).toEqual({ success: true, emails: [] })
+  })
+
   it('answers as documented to the session cookie from another Origin', async () => {
     const changing = appRoutes().filter((r) => methodOf(r) !== 'GET')
     await expectDocumented(changing.map((route) => [route, 'another Origin', () =>

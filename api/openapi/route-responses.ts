@@ -90,12 +90,11 @@ const Provider = v.object({
   lastSyncAt: nullable(time), createdAt: time, updatedAt: time, folders: v.array(Folder),
 })
 const EmailEntries = {
-  id, providerId: id, folderId: nullable(id), messageId: nullable(v.string()), threadId: nullable(v.string()), subject: v.string(),
+  id, providerId: id, folderId: id, messageId: nullable(v.string()), threadId: v.string(), subject: v.string(),
   fromAddress: v.string(), fromName: v.string(), toAddress: v.string(), receivedAt: time, size: v.number(), isRead: v.boolean(),
   isStarred: v.boolean(), hasAttachments: v.boolean(), preview: v.string(),
 }
 const EmailSummary = v.object(EmailEntries)
-const Conversation = v.looseObject({ threadId: nullable(v.string()) })
 const Attachment = v.object({ id, filename: v.string(), contentType: v.string(), contentId: nullable(v.string()), size: v.number(), url: v.string() })
 const EmailFull = v.object({
   ...EmailEntries, userId: id, ccAddresses: v.string(), bccAddresses: v.string(), inReplyTo: nullable(v.string()), references: v.array(v.string()),
@@ -114,7 +113,6 @@ const Passkey = v.object({ id, name: v.string(), createdAt: day, lastUsedAt: nul
 const UsernameView = v.object({ username: nullable(v.string()), subdomain: nullable(v.string()) })
 const RecoveryCodes = v.object({ recoveryCodes: v.array(v.string()) })
 const redirect = (words: string) => ({ status: 302 as const, description: words })
-void Conversation
 
 /**
  * Besides `errors`, the document adds what every route of its kind can answer: 401 and 403 when it
@@ -214,8 +212,8 @@ export const ROUTE_RESPONSES: Record<string, RouteResponses> = {
   'POST /api/email-providers/{providerId}/sync': { ok: { status: 202, description: 'Queued', body: withMessage({ jobId: v.string(), provider: Provider }) }, errors: [409] },
   'GET /api/email-providers/{providerId}/sync-jobs/{syncJobId}': { ok: { status: 200, description: 'The job', body: v.object({ success: v.literal(true), jobId: v.string(), providerId: id, status: v.string(), syncResult: nullable(v.object({ newEmailsCount: v.number() })), error: nullable(v.string()), provider: Provider }) }, errors: [] },
   'PATCH /api/email-providers/{providerId}/folders': { ok: { status: 200, description: 'Changed; jobId of the sync queued when a folder is turned on', body: withMessage({ jobId: nullable(v.string()), provider: Provider }) }, errors: [] },
-  'GET /api/emails': { ok: { status: 200, description: 'A page of mail (or of conversations with by=conversation)', body: v.looseObject({ success: v.literal(true), emails: v.array(v.looseObject(EmailEntries)) }) }, errors: [] },
-  'GET /api/emails/counts': { ok: { status: 200, description: 'Counts', body: v.object({ success: v.literal(true), total: v.number(), unread: v.number(), starred: v.number(), bytes: v.number() }) }, errors: [] },
+  'GET /api/emails': { ok: { status: 200, description: 'A page of mail; with by=conversation, the newest message of each conversation and total, the number of conversations', body: v.object({ success: v.literal(true), emails: v.array(EmailSummary), total: v.optional(v.number()) }) }, errors: [404], errorNotes: { 404: 'The folder is not found or not yours' } },
+  'GET /api/emails/counts': { ok: { status: 200, description: 'Counts', body: v.object({ success: v.literal(true), total: v.number(), unread: v.number(), starred: v.number(), bytes: v.number() }) }, errors: [404], errorNotes: { 404: 'The folder is not found or not yours' } },
   'GET /api/emails/events': { ok: { status: 200, description: 'An event stream: `event: mail` when stored mail changed', contentType: 'text/event-stream', body: { type: 'string' } }, errors: [429, 503] },
   'GET /api/emails/{emailId}': { ok: { status: 200, description: 'The message with its conversation', body: v.object({ success: v.literal(true), email: EmailFull }) }, errors: [] },
   'PATCH /api/emails/{emailId}': { ok: { status: 200, description: 'Changed', body: v.object({ success: v.literal(true), message: v.string() }) }, errors: [] },

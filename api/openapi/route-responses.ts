@@ -127,7 +127,7 @@ export const ROUTE_RESPONSES: Record<string, RouteResponses> = {
 
   'GET /api/auth/session': { ok: { status: 200, description: 'The signed-in user', body: SignedIn }, errors: [401] },
   'GET /api/auth/providers': { ok: { status: 200, description: 'Configured providers', body: v.object({ google: v.boolean(), microsoft: v.boolean() }) }, errors: [] },
-  'POST /api/auth/register': { ok: { status: 202, description: 'The verification link is mailed; sign in follows the link', body: withMessage({ email: v.string() }) }, errors: [409, 429] },
+  'POST /api/auth/register': { ok: { status: 202, description: 'The verification link is mailed; sign in follows the link', body: withMessage({ email: v.string() }) }, errors: [429] },
   'POST /api/auth/login': { ok: { status: 200, description: 'Signed in (session cookie set), or the second step is needed', body: SignInAnswer }, errors: [401, 429] },
   'POST /api/auth/verify-email': { ok: { status: 200, description: 'Verified and signed in, or the second step is needed', body: SignInAnswer }, errors: [429] },
   'POST /api/auth/resend-verification': { ok: { status: 200, description: 'The same answer whether or not a link was sent', body: message('Sent if the address awaits verification') }, errors: [400, 429] },
@@ -209,7 +209,7 @@ export const ROUTE_RESPONSES: Record<string, RouteResponses> = {
   'GET /api/email-providers': { ok: { status: 200, description: 'Mailboxes', body: v.object({ success: v.literal(true), providers: v.array(Provider) }) }, errors: [] },
   'POST /api/email-providers': { ok: { status: 202, description: 'Stored; the first sync is queued', body: withMessage({ provider: Provider, jobId: v.string() }) }, errors: [409] },
   'DELETE /api/email-providers/{providerId}': { ok: { status: 200, description: 'Removed', body: message('Email account removed') }, errors: [] },
-  'POST /api/email-providers/{providerId}/sync': { ok: { status: 202, description: 'Queued', body: withMessage({ jobId: v.string(), provider: Provider }) }, errors: [409] },
+  'POST /api/email-providers/{providerId}/sync': { ok: { status: 202, description: 'Queued', body: withMessage({ jobId: v.string(), provider: Provider }) }, errors: [] },
   'GET /api/email-providers/{providerId}/sync-jobs/{syncJobId}': { ok: { status: 200, description: 'The job', body: v.object({ success: v.literal(true), jobId: v.string(), providerId: id, status: v.string(), syncResult: nullable(v.object({ newEmailsCount: v.number() })), error: nullable(v.string()), provider: Provider }) }, errors: [] },
   'PATCH /api/email-providers/{providerId}/folders': { ok: { status: 200, description: 'Changed; jobId of the sync queued when a folder is turned on', body: withMessage({ jobId: nullable(v.string()), provider: Provider }) }, errors: [] },
   'GET /api/emails': { ok: { status: 200, description: 'A page of mail; with by=conversation, the newest message of each conversation and total, the number of conversations', body: v.object({ success: v.literal(true), emails: v.array(EmailSummary), total: v.optional(v.number()) }) }, errors: [404], errorNotes: { 404: 'The folder is not found or not yours' } },

@@ -211,6 +211,7 @@ export const DEFAULT_RATE_LIMITS = {
   'register-ip': { limit: 20, seconds: 60 * 60 },
   'wallet-ip': { limit: 30, seconds: 15 * 60 },
   'alias-create': { limit: 30, seconds: 60 * 60 }, // alias creations per user
+  'domain-user': { limit: 60, seconds: 60 * 60 }, // custom domains added or checked (each makes a key or asks DNS) per user
   'first-use-domain': { limit: 100, seconds: 60 * 60 }, // aliases made on first use (catch-all, personal subdomain) per domain; past it the MX answers 450 4.7.1
   'api-key-ip': { limit: 30, seconds: 15 * 60 }, // wrong API keys from one address (the native and compat APIs)
   'decrypt-user': { limit: 20, seconds: 60 }, // server-side age passphrase decryptions

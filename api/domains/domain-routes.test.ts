@@ -32,6 +32,26 @@ async function addDomain(client: ApiClient, domain: string): Promise<DomainView>
   return res.body.domain
 }
 
+describe('domain limit', () => {
+  it('counts adds and checks per user (domain-user), 429 with Retry-After past it, under concurrency', async () => {
+    const limited = await createTestApp({ DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '2000', RATE_LIMITS: 'domain-user=5/3600' })
+    try {
+      const client = new ApiClient(limited.app)
+      await client.register()
+      const added = await client.json(client.post('/api/domains', { domain: 'limit.example' }))
+      expect(added.status).toBe(201)
+      const answers = await Promise.all(Array.from({ length: 20 }, () => client.post(`/api/domains/${added.body.domain.id}/check`)))
+      expect(answers.filter((r) => r.status === 200)).toHaveLength(4)
+      const refused = answers.filter((r) => r.status === 429)
+      expect(refused).toHaveLength(16)
+      expect(Number(refused[0].headers.get('retry-after'))).toBeGreaterThan(0)
+      expect((await client.json(client.post('/api/domains', { domain: 'limit-two.example' }))).status).toBe(429)
+    } finally {
+      await limited.close()
+    }
+  })
+})
+
 describe('aliases on a custom domain through every API', () => {
   it('the compatible APIs and the app alias settings offer and accept an active custom domain', async () => {
     const { client, userId } = await signedIn()

@@ -11,6 +11,7 @@ import type { AuthedEnv } from '../auth/session.ts'
 import { confirmedTargets } from '../app-aliases/app-alias-defaults.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
+import { countAction, tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
 import { domainView, isServiceDomain, recordParams } from './domain-view.ts'
 
@@ -18,6 +19,7 @@ const SERVICE_MESSAGE = 'This is one of our own domains: it cannot be added.'
 const OWNED_MESSAGE = 'This domain is in use by another account.'
 const LIMIT_MESSAGE = `You can have at most ${MAX_CUSTOM_DOMAINS} domains.`
 const HAVE_MESSAGE = 'You have added this domain already.'
+const RATE_MESSAGE = 'Too many domain changes and checks. Please try again later.'
 
 const fieldError = (message: string) => ({ message, errors: { domain: [message] } })
 
@@ -38,6 +40,9 @@ export const domainRoutes = new Hono<AppEnv>()
     const userId = c.var.user.id
     if (isServiceDomain(config, domain)) return c.json(fieldError(SERVICE_MESSAGE), 400)
     if (await domainOwnedByOther(sql, userId, domain)) return c.json(fieldError(OWNED_MESSAGE), 409)
+    // a key is made per domain added: counted before that work
+    const hit = await countAction(c, 'domain-user', userId, { userId })
+    if (!hit.allowed) return tooMany(c, hit, RATE_MESSAGE)
     const id = randomUUID()
     const key = await generateDomainKey(config.secretKey, id)
     const row = await insertCustomDomain(sql, userId, { id, domain, verificationToken: randomBytes(16).toString('hex'), dkimPrivateKeySealed: key.sealed, dkimRecord: key.dnsRecord })
@@ -51,6 +56,8 @@ export const domainRoutes = new Hono<AppEnv>()
   .post('/:domainId/check', signedIn, ownDomain, async (c) => {
     const { sql, config } = c.var.deps
     const row = c.var.domain
+    const hit = await countAction(c, 'domain-user', c.var.user.id, { userId: c.var.user.id })
+    if (!hit.allowed) return tooMany(c, hit, RATE_MESSAGE)
     // a resolver of its own: no answer cached from an earlier check hides a record published since
     const resolver = createDnsResolver({ timeoutMs: config.dnsTimeoutMs, servers: config.dnsServers, maxEntries: 16 })
     const states = await checkDomainRecords(resolver, recordParams(config, row))

@@ -323,10 +323,24 @@ export async function markEmailDeleted(db: Db, userId: string, id: string): Prom
   return row
 }
 
-/** Undo of a delete not yet written to the server (the row is still here): the message is back where it was. */
+/** Undo of a delete or move not yet written to the server (the row is still here): the message is back where it was. */
 export async function restoreDeletedEmail(db: Db, userId: string, id: string): Promise<{ providerId: string } | undefined> {
   const [row] = await db<{ providerId: string }[]>`
-    update received_emails set deleted = false, deleted_at = null where id = ${id} and user_id = ${userId} and deleted returning provider_id`
+    update received_emails set deleted = false, deleted_at = null, move_to = null where id = ${id} and user_id = ${userId} and deleted returning provider_id`
+  return row
+}
+
+/**
+ * Archive or move: hidden here at once, moved on the server to another folder of the same account
+ * by the write-back once the undo window has passed. Undefined when the message or the folder is
+ * not the user's, the folder is another account's, or it is the message's own.
+ */
+export async function markEmailMoved(db: Db, userId: string, id: string, folderId: string): Promise<{ providerId: string } | undefined> {
+  const [row] = await db<{ providerId: string }[]>`
+    update received_emails e set deleted = true, deleted_at = now(), move_to = f.path
+    from mailbox_folders f
+    where e.id = ${id} and e.user_id = ${userId} and not e.deleted and f.id = ${folderId} and f.provider_id = e.provider_id and f.id <> e.folder_id
+    returning e.provider_id`
   return row
 }
 
@@ -371,6 +385,8 @@ export interface PendingChange {
   id: string; folderPath: string; uid: number; isRead: boolean; isStarred: boolean; isAnswered: boolean; isForwarded: boolean; deleted: boolean
   /** seconds of a delete's undo window still to run (0 when past, or not deleted) */
   undoLeft: number
+  /** a move (Archive, Move to): the folder it goes to instead of Trash */
+  moveTo: string | null
 }
 
 /** Whether the account has star, read or delete changes not yet written to its server (received_emails_pending_idx). */
@@ -385,7 +401,8 @@ export async function listPendingChanges(db: Db, providerId: string, undoSeconds
   return db<PendingChange[]>`
     select e.id, f.path as folder_path, e.uid::float8 as uid, e.is_read, e.is_starred, e.is_answered, e.is_forwarded, e.deleted,
       case when e.deleted and e.deleted_at is not null
-        then greatest(0, extract(epoch from e.deleted_at + make_interval(secs => ${undoSeconds}) - now()))::float8 else 0 end as undo_left
+        then greatest(0, extract(epoch from e.deleted_at + make_interval(secs => ${undoSeconds}) - now()))::float8 else 0 end as undo_left,
+      e.move_to
     from received_emails e join mailbox_folders f on f.id = e.folder_id
     where e.provider_id = ${providerId} and (e.flags_pending or e.deleted) order by f.path, e.uid`
 }

@@ -30,6 +30,11 @@ export const UpdateEmailSchema = v.pipe(
   v.check((b) => b.isRead !== undefined || b.isStarred !== undefined, 'At least one field (isRead or isStarred) must be provided'),
 )
 
+/** POST /api/emails/{id}/move: another folder of the message's account (a mailbox_folders id, e.g. its \Archive). */
+export const MoveEmailSchema = v.object({
+  folderId: v.pipe(v.string('folderId must be a folder id'), v.check((s) => UUID.test(s), 'folderId must be a folder id')),
+})
+
 /** A row of the list (and of a conversation): no body, a preview of 100 (list) or 150 characters. */
 export interface EmailListView {
   id: string

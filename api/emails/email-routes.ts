@@ -5,7 +5,7 @@ import { Hono } from 'hono'
 import { findUserFolder } from '../../db/mailbox-folders.ts'
 import { findAttachment, listAttachments } from '../../db/received-attachments.ts'
 import {
-  countConversations, countFolderEmails, countReceivedEmails, findReceivedEmail, listConversation, listConversationPage, listReceivedEmails, markEmailDeleted, ownsReceivedEmail, restoreDeletedEmail, setEmailFlags, type ReceivedEmailListRow,
+  countConversations, countFolderEmails, countReceivedEmails, findReceivedEmail, listConversation, listConversationPage, listReceivedEmails, markEmailDeleted, markEmailMoved, ownsReceivedEmail, restoreDeletedEmail, setEmailFlags, type ReceivedEmailListRow,
 } from '../../db/received-emails.ts'
 import type { SecretBox } from '../../lib/secret-box.ts'
 import { receivedMailBox } from '../../lib/received-mail-box.ts'
@@ -15,7 +15,7 @@ import { notFound, signedIn } from '../http/ownership.ts'
 import { jsonBody, queryParams } from '../http/validate.ts'
 import { inboxSeen } from './inbox-seen.ts'
 import { mailEvents } from './mail-events.ts'
-import { CountsQuerySchema, ListEmailsQuerySchema, UpdateEmailSchema, type EmailDetailView, type EmailListPage, type EmailListView } from '../../shared/email-schemas.ts'
+import { CountsQuerySchema, ListEmailsQuerySchema, MoveEmailSchema, UpdateEmailSchema, type EmailDetailView, type EmailListPage, type EmailListView } from '../../shared/email-schemas.ts'
 
 function listView(box: SecretBox, row: ReceivedEmailListRow, previewChars: number): EmailListView {
   return {
@@ -107,6 +107,21 @@ export const emailRoutes = new Hono<AppEnv>()
     })
     if (!deleted) return notFound(c)
     return c.json({ success: true, message: 'Email deleted successfully' })
+  })
+  .post('/:emailId/move', signedIn, async (c, next) => {
+    // another user's message answers 404 whatever the body
+    if (!(await ownsReceivedEmail(c.var.deps.sql, c.var.user.id, c.req.param('emailId')))) return notFound(c)
+    await next()
+  }, jsonBody(MoveEmailSchema), async (c) => {
+    // Archive / Move to: hidden at once, moved on the server after the undo window (Undo: POST …/restore)
+    const { sql, boss } = c.var.deps
+    const moved = await sql.begin(async (tx) => {
+      const row = await markEmailMoved(tx, c.var.user.id, c.req.param('emailId'), c.req.valid('json').folderId)
+      if (row) await requestMailboxChanges(tx, boss, row.providerId)
+      return row
+    })
+    if (!moved) return c.json({ message: 'That folder is not one of this account\'s other folders', errors: { folderId: ['Choose another folder of the same account'] } }, 404)
+    return c.json({ success: true, message: 'Email moved' })
   })
   .post('/:emailId/restore', signedIn, async (c) => {
     // Undo of a delete: the message is back while its move to Trash has not reached the server

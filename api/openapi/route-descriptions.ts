@@ -110,6 +110,7 @@ export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'GET /api/emails/{emailId}': { tag: 'mailboxes', summary: 'One synced message with its conversation', signedIn: true },
   'PATCH /api/emails/{emailId}': { tag: 'mailboxes', summary: 'Star or mark read a message (written back to the IMAP server by a job)', signedIn: true },
   'DELETE /api/emails/{emailId}': { tag: 'mailboxes', summary: 'Delete a message: moved to Trash on the IMAP server by a job after 10 s (Undo until then); in Trash, deleted for good', signedIn: true },
+  'POST /api/emails/{emailId}/move': { tag: 'mailboxes', summary: 'Archive or move a message to another folder of its account ({ folderId }): moved on the IMAP server after 10 s (Undo until then)', signedIn: true },
   'POST /api/emails/{emailId}/restore': { tag: 'mailboxes', summary: 'Undo a delete while its move to Trash has not reached the IMAP server (10 s)', signedIn: true },
   'GET /api/emails/{emailId}/attachments/{attachmentId}': { tag: 'mailboxes', summary: 'Download an attachment of a synced message', signedIn: true },
 

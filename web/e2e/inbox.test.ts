@@ -551,6 +551,29 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     await expect.poll(() => archive.getAttribute('aria-current')).toBeNull()
   }, 120_000)
 
+  it("archives to the account's Archive folder with Undo in the toast, from the list and from a message's page", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.goto(server.url + '/inbox')
+    const note = row(page, 'Encrypted note')
+    await note.getByRole('checkbox').check()
+    await page.getByRole('button', { name: 'Archive (1)' }).click()
+    const archived = toast(page, 'Archived')
+    await archived.getByText('1 email archived').waitFor()
+    await note.waitFor({ state: 'detached' })
+    // Undo: it is back
+    await archived.getByRole('button', { name: 'Undo' }).click()
+    await toast(page, 'Restored').waitFor()
+    await note.waitFor()
+    // from its page; on the server it moves to Archive once the undo window has passed
+    await note.getByRole('button', { name: /Carol/ }).click()
+    await page.getByTestId('email-detail').getByRole('button', { name: 'Archive' }).click()
+    await toast(page, 'Archived').getByText('Email archived').waitFor()
+    await page.waitForURL(/\/inbox$/)
+    await note.waitFor({ state: 'detached' })
+    await expect.poll(() => onServer('secret'), { timeout: 40_000, interval: 500 }).toBeUndefined()
+    expect(await onServer('secret', 'Archive')).toBeDefined()
+  }, 90_000)
+
   it('deletes a conversation to Trash with Undo in the toast, and in Trash deletes for good after asking', async () => {
     await page.setViewportSize({ width: 1280, height: 900 })
     await page.goto(server.url + '/inbox')

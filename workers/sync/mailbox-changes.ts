@@ -28,7 +28,7 @@ export function mailboxChangesHandler(deps: SyncDeps) {
     const folders = await listFolders(sql, providerId)
     // a delete that moves to Trash waits out its undo window (Undo takes the row back meanwhile); in Trash a delete is final
     const trashPath = trashFolder(folders)?.path
-    const waiting = pending.filter((c) => c.deleted && c.undoLeft > 0 && c.folderPath !== trashPath)
+    const waiting = pending.filter((c) => c.deleted && c.undoLeft > 0 && (c.moveTo !== null || c.folderPath !== trashPath))
     if (waiting.length > 0) await writeLater(deps, providerId, Math.max(...waiting.map((c) => c.undoLeft)))
     const changes = pending.filter((c) => !waiting.includes(c))
     if (changes.length === 0) return
@@ -38,7 +38,7 @@ export function mailboxChangesHandler(deps: SyncDeps) {
     try {
       client = await loginMailbox(deps, provider)
       guard = new ImapGuard(client, { deadlineMs: config.sync.sliceMs, signal: deps.stopSignal })
-      const moving = changes.some((c) => c.deleted && c.folderPath !== trashPath)
+      const moving = changes.some((c) => c.deleted && c.moveTo === null && c.folderPath !== trashPath)
       const trash = trashPath ?? (moving ? await createTrash(deps, { client, guard }, providerId, folders) : undefined)
       const byFolder = new Map<string, PendingChange[]>()
       for (const c of changes) byFolder.set(c.folderPath, [...(byFolder.get(c.folderPath) ?? []), c])
@@ -99,7 +99,9 @@ async function writeFolder(deps: SyncDeps, { client, guard }: { client: ImapFlow
     for (const c of changes) {
       const uid = String(c.uid)
       if (c.deleted) {
-        if (trash && trash !== path) await guard.run('move', store, () => client.messageMove(uid, trash, { uid: true }))
+        // a move (Archive, Move to) goes to its folder, a delete to Trash; in Trash a delete is final
+        const target = c.moveTo ?? trash
+        if (target && target !== path) await guard.run('move', store, () => client.messageMove(uid, target, { uid: true }))
         else await guard.run('delete', store, () => client.messageDelete(uid, { uid: true }))
         await deleteReceivedEmail(deps.sql, c.id)
         continue

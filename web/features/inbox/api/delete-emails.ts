@@ -13,6 +13,13 @@ export function deleteEmails(ids: readonly string[]): Promise<FlagResult> {
   return requestEach('DELETE', ids)
 }
 
+/** Archive / Move to: each message to a folder of its account (`folderOf` its account's folder id). */
+export async function moveEmails(emails: readonly { id: string; providerId: string }[], folderOf: ReadonlyMap<string, string>): Promise<FlagResult> {
+  const results = await Promise.allSettled(emails.map((e) => apiRequest('POST', `/api/emails/${encodeURIComponent(e.id)}/move`, { folderId: folderOf.get(e.providerId) })))
+  const ids = emails.map((e) => e.id)
+  return { succeeded: ids.filter((_, i) => results[i].status === 'fulfilled'), failed: ids.filter((_, i) => results[i].status === 'rejected') }
+}
+
 /** Undo of a delete: each message back where it was, while its move to Trash has not happened. */
 export async function restoreEmails(ids: readonly string[]): Promise<FlagResult> {
   const results = await Promise.allSettled(ids.map((id) => apiRequest('POST', `/api/emails/${encodeURIComponent(id)}/restore`)))

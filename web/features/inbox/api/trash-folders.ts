@@ -6,3 +6,12 @@ export function useTrashFolders(): ReadonlySet<string> {
   const providers = useEmailProviders().data
   return useMemo(() => new Set((providers ?? []).flatMap((p) => p.folders.filter((f) => f.specialUse === '\\Trash' || f.path.toLowerCase() === 'trash').map((f) => f.id))), [providers])
 }
+
+/** Each account's Archive folder (SPECIAL-USE \Archive): account id → folder id. */
+export function useArchiveFolders(): ReadonlyMap<string, string> {
+  const providers = useEmailProviders().data
+  return useMemo(() => new Map((providers ?? []).flatMap((p) => {
+    const archive = p.folders.find((f) => f.specialUse === '\\Archive')
+    return archive ? [[p.id, archive.id] as const] : []
+  })), [providers])
+}

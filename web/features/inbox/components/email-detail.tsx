@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
-import { ArrowLeft, Forward, Mail, Printer, Reply, Trash2 } from 'lucide-react'
+import { Archive, ArrowLeft, Forward, Mail, Printer, Reply, Trash2 } from 'lucide-react'
 import type { EmailDetailView, EmailListView } from '../../../../shared/email-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { Card } from '../../../components/ui/card.tsx'
@@ -8,8 +8,9 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { ApiError, errorMessage } from '../../../lib/api-client.ts'
-import { toastWithUndo, useDeleteEmails } from '../api/delete-emails.ts'
-import { useTrashFolders } from '../api/trash-folders.ts'
+import { moveEmails, toastWithUndo, useDeleteEmails } from '../api/delete-emails.ts'
+import { refetchMail } from '../api/each-email.ts'
+import { useArchiveFolders, useTrashFolders } from '../api/trash-folders.ts'
 import { useAuth } from '../../../lib/auth-context.ts'
 import { useQueryClient } from '@tanstack/react-query'
 import { useEmail } from '../api/get-email.ts'
@@ -51,6 +52,7 @@ export function EmailDetail({ emailId }: { emailId: string }) {
   const queryClient = useQueryClient()
   const userId = useAuth().user?.id ?? ''
   const trashFolders = useTrashFolders()
+  const archiveFolders = useArchiveFolders()
   const [expanded, setExpanded] = useState<ReadonlySet<string>>()
   const [confirming, setConfirming] = useState(false)
 
@@ -107,6 +109,22 @@ export function EmailDetail({ emailId }: { emailId: string }) {
     })
   }
 
+  // Archive: the message (or conversation) to its account's \Archive folder, with Undo in the toast
+  const archiveFolder = archiveFolders.get(email.data.providerId)
+  const canArchive = archiveFolder !== undefined && archiveFolder !== email.data.folderId
+  async function archive() {
+    const emails = isConversation ? conversation : [email.data!]
+    try {
+      const result = await moveEmails(emails, archiveFolders)
+      if (result.succeeded.length === 0) throw new Error('not archived')
+      toastWithUndo(queryClient, userId, { title: 'Archived', description: isConversation ? 'Conversation archived' : 'Email archived' }, result.succeeded)
+      await refetchMail(queryClient, userId)
+      navigate(backTo)
+    } catch {
+      toast({ title: 'Error', description: 'Failed to archive. Please try again.', variant: 'destructive' })
+    }
+  }
+
   // In Trash a delete is for good and asks first; elsewhere it moves to Trash with Undo in the toast.
   const inTrash = trashFolders.has(email.data.folderId)
   async function confirmDelete() {
@@ -135,6 +153,7 @@ export function EmailDetail({ emailId }: { emailId: string }) {
         <div className="ml-auto flex flex-wrap gap-1">
           <ActionButton label="Reply" icon={Reply} onClick={reply} disabled={!source} />
           <ActionButton label="Forward" icon={Forward} onClick={forward} disabled={!source} />
+          {canArchive && <ActionButton label="Archive" icon={Archive} onClick={() => void archive()} />}
           <ActionButton label="Mark unread" icon={Mail} onClick={markUnread} disabled={flag.isPending} />
           <ActionButton label="Print" icon={Printer} onClick={() => window.print()} />
           <ActionButton label="Delete" icon={Trash2} onClick={() => (inTrash ? setConfirming(true) : void confirmDelete())} disabled={remove.isPending} />

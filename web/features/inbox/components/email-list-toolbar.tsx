@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { CheckCheck, ChevronLeft, ChevronRight, Mail, MailOpen, RefreshCw, Trash2 } from 'lucide-react'
+import { Archive, CheckCheck, ChevronLeft, ChevronRight, Mail, MailOpen, RefreshCw, Trash2 } from 'lucide-react'
 import { Button } from '../../../components/ui/button.tsx'
 import { cn } from '../../../lib/cn.ts'
 
@@ -12,6 +12,8 @@ interface EmailListToolbarProps {
   onDelete: () => void
   onMarkRead: () => void
   onMarkUnread: () => void
+  /** present when every selected conversation's account has an Archive folder */
+  onArchive?: () => void
   onMarkAllRead: () => void
   /** "x-y of total" with previous/next, or the unread summary (no pages) */
   pager: { text: string; hasPrevious: boolean; hasNext: boolean; onPrevious: () => void; onNext: () => void } | { text: string }
@@ -40,6 +42,12 @@ export function EmailListToolbar(props: EmailListToolbarProps) {
       </Button>
       {selected > 0 ? (
         <>
+          {props.onArchive && (
+            <Button variant="outline" size="sm" onClick={props.onArchive}>
+              <Archive aria-hidden="true" />
+              Archive ({selected})
+            </Button>
+          )}
           <Button variant="outline" size="sm" onClick={props.onDelete}>
             <Trash2 aria-hidden="true" />
             Delete ({selected})

@@ -8,8 +8,10 @@ import { toast } from '../../../components/ui/use-toast.ts'
 import { DESKTOP_QUERY, useMediaQuery } from '../../../hooks/use-media-query.ts'
 import { errorMessage } from '../../../lib/api-client.ts'
 import { useAuth } from '../../../lib/auth-context.ts'
-import { toastWithUndo, useDeleteEmails } from '../api/delete-emails.ts'
-import { useTrashFolders } from '../api/trash-folders.ts'
+import { moveEmails, toastWithUndo, useDeleteEmails } from '../api/delete-emails.ts'
+import { removeCachedEmails } from '../api/email-cache.ts'
+import { refetchMail } from '../api/each-email.ts'
+import { useArchiveFolders, useTrashFolders } from '../api/trash-folders.ts'
 import { useQueryClient } from '@tanstack/react-query'
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx'
 import { useEmailProviders } from '../../../lib/email-providers.ts'
@@ -74,6 +76,28 @@ export function EmailList() {
       onSuccess: (result) => result.failed.length > 0 && toast(STAR_FAILED),
       onError: () => toast(STAR_FAILED),
     })
+  }
+
+  // Archive: to each account's \Archive folder, with Undo in the toast
+  const archiveFolders = useArchiveFolders()
+  const canArchive = chosen.length > 0 && chosen.every((c) => c.emails.every((e) => archiveFolders.has(e.providerId) && archiveFolders.get(e.providerId) !== e.folderId))
+  async function archiveSelected() {
+    const emails = chosen.flatMap((c) => c.emails)
+    await removeCachedEmails(queryClient, userId ?? '', new Set(emails.map((e) => e.id)))
+    try {
+      const result = await moveEmails(emails, archiveFolders)
+      const n = result.succeeded.length
+      const done = n === 0
+        ? { title: 'Archive failed', description: 'Failed to archive the selected emails.', variant: 'destructive' as const }
+        : { title: 'Archived', description: `${n} email${n === 1 ? '' : 's'} archived${result.failed.length ? `, ${result.failed.length} failed` : ''}` }
+      if (n === 0) toast(done)
+      else toastWithUndo(queryClient, userId ?? '', done, result.succeeded)
+      if (n > 0) setSelected(new Set())
+    } catch {
+      toast(BULK_UPDATE_ERROR)
+    } finally {
+      await refetchMail(queryClient, userId ?? '')
+    }
   }
 
   /** Mark Unread: every read message of the chosen conversations is unread again (\Seen cleared on the server). */
@@ -201,6 +225,7 @@ export function EmailList() {
         onDelete={() => (chosenInTrash ? setConfirmingDelete(true) : deleteSelected())}
         onMarkRead={() => markRead(chosen, true)}
         onMarkUnread={() => markUnread(chosen)}
+        onArchive={canArchive ? () => void archiveSelected() : undefined}
         onMarkAllRead={() => markRead(conversations, false)}
         pager={pager}
       />

@@ -9,6 +9,7 @@ import { registerVerified } from '../../scripts/testing/browser-account.ts'
 import { closeBrowserSuite, screenshotOnFailure, startBrowserSuite, type BrowserSuite } from '../../scripts/testing/browser-suite.ts'
 import { startDnsStandIn, type DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
 import { publishMx, publishTxt } from '../../scripts/testing/domain-dns.ts'
+import { seriousViolations } from '../../scripts/testing/axe.ts'
 
 const run = browserAvailable()
 let suite: BrowserSuite
@@ -101,6 +102,18 @@ describe.skipIf(!run)('Settings → Domains', () => {
     const listed = await (await context.request.get(`${suite.server.url}/api/domains`)).json()
     expect(listed.customDomains[0]).toMatchObject({ catchAll: true, defaultTarget: null })
     await page.screenshot({ path: path.join(SCREENSHOTS, 'settings-domain-active.png'), fullPage: true })
+    // the records, states, the catch-all switch and its error pass axe (WCAG 2 AA) in both themes
+    for (const theme of ['light', 'dark'] as const) {
+      // loaded in that theme (a theme switched on a shown page is mid-transition for a moment)
+      await page.emulateMedia({ colorScheme: theme })
+      await page.reload()
+      await item.getByTestId('catch-all').waitFor()
+      await catchAll.getByLabel('Forward new aliases to').fill('stranger@example.org')
+      await catchAll.getByRole('button', { name: 'Save' }).click()
+      await catchAll.getByRole('alert').waitFor()
+      expect(await seriousViolations(page)).toEqual([])
+    }
+    await page.emulateMedia({ colorScheme: 'light' })
 
     // the personal subdomain, chosen once
     const sub = page.getByTestId('subdomain-card')

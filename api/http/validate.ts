@@ -40,7 +40,7 @@ type JsonObject = { properties?: Record<string, Record<string, unknown>>; requir
  * made with `text()` reads absent as '' and then refuses '' — JSON Schema would call it optional
  * with a default, though `{}` is refused; the document marks it required, without the default.
  */
-function markRequired(json: JsonObject, schema: v.GenericSchema) {
+export function markRequired(json: JsonObject, schema: v.GenericSchema) {
   const object = ('entries' in schema ? schema : (schema as { pipe?: v.GenericSchema[] }).pipe?.[0]) as { entries?: Record<string, v.GenericSchema> } | undefined
   if (!object?.entries || !json.properties) return
   const required = Object.entries(object.entries).filter(([, entry]) => !v.safeParse(entry, undefined).success).map(([name]) => name)

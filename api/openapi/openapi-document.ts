@@ -8,6 +8,7 @@ import type { Hono } from 'hono'
 import { generateSpecs } from 'hono-openapi'
 import type * as v from 'valibot'
 import type { AppEnv } from '../context.ts'
+import { markRequired } from '../http/validate.ts'
 import { ROUTE_DESCRIPTIONS } from './route-descriptions.ts'
 import { ERROR_DESCRIPTIONS, ErrorBody, ROUTE_RESPONSES, type Body, type ErrorStatus, type RouteResponses } from './route-responses.ts'
 
@@ -19,10 +20,11 @@ type Operation = {
   responses?: Record<string, unknown>
 }
 
-export const jsonSchemaOf = (body: Body): JsonSchema =>
-  'kind' in body && 'type' in body && typeof (body as { '~standard'?: unknown })['~standard'] === 'object'
-    ? (toJsonSchema(body as v.GenericSchema, { errorMode: 'ignore', target: 'draft-2020-12' }) as JsonSchema)
-    : (body as JsonSchema)
+export function jsonSchemaOf(body: Body): JsonSchema {
+  if (!('kind' in body && typeof (body as { '~standard'?: unknown })['~standard'] === 'object')) return body as JsonSchema
+  const { $schema: _, ...schema } = toJsonSchema(body as v.GenericSchema, { errorMode: 'ignore', target: 'draft-2020-12' }) as JsonSchema
+  return schema
+}
 
 /** The OpenAPI path of a route key (`GET /api/aliases/{userId}` → `/aliases/{userId}`), or its template. */
 export function documentedPath(routeKey: string, answers: RouteResponses | undefined = ROUTE_RESPONSES[routeKey]): string {
@@ -77,6 +79,11 @@ export async function openApiDocument(api: Hono<AppEnv>, version: string, sessio
       if (template) {
         const pathParams = Object.entries(template.params).map(([name, p]) => ({ in: 'path', name, required: true, description: p.description, schema: p.schema }))
         operation.parameters = [...pathParams, ...(operation.parameters ?? []).filter((p) => p.in !== 'path')]
+      }
+      if (answers.requestBody && !operation.requestBody) {
+        const schema = jsonSchemaOf(answers.requestBody.schema)
+        markRequired(schema, answers.requestBody.schema)
+        operation.requestBody = { description: answers.requestBody.description, content: { 'application/json': { schema } } } as Operation['requestBody']
       }
       const responses: Record<string, unknown> = {}
       const ok = answers.ok

@@ -3,6 +3,7 @@
 // api/openapi/openapi-conformance.test.ts calls every route (signed in, signed out, with another
 // user's ids, with a bad body) and fails on any answer this table does not describe.
 import * as v from 'valibot'
+import { EmailOnlySchema } from '../../shared/auth-schemas.ts'
 
 /** A response body: a valibot schema (converted by @valibot/to-json-schema) or a JSON Schema. */
 export type Body = v.GenericSchema | Record<string, unknown>
@@ -11,6 +12,8 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503
 export interface RouteResponses {
   ok: { status: 200 | 201 | 202 | 204 | 302; description: string; body?: Body; contentType?: string }
   errors: ErrorStatus[]
+  /** the body of a route that reads it by hand (not through jsonBody), as the document shows it */
+  requestBody?: { description: string; schema: v.GenericSchema }
   /** words for an error status beyond ERROR_DESCRIPTIONS */
   errorNotes?: Partial<Record<ErrorStatus, string>>
   /**
@@ -130,7 +133,10 @@ export const ROUTE_RESPONSES: Record<string, RouteResponses> = {
   'POST /api/auth/register': { ok: { status: 202, description: 'The verification link is mailed; sign in follows the link', body: withMessage({ email: v.string() }) }, errors: [429] },
   'POST /api/auth/login': { ok: { status: 200, description: 'Signed in (session cookie set), or the second step is needed', body: SignInAnswer }, errors: [401, 429] },
   'POST /api/auth/verify-email': { ok: { status: 200, description: 'Verified and signed in, or the second step is needed', body: SignInAnswer }, errors: [429] },
-  'POST /api/auth/resend-verification': { ok: { status: 200, description: 'The same answer whether or not a link was sent', body: message('Sent if the address awaits verification') }, errors: [400, 429] },
+  'POST /api/auth/resend-verification': {
+    ok: { status: 200, description: 'The same answer whether or not a link was sent', body: message('Sent if the address awaits verification') }, errors: [400, 429],
+    requestBody: { description: "The address; not read when the session's own address awaits verification", schema: EmailOnlySchema },
+  },
   'POST /api/auth/forgot-password': { ok: { status: 200, description: 'The same answer whether or not the address has an account', body: message('Sent if the address has an account') }, errors: [429] },
   'POST /api/auth/reset-password': { ok: { status: 200, description: 'Password changed; every session ended', body: message('Changed') }, errors: [429] },
   'POST /api/auth/confirm-target': { ok: { status: 200, description: 'The target is confirmed', body: withMessage({ email: v.string() }) }, errors: [429] },

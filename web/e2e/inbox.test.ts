@@ -572,7 +572,16 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     await note.waitFor({ state: 'detached' })
     await expect.poll(() => onServer('secret'), { timeout: 40_000, interval: 500 }).toBeUndefined()
     expect(await onServer('secret', 'Archive')).toBeDefined()
-  }, 90_000)
+
+    // Move to: any other folder of the account
+    const deals = row(page, 'Weekly deals')
+    await deals.getByRole('checkbox').check()
+    await page.getByRole('combobox', { name: 'Move to folder' }).selectOption({ label: 'Sent' })
+    await toast(page, 'Moved').getByText('1 email moved').waitFor()
+    await deals.waitFor({ state: 'detached' })
+    await expect.poll(() => onServer('deals'), { timeout: 40_000, interval: 500 }).toBeUndefined()
+    expect(await onServer('deals', 'Sent')).toBeDefined()
+  }, 120_000)
 
   it('deletes a conversation to Trash with Undo in the toast, and in Trash deletes for good after asking', async () => {
     await page.setViewportSize({ width: 1280, height: 900 })

@@ -14,6 +14,9 @@ interface EmailListToolbarProps {
   onMarkUnread: () => void
   /** present when every selected conversation's account has an Archive folder */
   onArchive?: () => void
+  /** the folders the selection can move to (when it is all of one account) */
+  moveTargets?: { id: string; name: string }[]
+  onMove?: (folderId: string) => void
   onMarkAllRead: () => void
   /** "x-y of total" with previous/next, or the unread summary (no pages) */
   pager: { text: string; hasPrevious: boolean; hasNext: boolean; onPrevious: () => void; onNext: () => void } | { text: string }
@@ -47,6 +50,17 @@ export function EmailListToolbar(props: EmailListToolbarProps) {
               <Archive aria-hidden="true" />
               Archive ({selected})
             </Button>
+          )}
+          {props.moveTargets && props.moveTargets.length > 0 && (
+            <select
+              aria-label="Move to folder"
+              value=""
+              onChange={(e) => e.target.value && props.onMove?.(e.target.value)}
+              className="h-8 cursor-pointer rounded-md border border-border bg-background px-2 text-xs"
+            >
+              <option value="">Move to…</option>
+              {props.moveTargets.map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}
+            </select>
           )}
           <Button variant="outline" size="sm" onClick={props.onDelete}>
             <Trash2 aria-hidden="true" />

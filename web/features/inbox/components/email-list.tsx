@@ -81,15 +81,21 @@ export function EmailList() {
   // Archive: to each account's \Archive folder, with Undo in the toast
   const archiveFolders = useArchiveFolders()
   const canArchive = chosen.length > 0 && chosen.every((c) => c.emails.every((e) => archiveFolders.has(e.providerId) && archiveFolders.get(e.providerId) !== e.folderId))
-  async function archiveSelected() {
+  // Move to: any other folder of the selection's one account
+  const chosenAccounts = new Set(chosen.flatMap((c) => c.emails.map((e) => e.providerId)))
+  const chosenFolders = new Set(chosen.flatMap((c) => c.emails.map((e) => e.folderId)))
+  const moveTargets = chosenAccounts.size === 1
+    ? providers.data?.find((p) => chosenAccounts.has(p.id))?.folders.filter((f) => !chosenFolders.has(f.id)).map((f) => ({ id: f.id, name: folderName(f.path) }))
+    : undefined
+  async function archiveSelected(folderOf: ReadonlyMap<string, string> = archiveFolders, verb = 'archived') {
     const emails = chosen.flatMap((c) => c.emails)
     await removeCachedEmails(queryClient, userId ?? '', new Set(emails.map((e) => e.id)))
     try {
-      const result = await moveEmails(emails, archiveFolders)
+      const result = await moveEmails(emails, folderOf)
       const n = result.succeeded.length
       const done = n === 0
-        ? { title: 'Archive failed', description: 'Failed to archive the selected emails.', variant: 'destructive' as const }
-        : { title: 'Archived', description: `${n} email${n === 1 ? '' : 's'} archived${result.failed.length ? `, ${result.failed.length} failed` : ''}` }
+        ? { title: 'Move failed', description: 'Failed to move the selected emails.', variant: 'destructive' as const }
+        : { title: verb === 'archived' ? 'Archived' : 'Moved', description: `${n} email${n === 1 ? '' : 's'} ${verb}${result.failed.length ? `, ${result.failed.length} failed` : ''}` }
       if (n === 0) toast(done)
       else toastWithUndo(queryClient, userId ?? '', done, result.succeeded)
       if (n > 0) setSelected(new Set())
@@ -226,6 +232,8 @@ export function EmailList() {
         onMarkRead={() => markRead(chosen, true)}
         onMarkUnread={() => markUnread(chosen)}
         onArchive={canArchive ? () => void archiveSelected() : undefined}
+        moveTargets={moveTargets}
+        onMove={(folderId) => void archiveSelected(new Map([[[...chosenAccounts][0], folderId]]), 'moved')}
         onMarkAllRead={() => markRead(conversations, false)}
         pager={pager}
       />

@@ -10,6 +10,8 @@ import { closeBrowserSuite, screenshotOnFailure, startBrowserSuite, type Browser
 import { startDnsStandIn, type DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
 import { publishMx, publishTxt } from '../../scripts/testing/domain-dns.ts'
 import { seriousViolations } from '../../scripts/testing/axe.ts'
+import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
+import { generateWebhookSecret, sealWebhookSecret } from '../../lib/webhook-secret.ts'
 
 const run = browserAvailable()
 let suite: BrowserSuite
@@ -125,8 +127,19 @@ describe.skipIf(!run)('Settings → Domains', () => {
     await sub.getByRole('button', { name: 'Choose' }).click()
     await expect.poll(() => sub.getByTestId('subdomain').innerText()).toBe(`anything@${username}.veilmail.test`)
 
+    // an alias the catch-all made (workers/mx/first-use-mx.test.ts makes them through the real MX):
+    // the dashboard marks it as made on first use
+    const session = await (await context.request.get(`${suite.server.url}/api/auth/session`)).json()
+    const id = crypto.randomUUID()
+    await suite.db.sql`insert into aliases (id, user_id, alias, domain, forward_to, made_by, webhook_secret_sealed)
+      values (${id}, ${session.user.id}, 'newshop', 'my-shop.example', ${session.user.email}, 'catch-all', ${sealWebhookSecret(TEST_SECRET_KEY, id, generateWebhookSecret())})`
+
     // the dashboard's alias form offers the active domain
     await page.goto(suite.server.url + '/dashboard')
+    const row = page.locator('[data-testid="alias-row"][data-alias="newshop@my-shop.example"]')
+    await expect.poll(() => row.getByTestId('alias-made-by').innerText()).toBe('made on first use (catch-all)')
+    await row.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard-made-on-first-use.png') })
     await expect.poll(async () => (await page.locator('select option').allInnerTexts()).join(' ')).toContain('my-shop.example')
 
     // removing asks first

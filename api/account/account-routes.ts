@@ -2,7 +2,7 @@
 import { countAccountData } from '../../db/account-stats.ts'
 import { deleteUserSessions } from '../../db/sessions.ts'
 import { markUserDeleted } from '../../db/users.ts'
-import { deleteUserAliases } from '../../db/account-deletion.ts'
+import { deleteUserAliases, releaseUserDomains } from '../../db/account-deletion.ts'
 import { deleteUserApiKeys } from '../../db/api-keys.ts'
 import { enqueue, queues } from '../../db/queues.ts'
 import { endSession } from '../auth/session.ts'
@@ -24,6 +24,7 @@ export const accountRoutes = new Hono<AppEnv>()
       await markUserDeleted(tx, userId)
       await deleteUserSessions(tx, userId)
       await deleteUserAliases(tx, userId)
+      await releaseUserDomains(tx, userId)
       await deleteUserApiKeys(tx, userId)
       await enqueue(tx, boss, queues.accountCleanup, { userId })
     })

@@ -32,6 +32,25 @@ async function addDomain(client: ApiClient, domain: string): Promise<DomainView>
   return res.body.domain
 }
 
+describe('account deletion', () => {
+  it('releases the domains and the username: another account can verify and choose them', async () => {
+    const gone = await signedIn()
+    const d = await addDomain(gone.client, 'left-behind.example')
+    publishRecords(dns, d.records)
+    expect((await check(gone.client, d.id)).body.domain.status).toBe('active')
+    const username = `gone-${crypto.randomUUID().slice(0, 6)}`
+    expect((await gone.client.json(gone.client.put('/api/account/username', { username }))).status).toBe(200)
+    expect((await gone.client.json(gone.client.delete('/api/account'))).status).toBe(200)
+    expect((await t.db.sql`select 1 from custom_domains where domain = 'left-behind.example'`).length).toBe(0)
+
+    const next = await signedIn()
+    const again = await addDomain(next.client, 'left-behind.example')
+    publishRecords(dns, again.records)
+    expect((await check(next.client, again.id)).body.domain.status).toBe('active')
+    expect((await next.client.json(next.client.put('/api/account/username', { username }))).status).toBe(200)
+  })
+})
+
 describe('domain limit', () => {
   it('counts adds and checks per user (domain-user), 429 with Retry-After past it, under concurrency', async () => {
     const limited = await createTestApp({ DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '2000', RATE_LIMITS: 'domain-user=5/3600' })

@@ -142,7 +142,7 @@ describe('the OpenAPI document against the app', () => {
       ctx.a.request(methodOf(route), fill(route, ofB), methodOf(route) === 'GET' ? undefined : {})]))
   })
 
-  it("answers as documented to another user's ids in the query and the body, and to the list by conversation", async () => {
+  it("answers as documented to another user's ids in the query and the body, the list by conversation, and other refusals", async () => {
     await expectDocumented([
       ['GET /api/emails', "another user's folder", () => ctx.a.get(`/api/emails?folder=${ofB.folderId}`)],
       ['GET /api/emails', "another user's mailbox", () => ctx.a.get(`/api/emails?providerId=${ofB.providerId}`)],
@@ -153,10 +153,20 @@ describe('the OpenAPI document against the app', () => {
       ['POST /api/decrypt-auto', "another user's key", () => ctx.a.post('/api/decrypt-auto', { encryptedText: 'x', keyId: ofB.keyId, masterPassword: 'the master password' })],
       ['POST /api/emails/{emailId}/move', "another user's folder", () => ctx.a.post(`/api/emails/${ctx.r.emailId}/move`, { folderId: ofB.folderId })],
     ])
+    // and other refusals the generic calls do not reach
+    await expectDocumented([
+      ['GET /api/emails', 'bad query', () => ctx.a.get('/api/emails?limit=-1')],
+      ['GET /api/emails/counts', 'bad query', () => ctx.a.get('/api/emails/counts?folder=not-a-folder')],
+      ['POST /api/auth/login', 'wrong password', () => new ApiClient(t.app).post('/api/auth/login', { email: ctx.user.email, password: 'not the password' })],
+      ['POST /api/auth/wallet', 'no nonce', () => new ApiClient(t.app).post('/api/auth/wallet', { walletAddress: '9c8UbipZXZR8dtjGJGLRf8aArxvby3tUXZWgPtmghnx9', message: 'x', signature: 'eA==' })],
+      ['POST /api/auth/second-factor', 'no pending sign-in', () => new ApiClient(t.app).post('/api/auth/second-factor', { code: '123456' })],
+      ['POST /api/forward-targets/resend', 'not a target', () => ctx.a.post('/api/forward-targets/resend', { email: 'nobody@example.com' })],
+    ])
     // another user's mailbox lists nothing; the other ids are refused
-    const answers = seen.slice(-8).map((s) => `${s.route} (${s.scenario}) → ${s.status}`)
+    const answers = seen.slice(-14, -6).map((s) => `${s.route} (${s.scenario}) → ${s.status}`)
     expect(answers.filter((a) => a.endsWith('→ 200'))).toEqual(['GET /api/emails (another user\'s mailbox) → 200', 'GET /api/emails (by conversation) → 200'])
-    expect(seen.at(-7)?.body).toEqual({ success: true, emails: [] })
+    expect(seen.at(-13)?.body).toEqual({ success: true, emails: [] })
+    expect(seen.slice(-6).map((s) => s.status)).toEqual([400, 400, 401, 401, 401, 404])
   })
 
   it('answers as documented to the session cookie from another Origin', async () => {
@@ -167,10 +177,19 @@ describe('the OpenAPI document against the app', () => {
   })
 
   it('answers as documented to a session whose address is not confirmed yet', async () => {
-    const unconfirmed = new ApiClient(t.app)
-    await unconfirmed.post('/api/auth/register', { email: `unconfirmed-${crypto.randomUUID()}@example.com`, password: 'correct horse battery' })
-    await expectDocumented(appRoutes().map((route) => [route, 'address not confirmed', () =>
-      unconfirmed.request(methodOf(route), fill(route, ctx.r), methodOf(route) === 'GET' ? undefined : {})]))
+    // a signed-in account whose address is not confirmed (as one whose address was unconfirmed since
+    // it signed in): the routes that need a confirmed address answer 403 verificationRequired
+    const { client: unconfirmed, user, r } = await ctx.fresh()
+    await t.db.sql`update users set email_verified_at = null where id = ${user.id}`
+    // ending this session and deleting the account (both allowed before confirming) last
+    const ending = ['DELETE /api/account/sessions/{sessionId}', 'DELETE /api/account']
+    const guarded = appRoutes().filter((route) => ROUTE_DESCRIPTIONS[route]?.signedIn && !route.startsWith('GET /api/auth/microsoft'))
+      .sort((x, y) => ending.indexOf(x) - ending.indexOf(y))
+    await expectDocumented(guarded.map((route) => [route, 'address not confirmed', () =>
+      unconfirmed.request(methodOf(route), fill(route, r), methodOf(route) === 'GET' ? undefined : {})]))
+    const answers = seen.filter((s) => s.scenario === 'address not confirmed')
+    expect(answers.filter((s) => s.status === 401 && s.route !== 'DELETE /api/account')).toEqual([])
+    expect(answers.filter((s) => s.status === 403).length).toBeGreaterThan(20)
   })
 
   it('answers as documented to an API key, a wrong one, and a revoked one', async () => {

@@ -147,5 +147,11 @@ describe.skipIf(!run)('Settings → Domains', () => {
     await page.getByRole('button', { name: 'Remove my-shop.example' }).click()
     await page.getByRole('button', { name: 'Remove domain' }).click()
     await card.getByText('No domains yet.').waitFor()
+
+    // the privacy page says what is kept of a domain
+    await page.goto(suite.server.url + '/privacy')
+    const kept = page.getByText('Your domains.', { exact: true })
+    await kept.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'privacy-domains.png') })
   }, 60_000)
 })

@@ -55,6 +55,12 @@ export function PrivacyRoute() {
             replied, dropped and failed.
           </li>
           <li>
+            <strong>Your domains.</strong> If you add your own domain: its name, the verification token and the DKIM
+            key made for it (the private key encrypted at rest), whether it is verified, its catch-all setting and
+            target, and what the last DNS check of its records found. If you choose a personal subdomain: its
+            username. Both are released when you delete your account.
+          </li>
+          <li>
             <strong>Reply addresses.</strong> To let you reply anonymously we keep a reply address that links an
             alias to the person who wrote to it, and for one year a one-way hash of the message ids of the mail
             forwarded to the alias, so your replies thread without references to your other mail.
@@ -99,7 +105,7 @@ export function PrivacyRoute() {
             Mail synced from your connected mailboxes: the text and HTML bodies, the preview line shown in the list,
             and the contents of attachments.
           </li>
-          <li>IMAP passwords, Microsoft (Outlook) sign-in tokens, the SMTP passwords of your aliases and webhook signing secrets.</li>
+          <li>IMAP passwords, Microsoft (Outlook) sign-in tokens, the SMTP passwords of your aliases, webhook signing secrets and the DKIM keys of your domains.</li>
         </ul>
         <p>Stored readable, not encrypted:</p>
         <ul>

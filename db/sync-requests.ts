@@ -30,7 +30,8 @@ export async function requestSync(sql: Sql, boss: PgBoss, providerId: string): P
  */
 export async function requestMailboxChanges(db: Db, boss: PgBoss, providerId: string): Promise<void> {
   try {
-    await enqueue(db, boss, queues.mailboxChanges, { providerId }, { singletonKey: providerId })
+    // grouped by account: one write-back of an account runs at a time (a delete's later job has a key of its own)
+    await enqueue(db, boss, queues.mailboxChanges, { providerId }, { singletonKey: providerId, group: { id: providerId } })
   } catch (error) {
     if (!(error instanceof Error && error.message.endsWith('refused the job'))) throw error
   }

@@ -621,6 +621,8 @@ describe.skipIf(!run)('the inbox in the browser', () => {
     await page.goto(`${server.url}/inbox?account=${providerId}`)
     await page.getByRole('list', { name: `Folders of ${MAILBOX}` }).getByRole('link', { name: /^Trash/ }).click()
     await page.waitForURL(`**/inbox?account=${providerId}&folder=*`)
+    // each deleted message once: two write-backs of the account never MOVE the same message at once
+    expect(await row(page, 'Plain message 8').getByTestId('row-sender').innerText()).toBe('Sender 8')
     await lunch.getByRole('checkbox').check()
     await page.getByRole('button', { name: 'Delete (1)' }).click()
     const ask = page.getByRole('dialog', { name: 'Delete Emails' })

@@ -80,12 +80,16 @@ async function createTrash(deps: SyncDeps, { client, guard }: { client: ImapFlow
   return path
 }
 
-/** The deletes still inside their undo window are written by a job that runs when the window ends (one per due second: a job never waits behind another). */
+/**
+ * The deletes still inside their undo window are written by a job that runs when the window ends
+ * (a key per due second, so it is never refused behind a waiting job; grouped by account like every
+ * write-back, so two never MOVE the same message at once and copy it twice).
+ */
 async function writeLater(deps: SyncDeps, providerId: string, seconds: number): Promise<void> {
   const startAfter = Math.ceil(seconds) + 1
   const due = Math.ceil(Date.now() / 1000) + startAfter
   try {
-    await enqueue(deps.sql, deps.boss, queues.mailboxChanges, { providerId }, { singletonKey: `${providerId}:undo:${due}`, startAfter })
+    await enqueue(deps.sql, deps.boss, queues.mailboxChanges, { providerId }, { singletonKey: `${providerId}:undo:${due}`, startAfter, group: { id: providerId } })
   } catch (error) {
     if (!(error instanceof Error && error.message.endsWith('refused the job'))) throw error
   }

@@ -47,7 +47,8 @@ export async function startSyncWorker(boss: PgBoss, deps: SyncDeps, options: Syn
   const stopping = new AbortController()
   const running = { ...deps, stopSignal: stopping.signal }
   await work(boss, queues.syncMailbox, syncMailboxHandler(running), { concurrency: options.concurrency, pollSeconds, groupConcurrency: perUserSyncs(options.concurrency) })
-  await work(boss, queues.mailboxChanges, mailboxChangesHandler(running), { concurrency: options.concurrency, pollSeconds })
+  // one write-back of an account at a time, across processes (jobs are grouped by account)
+  await work(boss, queues.mailboxChanges, mailboxChangesHandler(running), { concurrency: options.concurrency, pollSeconds, groupConcurrency: 1 })
   // a write-back that gave up leaves its changes pending; the next one (Sync, the next change) tries again
   await work(boss, { ...queues.mailboxChanges, name: deadLetterName(queues.mailboxChanges) }, async () => {}, { pollSeconds: 60 })
   let ticking: Promise<void> | undefined

@@ -145,8 +145,9 @@ export async function dueProviderIds(db: Db, intervalSeconds: number, limit: num
 /**
  * How far (0 to 1 of the interval) now is past the account `p`'s latest moment: its phase is its id's
  * hash as a fraction of the interval, the moments are the phase plus whole intervals since the epoch.
+ * An interval of 0 (every account due whenever asked) has no moments: nothing to wait for.
  */
-const schedulePhaseElapsed = (db: Db, intervalSeconds: number) => db`(
+const schedulePhaseElapsed = (db: Db, intervalSeconds: number) => intervalSeconds <= 0 ? db`0` : db`(
   (extract(epoch from now())::float8 / ${intervalSeconds}::float8 - (hashtext(p.id::text)::float8 + 2147483648) / 4294967296)
   - floor(extract(epoch from now())::float8 / ${intervalSeconds}::float8 - (hashtext(p.id::text)::float8 + 2147483648) / 4294967296))`
 

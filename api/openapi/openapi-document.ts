@@ -38,7 +38,7 @@ export function documentedPath(routeKey: string, answers: RouteResponses | undef
  */
 function errorStatuses(method: string, key: string, operation: Operation, signedIn: boolean, answers: RouteResponses): ErrorStatus[] {
   const statuses = new Set<ErrorStatus>(answers.errors)
-  if (signedIn) statuses.add(401).add(403)
+  if (signedIn && !answers.redirectsSignedOut) statuses.add(401).add(403)
   if (key.includes('{')) statuses.add(404)
   if (operation.requestBody || operation.parameters?.some((p) => p.in === 'query')) statuses.add(400)
   if (method !== 'get') statuses.add(403)

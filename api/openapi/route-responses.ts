@@ -22,6 +22,8 @@ export interface RouteResponses {
    * not exist): one template, each parameter described for this route.
    */
   template?: { path: string; params: Record<string, { description: string; schema: Record<string, unknown> }> }
+  /** a browser navigation: without a (confirmed) session it redirects to /auth instead of answering 401 or 403 */
+  redirectsSignedOut?: boolean
 }
 
 /** { message, errors? }: errors maps each field to its messages. */
@@ -149,8 +151,8 @@ export const ROUTE_RESPONSES: Record<string, RouteResponses> = {
   'POST /api/auth/second-factor': { ok: { status: 200, description: 'Signed in', body: SignedIn }, errors: [401, 429], errorNotes: { 401: 'A wrong or used code, or no pending sign-in (expired)' } },
   'POST /api/auth/passkey/options': { ok: { status: 200, description: 'WebAuthn authentication options', body: WebAuthnOptions }, errors: [429] },
   'POST /api/auth/passkey': { ok: { status: 200, description: 'Signed in', body: SignedIn }, errors: [401, 429] },
-  'GET /api/auth/microsoft': { ok: redirect('To Microsoft sign-in; without a session, to /auth'), errors: [404], errorNotes: { 404: 'Microsoft is not configured' } },
-  'GET /api/auth/microsoft/callback': { ok: redirect('To /inbox/settings with status=success or status=error; without a session, to /auth'), errors: [404], errorNotes: { 404: 'Microsoft is not configured' } },
+  'GET /api/auth/microsoft': { ok: redirect('To Microsoft sign-in; without a session, to /auth'), errors: [404], errorNotes: { 404: 'Microsoft is not configured' }, redirectsSignedOut: true },
+  'GET /api/auth/microsoft/callback': { ok: redirect('To /inbox/settings with status=success or status=error; without a session, to /auth'), errors: [404], errorNotes: { 404: 'Microsoft is not configured' }, redirectsSignedOut: true },
 
   'GET /api/account-stats': { ok: { status: 200, description: 'Figures', body: v.object({ aliases: v.number(), forwarded: v.number(), replied: v.number(), keys: v.number(), jobs: v.number() }) }, errors: [] },
   'DELETE /api/account': { ok: { status: 200, description: 'Deleted; signed out', body: message('Account deleted') }, errors: [] },

@@ -129,7 +129,11 @@ export async function syncProvider(deps: SyncDeps, provider: ProviderForSync): P
       throw classifyImapError(error, creds)
     }
     try {
-      if (connection === 0) statuses = await recordFolders(deps, session, provider)
+      if (connection === 0) {
+        // the account shows it is syncing from the login on (the first sync's "Connecting…" ends here)
+        await markProviderSyncing(deps.sql, provider.id, 0)
+        statuses = await recordFolders(deps, session, provider)
+      }
       for (const folder of (await listFolders(deps.sql, provider.id)).filter((f) => f.enabled)) {
         if (!singly.has(folder.id)) singly.set(folder.id, new Set())
         // nothing moved since the folder was last synced to the end: no SELECT, nothing to ask

@@ -65,7 +65,7 @@ export function ApiKeysCard({ userId }: { userId: string }) {
         {keys.isPending ? (
           <div className="flex items-center justify-center gap-3 py-6 text-sm text-muted-foreground">
             <Spinner decorative />
-            Loading keys...
+            Loading API keys...
           </div>
         ) : keys.isError ? (
           <p role="alert" className="text-sm text-destructive">{errorMessage(keys.error, 'Failed to load API keys')}</p>

@@ -11,7 +11,7 @@ import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { makeRouteResources, type RouteResources } from '../../scripts/testing/route-fixtures.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
 import { documentedPath } from './openapi-document.ts'
-import { OPERATION_PROBES, type ProbeContext } from './operation-probes.ts'
+import { OPERATION_PROBES, type ProbeContext } from '../../scripts/testing/operation-probes.ts'
 import { ROUTE_DESCRIPTIONS } from './route-descriptions.ts'
 import { ROUTE_RESPONSES } from './route-responses.ts'
 

@@ -4,11 +4,11 @@
 // cannot be made here says why (`skip`), its error answers are checked all the same.
 import { generateKeyPairSync, sign } from 'node:crypto'
 import bs58 from 'bs58'
-import { ApiClient } from '../../scripts/testing/api-client.ts'
-import { latestLink, mailboxOf, tokenOf } from '../../scripts/testing/mailbox.ts'
-import type { RouteResources } from '../../scripts/testing/route-fixtures.ts'
-import { enableTotp } from '../../scripts/testing/second-factor.ts'
-import type { TestApp } from '../../scripts/testing/test-app.ts'
+import { ApiClient } from './api-client.ts'
+import { latestLink, mailboxOf, tokenOf } from './mailbox.ts'
+import type { RouteResources } from './route-fixtures.ts'
+import { enableTotp } from './second-factor.ts'
+import type { TestApp } from './test-app.ts'
 
 export interface ProbeContext {
   t: TestApp
@@ -108,7 +108,7 @@ export const OPERATION_PROBES: Record<string, Probe> = {
   'POST /api/account/totp/confirm': async (ctx) => {
     const { client } = await ctx.fresh()
     const started = await client.json(client.post('/api/account/totp'))
-    const { authenticatorFor } = await import('../../scripts/testing/second-factor.ts')
+    const { authenticatorFor } = await import('./second-factor.ts')
     return client.post('/api/account/totp/confirm', { code: authenticatorFor(started.body.otpauthUri).code() })
   },
   'POST /api/account/totp/passkey-options': async (ctx) => {

@@ -2,7 +2,8 @@
 // custom domain is forwarded, DKIM-signed with that domain's own key (verified by mailauth with
 // the key the user published on the DNS stand-in) while SRS stays on the service domain; unknown
 // local parts, pending and removed domains, and another account's alias under a name that changed
-// hands are refused with 550.
+// hands are refused with 550. The owner's reply through a reverse alias leaves From the custom-domain
+// alias, signed with the domain's key, without the owner's address.
 import { dkimVerify } from 'mailauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDnsResolver } from '../../lib/dns-resolver.ts'
@@ -67,6 +68,28 @@ describe('custom domains at the MX', () => {
     const verified = await dkimVerify(message.raw, { resolver: createDnsResolver({ timeoutMs: 2000, servers: [dns.server] }) })
     expect(verified.results.map((r) => [r.signingDomain, r.selector, r.status.result])).toEqual([['shop-owner.example', 'veilmail', 'pass']])
     expect(header(message.raw, 'from')[0]).toContain('sender@outside.example')
+  })
+
+  it('re-sends the owner\'s reply through the reverse alias from the custom-domain alias, signed with the domain\'s own key, the owner\'s address gone', async () => {
+    const { api, email, userId } = await userWithDomain('reply-owner.example')
+    expect((await api.json(api.post(`/api/aliases/${userId}`, { alias: 'desk', domain: 'reply-owner.example', forwardTo: email }))).status).toBe(201)
+    const subject = `question ${crypto.randomUUID()}`
+    await env.send({ to: 'desk@reply-owner.example', subject, text: 'Is it in stock?', headers: { 'Message-ID': '<q-1@outside.example>' } })
+    await expect.poll(() => env.relay.messages.filter((m) => m.raw.includes(`Subject: ${subject}`)).length, { timeout: 20_000 }).toBe(1)
+    const forwarded = env.relay.messages.find((m) => m.raw.includes(`Subject: ${subject}`))!
+    const reverse = header(forwarded.raw, 'reply-to')[0]
+    expect(reverse).toMatch(/re\+[a-z0-9]+@reply-owner\.example/)
+    const reply = [
+      `From: Owner <${email}>`, `To: ${reverse}`, `Subject: Re: ${subject}`, 'Message-ID: <r-1@example.com>', 'In-Reply-To: <q-1@outside.example>',
+      'Date: Thu, 26 Nov 2026 10:00:00 +0000', 'MIME-Version: 1.0', 'Content-Type: text/plain; charset=utf-8', '', 'Yes, two left.', '',
+    ].join('\r\n')
+    await env.send({ envelopeFrom: email, to: [reverse.replace(/^.*<|>$/g, '')], raw: reply })
+    await expect.poll(() => env.relay.messages.filter((m) => m.to.includes('sender@outside.example') && m.raw.includes('Yes, two left.')).length, { timeout: 20_000 }).toBe(1)
+    const resent = env.relay.messages.find((m) => m.to.includes('sender@outside.example') && m.raw.includes('Yes, two left.'))!
+    expect(header(resent.raw, 'from')[0]).toContain('desk@reply-owner.example')
+    expect(resent.raw).not.toContain(email)
+    const verified = await dkimVerify(resent.raw, { resolver: createDnsResolver({ timeoutMs: 2000, servers: [dns.server] }) })
+    expect(verified.results.map((r) => [r.signingDomain, r.selector, r.status.result])).toEqual([['reply-owner.example', 'veilmail', 'pass']])
   })
 
   it('refuses unknown local parts, pending domains, removed domains and a name that changed hands', async () => {

@@ -3,6 +3,7 @@
 // subdomain, a deleted one refused afterwards, the per-domain limit (450 4.7.1 past it, under
 // concurrency), and 50 concurrent RCPTs to one new name making exactly one alias.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getAliasCounters } from '../../db/alias-counters.ts'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { startDnsStandIn, type DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
 import { publishRecords } from '../../scripts/testing/domain-dns.ts'
@@ -51,7 +52,7 @@ const aliasesOn = async (domain: string) =>
   env.db.sql<{ alias: string; madeBy: string | null; forwardTo: string }[]>`select alias, made_by, forward_to from aliases where domain = ${domain} order by alias`
 
 describe('catch-all', () => {
-  it('off refuses unknown names; on makes the alias at first use, forwards it, and a deleted one stays refused', async () => {
+  it('off refuses unknown names; on makes the alias at first use, forwards it, a paused one drops its mail unread, and a deleted one stays refused', async () => {
     const owner = await withDomain('catch.example')
     expect(await rcpt('first@catch.example')).toMatch(/^550 5\.1\.1/)
     expect(await aliasesOn('catch.example')).toEqual([])
@@ -71,6 +72,14 @@ describe('catch-all', () => {
     // reserved and malformed names are not made
     expect(await rcpt('postmaster@catch.example')).toMatch(/^550 5\.1\.1/)
     expect(await rcpt('"a..b"@catch.example')).toMatch(/^5/)
+
+    // paused like any alias: its mail is accepted and dropped unread, counted, and no new alias is made
+    expect((await owner.api.json(owner.api.patch(`/api/aliases/${made.id}/toggle`, { active: false }))).status).toBe(200)
+    const paused = await env.send({ to: 'shopping@catch.example', subject: `while paused ${crypto.randomUUID()}` })
+    expect(paused.response).toMatch(/^250 /)
+    expect((await getAliasCounters(env.db.sql, [made.id])).get(made.id)).toMatchObject({ dropped: 1, forwarded: 1 })
+    // (a paused alias forwards to "null", its target kept to resume with): still the one alias
+    expect(await aliasesOn('catch.example')).toEqual([{ alias: 'shopping', madeBy: 'catch-all', forwardTo: 'null' }])
 
     // deleted: refused, not made again
     expect((await owner.api.json(owner.api.delete(`/api/aliases/${made.id}`))).status).toBe(200)

@@ -1,33 +1,30 @@
 // The daily re-check of custom domains (issue 29): a record removed after verification is reported
 // by the check (state and what was found) and mailed to the owner, once; the domain stays active.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient } from '../../scripts/testing/api-client.ts'
-import { startDnsStandIn, type DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
-import { publishMx, publishRecords, publishTxt } from '../../scripts/testing/domain-dns.ts'
-import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
+import { ownerWithDomain, startDomainMailEnv, type DomainMailEnv } from '../../scripts/testing/custom-domain-env.ts'
+import type { DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
+import { publishMx, publishTxt } from '../../scripts/testing/domain-dns.ts'
+import type { MailEnv } from '../../scripts/testing/mail-env.ts'
 import type { DomainView } from '../../shared/domain-schemas.ts'
 import { recheckDomains } from './domain-recheck.ts'
 
+let world: DomainMailEnv
 let env: MailEnv
 let dns: DnsStandIn
 beforeAll(async () => {
-  dns = await startDnsStandIn()
-  env = await createMailEnv({ env: { DNS_SERVERS: dns.server } })
+  world = await startDomainMailEnv()
+  ;({ env, dns } = world)
 }, 60_000)
 afterAll(async () => {
-  await env?.close()
-  await dns?.close()
+  await world?.close()
 })
 
 const mailsTo = (email: string, subject: string) => env.relay.messages.filter((m) => m.to.includes(email) && m.raw.toString().includes(subject))
 
 describe('daily domain re-check', () => {
   it('reports a record removed later, mails the owner once, and keeps the domain active', async () => {
-    const api = new ApiClient(env.app())
-    const { email, user } = await api.register(`owner-${crypto.randomUUID().slice(0, 8)}@example.com`)
-    const added = (await api.json(api.post('/api/domains', { domain: 'recheck.example' }))).body.domain as DomainView
-    publishRecords(dns, added.records)
-    expect((await api.json(api.post(`/api/domains/${added.id}/check`))).body.domain.records.every((r: { state: string }) => r.state === 'ok')).toBe(true)
+    const { api, email, userId, domain: added } = await ownerWithDomain(world, 'recheck.example')
+    expect(added.records.every((r) => r.state === 'ok')).toBe(true)
 
     // checked today by the user: the daily job leaves it
     await recheckDomains(env.deps, env.boss)
@@ -55,7 +52,7 @@ describe('daily domain re-check', () => {
     // still broken the next day: not mailed again
     await env.db.sql`update custom_domains set checked_at = now() - interval '25 hours' where id = ${added.id}`
     await recheckDomains(env.deps, env.boss)
-    const [again] = await env.db.sql`select count(*)::int as n from email_jobs where user_id = ${user.id} and source = 'system'`
+    const [again] = await env.db.sql`select count(*)::int as n from email_jobs where user_id = ${userId} and source = 'system'`
     // one verification mail at registration and one about the DNS
     expect(again.n).toBe(2)
   })

@@ -8,47 +8,27 @@ import { dkimVerify } from 'mailauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDnsResolver } from '../../lib/dns-resolver.ts'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
-import { startDnsStandIn, type DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
-import { publishRecords } from '../../scripts/testing/domain-dns.ts'
-import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
-import { RawSmtp } from '../../scripts/testing/raw-smtp.ts'
-import type { DomainView } from '../../shared/domain-schemas.ts'
+import { ownerWithDomain, rcptReply, startDomainMailEnv, type DomainMailEnv } from '../../scripts/testing/custom-domain-env.ts'
+import type { DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
+import type { MailEnv } from '../../scripts/testing/mail-env.ts'
 import { fieldValue, splitMessage } from '../mail/raw-message.ts'
 
 const header = (raw: Buffer, key: string) => splitMessage(raw).headers.filter((h) => h.key === key).map(fieldValue)
 
+let world: DomainMailEnv
 let env: MailEnv
 let dns: DnsStandIn
 beforeAll(async () => {
-  dns = await startDnsStandIn()
-  env = await createMailEnv({ env: { DNS_SERVERS: dns.server } })
+  world = await startDomainMailEnv()
+  ;({ env, dns } = world)
 }, 60_000)
 afterAll(async () => {
-  await env?.close()
-  await dns?.close()
+  await world?.close()
 })
 
-/** A user with `domain` added, published and checked (active), and an alias `name` on it forwarding to their address. */
-async function userWithDomain(domain: string) {
-  const api = new ApiClient(env.app())
-  const email = `owner-${crypto.randomUUID().slice(0, 8)}@example.com`
-  const { user } = await api.register(email)
-  const added = (await api.json(api.post('/api/domains', { domain }))).body.domain as DomainView
-  publishRecords(dns, added.records)
-  const checked = await api.json(api.post(`/api/domains/${added.id}/check`))
-  return { api, email, userId: user.id as string, domain: checked.body.domain as DomainView }
-}
-
-async function rcpt(to: string): Promise<string> {
-  const { client } = await RawSmtp.connect(env.mxPort)
-  try {
-    await client.command('EHLO outside.example')
-    await client.command('MAIL FROM:<sender@outside.example>')
-    return await client.command(`RCPT TO:<${to}>`)
-  } finally {
-    client.close()
-  }
-}
+/** A user with `domain` added, published and checked (active). */
+const userWithDomain = (domain: string) => ownerWithDomain(world, domain)
+const rcpt = (to: string) => rcptReply(env.mxPort, to)
 
 describe('custom domains at the MX', () => {
   it('forwards mail to an alias on an active custom domain, signed with the domain\'s own DKIM key, SRS on the service domain', async () => {

@@ -4,49 +4,29 @@
 // concurrency), and 50 concurrent RCPTs to one new name making exactly one alias.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getAliasCounters } from '../../db/alias-counters.ts'
-import { ApiClient } from '../../scripts/testing/api-client.ts'
-import { startDnsStandIn, type DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
-import { publishRecords } from '../../scripts/testing/domain-dns.ts'
-import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
-import { RawSmtp } from '../../scripts/testing/raw-smtp.ts'
-import type { DomainView } from '../../shared/domain-schemas.ts'
+import { newOwner, ownerWithDomain, rcptReply, startDomainMailEnv, type DomainMailEnv } from '../../scripts/testing/custom-domain-env.ts'
+import type { MailEnv } from '../../scripts/testing/mail-env.ts'
 
 const LIMIT = 5
+let world: DomainMailEnv
 let env: MailEnv
-let dns: DnsStandIn
 beforeAll(async () => {
-  dns = await startDnsStandIn()
-  env = await createMailEnv({ env: { DNS_SERVERS: dns.server, RATE_LIMITS: `first-use-domain=${LIMIT}/3600`, MX_MAX_CONNECTIONS_PER_IP: '100' } })
+  world = await startDomainMailEnv({ RATE_LIMITS: `first-use-domain=${LIMIT}/3600`, MX_MAX_CONNECTIONS_PER_IP: '100' })
+  env = world.env
 }, 60_000)
 afterAll(async () => {
-  await env?.close()
-  await dns?.close()
+  await world?.close()
 })
 
-async function signedIn() {
-  const api = new ApiClient(env.app())
-  const { user, email } = await api.register(`owner-${crypto.randomUUID().slice(0, 8)}@example.com`)
-  return { api, email, userId: user.id as string }
-}
+const signedIn = () => newOwner(env)
 
 async function withDomain(domain: string) {
-  const owner = await signedIn()
-  const added = (await owner.api.json(owner.api.post('/api/domains', { domain }))).body.domain as DomainView
-  publishRecords(dns, added.records)
-  expect((await owner.api.json(owner.api.post(`/api/domains/${added.id}/check`))).body.domain.status).toBe('active')
-  return { ...owner, domainId: added.id }
+  const owner = await ownerWithDomain(world, domain)
+  expect(owner.domain.status).toBe('active')
+  return { ...owner, domainId: owner.domain.id }
 }
 
-async function rcpt(to: string): Promise<string> {
-  const { client } = await RawSmtp.connect(env.mxPort)
-  try {
-    await client.command('EHLO outside.example')
-    await client.command('MAIL FROM:<sender@outside.example>')
-    return await client.command(`RCPT TO:<${to}>`)
-  } finally {
-    client.close()
-  }
-}
+const rcpt = (to: string) => rcptReply(env.mxPort, to)
 
 const aliasesOn = async (domain: string) =>
   env.db.sql<{ alias: string; madeBy: string | null; forwardTo: string }[]>`select alias, made_by, forward_to from aliases where domain = ${domain} order by alias`

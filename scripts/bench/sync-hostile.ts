@@ -28,8 +28,8 @@ import { loadConfig } from '../../lib/config.ts'
 import { readProcfile } from '../procfile.ts'
 import { ApiClient } from '../testing/api-client.ts'
 import { DOVECOT, startDovecot, type Dovecot } from '../testing/dovecot.ts'
-import { startHostileImap, type CommandHook, type HostileImap, type HostileImapOptions, type HostileMessage } from '../testing/hostile-imap.ts'
-import { endlessList, hostileMail, hugeSearch, lyingLiteral, manyFolders, silentAfter } from '../testing/hostile-imap-behaviours.ts'
+import { startHostileImap, type HostileImap, type HostileImapOptions, type HostileMessage } from '../testing/hostile-imap.ts'
+import { drippingList, endlessList, hostileMail, hugeSearch, lyingLiteral, manyFolders, silentAfter } from '../testing/hostile-imap-behaviours.ts'
 import { imapCredentials } from '../testing/mailbox-accounts.ts'
 import { attachMailbox } from '../testing/mailbox.ts'
 import { benchDatabase } from './bench-db.ts'
@@ -73,16 +73,6 @@ function message(account: string, i: number): Buffer {
   return Buffer.from(`${head}Content-Type: multipart/mixed; boundary="b${i}"\r\n\r\n--b${i}\r\nContent-Type: text/plain\r\n\r\n${body}\r\n` +
     `--b${i}\r\nContent-Type: application/octet-stream; name="data-${i}.bin"\r\nContent-Disposition: attachment; filename="data-${i}.bin"\r\n` +
     `Content-Transfer-Encoding: base64\r\n\r\n${attachment}\r\n--b${i}--\r\n`)
-}
-
-/** A `* LIST` line every 20 ms, for ever (as in hostile-server.test.ts): never silent, never over a byte budget. */
-const drippingList: CommandHook = async (command, session) => {
-  if (command.name !== 'LIST' && command.name !== 'LSUB') return false
-  for (let i = 0; !session.closed; i++) {
-    await session.sendLine(`* LIST (\\HasNoChildren) "/" "Drip ${i}"`)
-    await sleep(20)
-  }
-  return true
 }
 
 const honestMail = (tag: string, n: number): HostileMessage[] =>
@@ -204,7 +194,7 @@ export async function run(): Promise<void> {
     const only = process.env.BENCH_SYNC_HOSTILE?.split(',').map((x) => x.trim()).filter(Boolean)
     const hostile = only?.length ? all.filter((h) => only.includes(h.name)) : all
     const holding = [
-      await serve('drip', { folders: { INBOX: honestMail('drip', 1) }, onCommand: drippingList }),
+      await serve('drip', { folders: { INBOX: honestMail('drip', 1) }, onCommand: drippingList() }),
       await serve('silent', { folders: { INBOX: honestMail('silent', 3) }, onCommand: silentAfter('UID FETCH') }),
     ]
     const labels: Record<string, string> = {

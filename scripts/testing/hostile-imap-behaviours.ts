@@ -13,6 +13,21 @@ export function endlessList(): CommandHook {
   }
 }
 
+/**
+ * LIST and LSUB answered with a `* LIST` line every `pauseMs`, for ever: never silent (a socket
+ * timeout never fires) and never over a byte budget, so only a deadline ends it.
+ */
+export function drippingList(pauseMs = 20): CommandHook {
+  return async (command, session) => {
+    if (command.name !== 'LIST' && command.name !== 'LSUB') return false
+    for (let i = 0; !session.closed; i++) {
+      await session.sendLine(`* LIST (\\HasNoChildren) "/" "Drip ${i}"`)
+      await new Promise((resolve) => setTimeout(resolve, pauseMs))
+    }
+    return true
+  }
+}
+
 function* endlessListLines(name: string): Generator<string> {
   for (let n = 1; ; n += 100) {
     let batch = ''

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dovecotAvailable } from '../../scripts/testing/dovecot.ts'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
-import { startHostileImap, type CommandHook, type HostileImap, type HostileImapOptions } from '../../scripts/testing/hostile-imap.ts'
-import { hostileMail, hugeSearch, lyingLiteral, manyFolders } from '../../scripts/testing/hostile-imap-behaviours.ts'
+import { startHostileImap, type HostileImap, type HostileImapOptions } from '../../scripts/testing/hostile-imap.ts'
+import { drippingList, hostileMail, hugeSearch, lyingLiteral, manyFolders } from '../../scripts/testing/hostile-imap-behaviours.ts'
 import { addImapAccount, syncJobFinished, syncNow } from '../../scripts/testing/mailbox-accounts.ts'
 import { startSyncEnv, type SyncEnv } from '../../scripts/testing/sync-env.ts'
 import { MAX_FOLDERS } from './sync-mailbox.ts'
@@ -16,16 +16,6 @@ import { UNSTORED_SUBJECT } from './unstored-message.ts'
 const run = dovecotAvailable()
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 const PASSWORD = 'hostile-password'
-
-/** A `* LIST` line every 20 ms, for ever: never silent (the socket timeout never fires), never over a byte budget. */
-const drippingList: CommandHook = async (command, session) => {
-  if (command.name !== 'LIST' && command.name !== 'LSUB') return false
-  for (let i = 0; !session.closed; i++) {
-    await session.sendLine(`* LIST (\\HasNoChildren) "/" "Drip ${i}"`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  return true
-}
 
 describe.skipIf(!run)('the sync against hostile IMAP servers', () => {
   let env: SyncEnv
@@ -164,7 +154,7 @@ describe.skipIf(!run)('the sync against hostile IMAP servers', () => {
 
   it('one user\'s four accounts on a server that talks without end take at most half the slots: another user\'s Sync runs meanwhile, and each hostile sync ends at its deadline', async () => {
     const users = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`drip${i}@hostile.test`, PASSWORD]))
-    const imap = await serve({ users, onCommand: drippingList })
+    const imap = await serve({ users, onCommand: drippingList() })
     const hostileIds: string[] = []
     for (const email of Object.keys(users)) hostileIds.push((await addImapAccount(env.user, imap, email, PASSWORD)).providerId)
     await expect.poll(() => imap.commandsRunning()).toBeGreaterThan(0)

@@ -39,6 +39,9 @@ export function cleanLine(value: string, max: number): string {
   return truncate(s, max)
 }
 
+/** True when the value holds nothing cleanLine would change but its length: no control character, no lone surrogate. */
+export const isCleanLine = (value: string) => !ANY_CONTROL.test(value) && wellFormed(value) === value
+
 /** A body (text or HTML): kept as it is but for NUL and lone surrogates, which no display and no text type holds (shown as U+FFFD). */
 export function cleanBody(value: string): string {
   const s = wellFormed(value)

@@ -28,6 +28,7 @@ import { openCredentials } from '../../lib/mailbox-credentials.ts'
 import { queues, type Payload, type WorkContext } from '../../db/queues.ts'
 import { requestMailboxChanges, requestSync } from '../../db/sync-requests.ts'
 import { imapUid, serverFlags, storableInteger, storableModseq } from './server-values.ts'
+import { isCleanLine } from './stored-text.ts'
 
 export interface SyncDeps {
   sql: Sql
@@ -211,8 +212,7 @@ async function recordFolders(deps: SyncDeps, { client, guard }: Session, provide
   return statuses
 }
 
-const recordableName = (path: string) =>
-  path.length > 0 && path.length <= MAX_FOLDER_NAME && !/[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(path)
+const recordableName = (path: string) => path.length > 0 && path.length <= MAX_FOLDER_NAME && isCleanLine(path)
 
 async function syncFolder(deps: SyncDeps, { client, guard }: Session, provider: ProviderForSync, folder: MailboxFolderRow, run: { singly: Set<number>; sliceEnd: number }): Promise<FetchCounts> {
   const { sql, config } = deps

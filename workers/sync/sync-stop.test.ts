@@ -5,22 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
-import { startHostileImap, type CommandHook, type HostileImap } from '../../scripts/testing/hostile-imap.ts'
+import { drippingList } from '../../scripts/testing/hostile-imap-behaviours.ts'
+import { startHostileImap, type HostileImap } from '../../scripts/testing/hostile-imap.ts'
 import { addImapAccount } from '../../scripts/testing/mailbox-accounts.ts'
 import { syncProcesses, type SyncProcesses } from '../../scripts/testing/sync-processes.ts'
 import { createTestApp, type TestApp } from '../../scripts/testing/test-app.ts'
 
 const run = dovecotAvailable()
-
-/** `* LIST` lines with a pause between them, for ever: never silent, never over a byte budget. */
-const drippingList: CommandHook = async (command, session) => {
-  if (command.name !== 'LIST') return false
-  for (let i = 0; !session.closed; i++) {
-    await session.sendLine(`* LIST (\\HasNoChildren) "/" "Drip ${i}"`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  return true
-}
 
 describe.skipIf(!run)('stopping the sync process', () => {
   let dovecot: Dovecot
@@ -29,7 +20,7 @@ describe.skipIf(!run)('stopping the sync process', () => {
   let processes: SyncProcesses
   beforeAll(async () => {
     dovecot = await startDovecot()
-    imap = await startHostileImap({ tls: dovecot.certificates, users: { 'drip@hostile.test': 'pw' }, onCommand: drippingList })
+    imap = await startHostileImap({ tls: dovecot.certificates, users: { 'drip@hostile.test': 'pw' }, onCommand: drippingList(50) })
     t = await createTestApp({ ALLOW_PRIVATE_NETWORKS: 'true' })
     processes = await syncProcesses(t, dovecot.caFile)
   })

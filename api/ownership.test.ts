@@ -2,6 +2,7 @@
 // with an id in its path answers user A with 404 for each resource of user B.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../scripts/testing/api-client.ts'
+import { makeRouteResources } from '../scripts/testing/route-fixtures.ts'
 import { createTestApp, type TestApp } from '../scripts/testing/test-app.ts'
 
 const PUBLIC = new Set([
@@ -30,57 +31,8 @@ beforeAll(async () => {
   b = new ApiClient(t.app)
   await a.register()
   const { user } = await b.register()
-  ofB.userId = user.id
-  ofB.sessionId = (await b.json(b.get('/api/account/sessions'))).body.sessions[0].id
-  // a passkey of B's (web/e2e/passkeys.test.ts registers them the real way, in Chromium)
-  const [passkey] = await t.db.sql<{ id: string }[]>`
-    insert into passkeys (user_id, credential_id, public_key, name) values (${user.id}, ${'b-credential'}, ${Buffer.from('key')}, 'b passkey') returning id`
-  ofB.passkeyId = passkey.id
-  const alias = await b.json(b.post(`/api/aliases/${user.id}`, { alias: `b-${user.id.slice(0, 8)}`, domain: 'veilmail.test', forwardTo: 'b@example.com' }))
-  ofB.aliasId = alias.body.alias.id
-  const domain = await b.json(b.post('/api/domains', { domain: 'b-domain.example' }))
-  ofB.domainId = domain.body.domain.id
-  const apiKey = await b.json(b.post('/api/api-keys', { name: 'b key' }))
-  ofB.apiKeyId = apiKey.body.apiKey.id
-  const credential = await b.json(b.post('/api/smtp-credentials', { aliasId: ofB.aliasId }))
-  ofB.credentialId = credential.body.credential.id
-  const key = await b.json(b.post('/api/encryption-keys', { keyName: 'b key', masterPassword: 'b master password' }))
-  ofB.keyId = key.body.key.id
-  const job = await b.json(b.post('/api/email-jobs', { to: 'friend@example.org', subject: 'hi', body: 'hello', fromAliasId: ofB.aliasId }))
-  ofB.jobId = job.body.jobId
-  // a forward of B's that failed for good (the pipeline's own tests make these the real way)
-  const [undelivered] = await t.db.sql<{ id: string }[]>`
-    insert into undelivered_messages (user_id, alias_id, target, reason, encrypted, recipient)
-    values (${user.id}, ${ofB.aliasId}, 'b@example.com', '550 5.1.1 mailbox unavailable', '-----BEGIN AGE ENCRYPTED FILE-----', 'age1x')
-    returning id`
-  ofB.undeliveredId = undelivered.id
-  // and a webhook delivery of B's that is failing (the pipeline's own tests make these the real way)
-  const spoolId = crypto.randomUUID()
-  await t.db.sql`insert into spool_messages (id, raw, meta, size) values (${spoolId}, ${Buffer.from('sealed')}, ${Buffer.from('sealed')}, 6)`
-  const [delivery] = await t.db.sql<{ id: string }[]>`
-    insert into deliveries (spool_id, alias_id, kind, target, attempts, last_error, last_attempt_at)
-    values (${spoolId}, ${ofB.aliasId}, 'webhook', 'https://hooks.example/b', 1, 'http-503', now())
-    returning id`
-  ofB.deliveryId = delivery.id
-  // a connected mailbox of B's with one synced message and its attachment (the sync's own tests
-  // make these from a real IMAP server); its first sync job stays queued, no sync process runs here
-  const provider = await b.json(b.post('/api/email-providers', {
-    provider: 'other', email: 'b@mail.example',
-    encryptedCredentials: Buffer.from(JSON.stringify({ email: 'b@mail.example', password: 'pw', host: 'imap.mail.example', port: 993, secure: true })).toString('base64'),
-  }))
-  ofB.providerId = provider.body.provider.id
-  ofB.syncJobId = provider.body.jobId
-  const [folder] = await t.db.sql<{ id: string }[]>`
-    insert into mailbox_folders (provider_id, path, enabled) values (${ofB.providerId}, 'INBOX', true) returning id`
-  ofB.folderId = folder.id
-  const [email] = await t.db.sql<{ id: string }[]>`
-    insert into received_emails (user_id, provider_id, folder_id, uid, thread_id, subject, received_at)
-    values (${user.id}, ${ofB.providerId}, ${folder.id}, 1, gen_random_uuid(), 'b mail', now()) returning id`
-  ofB.emailId = email.id
-  const [attachment] = await t.db.sql<{ id: string }[]>`
-    insert into received_attachments (email_id, user_id, filename, content_type, size, content)
-    values (${email.id}, ${user.id}, 'a.txt', 'text/plain', 1, '\\x00') returning id`
-  ofB.attachmentId = attachment.id
+  // one of each resource the routes name, made through the API where it can be (route-fixtures.ts)
+  Object.assign(ofB, await makeRouteResources(t, b, user, 'b'))
 })
 afterAll(() => t.close())
 

@@ -7,14 +7,15 @@ import type { ApiClient } from './api-client.ts'
 
 export type RouteResources = Record<string, string>
 
-export async function makeRouteResources(t: TestApp, client: ApiClient, user: { id: string; email?: string; password?: string }): Promise<RouteResources> {
+/** `label` names the alias's target (`<label>@example.com`) and the synced mail's subject (`<label> mail`), for a test that reads them back. */
+export async function makeRouteResources(t: TestApp, client: ApiClient, user: { id: string; email?: string; password?: string }, label?: string): Promise<RouteResources> {
   const r: RouteResources = { userId: user.id }
   const tag = crypto.randomUUID().slice(0, 8)
   r.sessionId = (await client.json(client.get('/api/account/sessions'))).body.sessions[0].id
   const [passkey] = await t.db.sql<{ id: string }[]>`
     insert into passkeys (user_id, credential_id, public_key, name) values (${user.id}, ${`credential-${tag}`}, ${Buffer.from('key')}, 'a passkey') returning id`
   r.passkeyId = passkey.id
-  const alias = await client.json(client.post(`/api/aliases/${user.id}`, { alias: `r-${tag}`, domain: 'veilmail.test', forwardTo: `${tag}@example.com` }))
+  const alias = await client.json(client.post(`/api/aliases/${user.id}`, { alias: `r-${tag}`, domain: 'veilmail.test', forwardTo: `${label ?? tag}@example.com` }))
   r.aliasId = alias.body.alias.id
   const domain = await client.json(client.post('/api/domains', { domain: `d-${tag}.example` }))
   r.domainId = domain.body.domain.id
@@ -50,7 +51,7 @@ export async function makeRouteResources(t: TestApp, client: ApiClient, user: { 
   r.folderId = folder.id
   const [email] = await t.db.sql<{ id: string }[]>`
     insert into received_emails (user_id, provider_id, folder_id, uid, thread_id, subject, received_at)
-    values (${user.id}, ${r.providerId}, ${folder.id}, 1, gen_random_uuid(), 'a mail', now()) returning id`
+    values (${user.id}, ${r.providerId}, ${folder.id}, 1, gen_random_uuid(), ${`${label ?? 'a'} mail`}, now()) returning id`
   r.emailId = email.id
   const [attachment] = await t.db.sql<{ id: string }[]>`
     insert into received_attachments (email_id, user_id, filename, content_type, size, content)

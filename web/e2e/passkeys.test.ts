@@ -130,7 +130,7 @@ describe.skipIf(!run)('passkeys in Chromium', () => {
     expect(await sessionStatus(page)).toBe(401)
 
     expect(await subjects(email)).toEqual(expect.arrayContaining(['Veilmail: A passkey was added', 'Veilmail: A passkey was removed']))
-  })
+  }, 120_000)
 
   it('refuses a forged assertion, one without a challenge of this browser, and a challenge answered twice', async () => {
     const email = `forged.${crypto.randomUUID().slice(0, 8)}@example.com`

@@ -67,14 +67,22 @@ describe.skipIf(!run)('passkeys in Chromium', () => {
     expect(stored.name).toBe('Work laptop')
 
     // signed out, the sign-in page's passkey button is a complete sign-in (no second step)
+    // (the autofill request the page starts is left waiting untouched; the device is touched before
+    // the button asks, as a request made while untouched would wait for good)
     await signOut(page)
     await device.touch(false)
+    const autofillAsked = page.waitForResponse((r) => r.url().endsWith('/api/auth/passkey/options'))
     await page.goto(`${server.url}/auth`)
+    await autofillAsked
     await page.getByRole('button', { name: 'Continue with a passkey' }).waitFor()
     expect(await sessionStatus(page)).toBe(401)
     await page.screenshot({ path: path.join(SCREENSHOTS, 'passkey-sign-in-1280.png') })
-    await page.getByRole('button', { name: 'Continue with a passkey' }).click()
+    const buttonAsked = page.waitForResponse((r) => r.url().endsWith('/api/auth/passkey/options'))
+    const signedIn = page.waitForResponse((r) => r.url().endsWith('/api/auth/passkey') && r.request().method() === 'POST')
     await device.touch(true)
+    await page.getByRole('button', { name: 'Continue with a passkey' }).click()
+    await buttonAsked
+    expect((await signedIn).status()).toBe(200)
     await page.waitForURL('**/dashboard')
     expect(await sessionStatus(page)).toBe(200)
 

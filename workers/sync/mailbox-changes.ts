@@ -29,9 +29,10 @@ export function mailboxChangesHandler(deps: SyncDeps) {
     // a delete that moves to Trash waits out its undo window (Undo takes the row back meanwhile); in Trash a delete is final
     const trashPath = trashFolder(folders)?.path
     const waiting = pending.filter((c) => c.deleted && c.undoLeft > 0 && (c.moveTo !== null || c.folderPath !== trashPath))
-    if (waiting.length > 0) await writeLater(deps, providerId, Math.max(...waiting.map((c) => c.undoLeft)))
+    // written by a later job, once this one has written the rest (a failed one's retry takes them along instead)
+    const later = () => (waiting.length > 0 ? writeLater(deps, providerId, Math.max(...waiting.map((c) => c.undoLeft))) : undefined)
     const changes = pending.filter((c) => !waiting.includes(c))
-    if (changes.length === 0) return
+    if (changes.length === 0) return later()
     const creds = openCredentials(config, provider)
     let client: ImapFlow | undefined
     let guard: ImapGuard | undefined
@@ -44,6 +45,7 @@ export function mailboxChangesHandler(deps: SyncDeps) {
       for (const c of changes) byFolder.set(c.folderPath, [...(byFolder.get(c.folderPath) ?? []), c])
       for (const [path, folderChanges] of byFolder) await writeFolder(deps, { client, guard }, path, folderChanges, trash)
       log.info('mailbox_changes.done', { job: ctx.jobId, provider: providerId, changes: changes.length })
+      await later()
       // what else changed on the server meanwhile comes in with a sync right after
       await requestSync(sql, deps.boss, providerId)
     } catch (error) {

@@ -1,6 +1,6 @@
 // Microsoft sign-in for Outlook accounts (arctic's Entra ID client). A module of its own so that
 // only what uses it loads arctic: the API's sign-in routes, and the sync when it renews an Outlook
-// account's tokens (workers/sync/mailbox-login.ts imports it then); a sync process with no Outlook
+// account's tokens (db/mailbox-login.ts imports it then); a sync process with no Outlook
 // account never holds it in memory. In lib/, below both (scripts/floors.test.ts).
 import { MicrosoftEntraId } from 'arctic'
 import type { Config } from './config.ts'

@@ -86,10 +86,10 @@ describe('floors', () => {
     expect(mayImport('api/server.ts', 'db/queues.ts')).toBe(true)
     // the web process loads no worker code, and the workers no route
     expect(mayImport('api/emails/email-routes.ts', 'workers/sync/sync-mailbox.ts')).toBe(false)
-    expect(mayImport('api/auth/microsoft-routes.ts', 'workers/sync/mailbox-login.ts')).toBe(false)
+    expect(mayImport('api/auth/microsoft-routes.ts', 'workers/sync/sync-mailbox.ts')).toBe(false)
     expect(mayImport('workers/sync/sync-mailbox.ts', 'api/app.ts')).toBe(false)
     expect(mayImport('api/emails/email-routes.ts', 'db/sync-requests.ts')).toBe(true)
-    expect(mayImport('workers/sync/mailbox-login.ts', 'lib/mailbox-credentials.ts')).toBe(true)
+    expect(mayImport('workers/sync/sync-mailbox.ts', 'db/mailbox-login.ts')).toBe(true)
     expect(mayImport('api/account/account-routes.test.ts', 'workers/delivery/account-cleanup.ts')).toBe(true)
     expect(mayImport('web/features/x/a.ts', 'shared/alias-schemas.ts')).toBe(true)
     expect(mayImport('web/features/inbox/components/a.tsx', 'web/features/compose/components/compose-form.tsx')).toBe(false)

@@ -18,7 +18,7 @@ import { insertAttachments, type NewAttachment } from '../../db/received-attachm
 import { insertReceivedEmails, type NewReceivedEmail } from '../../db/received-emails.ts'
 import { log } from '../../lib/log.ts'
 import type { SecretBox } from '../../lib/secret-box.ts'
-import { BUDGETS, ImapLimitError, type ImapGuard } from './imap-limits.ts'
+import { BUDGETS, ImapLimitError, type ImapGuard } from '../../lib/imap-limits.ts'
 import { assignThreads, type ThreadInput } from './mail-threads.ts'
 import { readAhead } from './read-ahead.ts'
 import { parseMessage, threadSubject, type ParsedMessage } from './received-mail.ts'

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Lookup } from '../../lib/ssrf-guard.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
-import { closeImap, connectImap, ImapConnectError } from './imap-connect.ts'
+import { closeImap, connectImap, ImapConnectError } from '../../lib/imap-connect.ts'
 import type { PasswordCredentials } from '../../lib/mailbox-credentials.ts'
 
 const run = dovecotAvailable()

@@ -4,15 +4,15 @@
 // (RFC 3501 §6.4.6 STORE); a deleted message is moved to the Trash folder (RFC 6851 MOVE, RFC
 // 6154 \Trash; created when the account has none) once its undo window has passed, or flagged
 // \Deleted and expunged by UID (RFC 4315 UID EXPUNGE) when it is already in Trash. Idempotent: a retried job sets the same flags again. Every command
-// is bounded in bytes and time like the sync's (imap-limits.ts), and the whole job by the sync's slice.
+// is bounded in bytes and time like the sync's (lib/imap-limits.ts), and the whole job by the sync's slice.
 import type { ImapFlow } from 'imapflow'
 import { getProviderForSync, markProviderError } from '../../db/email-providers.ts'
 import { listFolders, upsertFolder, type MailboxFolderRow } from '../../db/mailbox-folders.ts'
 import { clearFlagsPending, deleteReceivedEmail, listPendingChanges, type PendingChange } from '../../db/received-emails.ts'
 import { log } from '../../lib/log.ts'
-import { classifyImapError, closeImap } from './imap-connect.ts'
-import { BUDGETS, ImapGuard } from './imap-limits.ts'
-import { loginMailbox } from './mailbox-login.ts'
+import { classifyImapError, closeImap } from '../../lib/imap-connect.ts'
+import { BUDGETS, ImapGuard } from '../../lib/imap-limits.ts'
+import { loginMailbox } from '../../db/mailbox-login.ts'
 import { openCredentials } from '../../lib/mailbox-credentials.ts'
 import { enqueue, queues, type Payload, type WorkContext } from '../../db/queues.ts'
 import type { SyncDeps } from './sync-mailbox.ts'

@@ -1,6 +1,6 @@
 // What the `sync` process holds in memory from its start: modules it loads whatever the accounts
 // are. arctic (Microsoft sign-in) is loaded only when an Outlook account's tokens are renewed
-// (mailbox-login.ts imports lib/microsoft-client.ts then), not by every sync process at its start.
+// (db/mailbox-login.ts imports lib/microsoft-client.ts then), not by every sync process at its start.
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'

@@ -9,7 +9,7 @@ import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/test
 import { addImapAccount, imapCredentials, syncJobFinished, syncNow } from '../../scripts/testing/mailbox-accounts.ts'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
 import { createTestApp, testConfig, type TestApp } from '../../scripts/testing/test-app.ts'
-import { ImapConnectError } from './imap-connect.ts'
+import { ImapConnectError } from '../../lib/imap-connect.ts'
 import { sealCredentials } from '../../lib/mailbox-credentials.ts'
 import { syncProvider, type SyncDeps } from './sync-mailbox.ts'
 import { startSyncWorker } from './sync-worker.ts'

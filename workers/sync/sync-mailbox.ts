@@ -6,7 +6,7 @@
 // for flags), else by comparing every stored UID's flags; expunges without QRESYNC by comparing
 // the server's UID list with ours. New mail: fetch-new-mail.ts.
 //
-// The server is input like any other (imap-limits.ts): every command has a byte budget and a
+// The server is input like any other (lib/imap-limits.ts): every command has a byte budget and a
 // deadline, the sync a time slice after which it yields its slot and goes on in a new job at the
 // back of the queue, an account at most MAX_FOLDERS folders; a batch that came with more than its
 // server announced is fetched again one message at a time on a new connection.
@@ -21,9 +21,9 @@ import type { Config } from '../../lib/config.ts'
 import { log } from '../../lib/log.ts'
 import { receivedMailBox } from '../../lib/received-mail-box.ts'
 import { fetchNewMessages, RefetchSinglyError, type FetchCounts } from './fetch-new-mail.ts'
-import { classifyImapError, closeImap, ImapConnectError } from './imap-connect.ts'
-import { BUDGETS, ImapGuard } from './imap-limits.ts'
-import { loginMailbox } from './mailbox-login.ts'
+import { classifyImapError, closeImap, ImapConnectError } from '../../lib/imap-connect.ts'
+import { BUDGETS, ImapGuard } from '../../lib/imap-limits.ts'
+import { loginMailbox } from '../../db/mailbox-login.ts'
 import { openCredentials } from '../../lib/mailbox-credentials.ts'
 import { queues, type Payload, type WorkContext } from '../../db/queues.ts'
 import { requestMailboxChanges, requestSync } from '../../db/sync-requests.ts'

@@ -6,13 +6,13 @@
 // signing in again (/api/auth/microsoft) brings it back.
 import type { ImapFlow } from 'imapflow'
 import type { OAuth2Tokens } from 'arctic'
-import type { Sql } from '../../db/client.ts'
-import { getProviderForSync, updateProviderCredentials, type ProviderForSync } from '../../db/email-providers.ts'
-import type { Config } from '../../lib/config.ts'
-import { log } from '../../lib/log.ts'
-import { isOAuth, openCredentials, sealCredentials, type ImapCredentials, type OAuthCredentials } from '../../lib/mailbox-credentials.ts'
-import { OUTLOOK_EXPIRED_MESSAGE } from '../../shared/outlook-connection.ts'
-import { connectImap, ImapConnectError } from './imap-connect.ts'
+import type { Sql } from './client.ts'
+import { getProviderForSync, updateProviderCredentials, type ProviderForSync } from './email-providers.ts'
+import type { Config } from '../lib/config.ts'
+import { log } from '../lib/log.ts'
+import { isOAuth, openCredentials, sealCredentials, type ImapCredentials, type OAuthCredentials } from '../lib/mailbox-credentials.ts'
+import { OUTLOOK_EXPIRED_MESSAGE } from '../shared/outlook-connection.ts'
+import { connectImap, ImapConnectError } from '../lib/imap-connect.ts'
 
 export interface LoginDeps {
   sql: Sql
@@ -72,7 +72,7 @@ async function renewOutlookTokens(deps: LoginDeps, providerId: string, stale: OA
     const current = row ? openCredentials(config, row) : undefined
     if (!current || !isOAuth(current)) throw new ImapConnectError('internal', 'The account changed during the sync. It will be tried again.')
     if (current.accessToken !== stale.accessToken) return current
-    const { microsoftClient, OAuth2RequestError, OUTLOOK_IMAP_SCOPES } = await import('../../lib/microsoft-client.ts')
+    const { microsoftClient, OAuth2RequestError, OUTLOOK_IMAP_SCOPES } = await import('../lib/microsoft-client.ts')
     let tokens: OAuth2Tokens
     try {
       tokens = await withTimeout(microsoftClient(config).refreshAccessToken(current.refreshToken, OUTLOOK_IMAP_SCOPES), config.sync.imapTimeoutMs)

@@ -6,9 +6,9 @@
 import net from 'node:net'
 import tls from 'node:tls'
 import { ImapFlow } from 'imapflow'
-import { BlockedAddressError, resolvePublicAddress, type Lookup } from '../../lib/ssrf-guard.ts'
+import { BlockedAddressError, resolvePublicAddress, type Lookup } from './ssrf-guard.ts'
 import { ImapLimitError, parserLimits } from './imap-limits.ts'
-import { isOAuth, type ImapCredentials } from '../../lib/mailbox-credentials.ts'
+import { isOAuth, type ImapCredentials } from './mailbox-credentials.ts'
 
 
 /** `oauth-expired`: Microsoft no longer renews an Outlook account's sign-in; the user must sign in again. */

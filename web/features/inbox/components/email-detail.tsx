@@ -23,6 +23,7 @@ import { ConversationMessage } from './conversation-message.tsx'
 import { useOpenCompose } from './inbox-compose-context.ts'
 import { MessageBody } from './message-body.tsx'
 import { MessageHeader } from './message-header.tsx'
+import { ShortcutKeys } from './shortcut-keys.tsx'
 
 /** The text the reader saw, for the quote: the text body, or the HTML's text (parsed inert, never rendered). */
 function quotedEmail(email: EmailDetailView): QuotedEmail {
@@ -196,6 +197,16 @@ export function EmailDetail({ emailId }: { emailId: string }) {
           Forward
         </Button>
       </div>
+      <ShortcutKeys
+        on={{
+          back: () => navigate(backTo),
+          reply,
+          forward,
+          star: () => star(isConversation && newest ? newest : email.data),
+          archive: () => canArchive && void archive(),
+          delete: () => !remove.isPending && (inTrash ? setConfirming(true) : void confirmDelete()),
+        }}
+      />
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}

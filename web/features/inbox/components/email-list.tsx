@@ -23,9 +23,12 @@ import { BULK_DELETE_ERROR, BULK_UPDATE_ERROR, bulkDeleteToast, bulkReadToast, R
 import { folderName, inboxSearch, PAGE_SIZE, readInboxView } from '../lib/inbox-view.ts'
 import { EmailListToolbar } from './email-list-toolbar.tsx'
 import { EmailRow } from './email-row.tsx'
+import { ShortcutKeys } from './shortcut-keys.tsx'
 
 // With no account the first visit goes to the settings (nothing to show without one); later visits show the empty state.
 let sentToSettings = false
+// The conversation last opened from the list: back in the list ("u"), j and k go on from it.
+let lastOpened: string | undefined
 
 function EmptyState({ icon, text, action }: { icon?: ReactNode; text: string; action?: ReactNode }) {
   return (
@@ -52,6 +55,8 @@ export function EmailList() {
   const conversations = useMemo(() => groupConversations(emails.data?.emails ?? []), [emails.data])
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
   const [confirmingDelete, setConfirmingDelete] = useState(false)
+  // the keyboard's row (j/k), focused so the ring shows where it is
+  const [current, setCurrent] = useState<string | undefined>(lastOpened)
   const trashFolders = useTrashFolders()
   const queryClient = useQueryClient()
   useEffect(() => setSelected(new Set()), [view.account, view.folder, view.category, view.page])
@@ -80,15 +85,16 @@ export function EmailList() {
 
   // Archive: to each account's \Archive folder, with Undo in the toast
   const archiveFolders = useArchiveFolders()
-  const canArchive = chosen.length > 0 && chosen.every((c) => c.emails.every((e) => archiveFolders.has(e.providerId) && archiveFolders.get(e.providerId) !== e.folderId))
+  const archivable = (list: Conversation[]) => list.length > 0 && list.every((c) => c.emails.every((e) => archiveFolders.has(e.providerId) && archiveFolders.get(e.providerId) !== e.folderId))
+  const canArchive = archivable(chosen)
   // Move to: any other folder of the selection's one account
   const chosenAccounts = new Set(chosen.flatMap((c) => c.emails.map((e) => e.providerId)))
   const chosenFolders = new Set(chosen.flatMap((c) => c.emails.map((e) => e.folderId)))
   const moveTargets = chosenAccounts.size === 1
     ? providers.data?.find((p) => chosenAccounts.has(p.id))?.folders.filter((f) => !chosenFolders.has(f.id)).map((f) => ({ id: f.id, name: folderName(f.path) }))
     : undefined
-  async function archiveSelected(folderOf: ReadonlyMap<string, string> = archiveFolders, verb = 'archived') {
-    const emails = chosen.flatMap((c) => c.emails)
+  async function archiveSelected(folderOf: ReadonlyMap<string, string> = archiveFolders, verb = 'archived', list = chosen) {
+    const emails = list.flatMap((c) => c.emails)
     await removeCachedEmails(queryClient, userId ?? '', new Set(emails.map((e) => e.id)))
     try {
       const result = await moveEmails(emails, folderOf)
@@ -135,11 +141,12 @@ export function EmailList() {
   }
 
   // In Trash a delete is for good and asks first; elsewhere it moves to Trash with Undo in the toast.
-  const chosenInTrash = chosen.some((c) => c.emails.some((e) => trashFolders.has(e.folderId)))
-  function deleteSelected() {
+  const inTrash = (list: Conversation[]) => list.some((c) => c.emails.some((e) => trashFolders.has(e.folderId)))
+  const chosenInTrash = inTrash(chosen)
+  function deleteSelected(list = chosen) {
     setConfirmingDelete(false)
-    const forGood = chosenInTrash
-    remove.mutate(idsOf(chosen), {
+    const forGood = inTrash(list)
+    remove.mutate(idsOf(list), {
       onSuccess: (result) => {
         const done = bulkDeleteToast(result.succeeded.length, result.failed.length)
         if (forGood || result.succeeded.length === 0) toast(done)
@@ -178,6 +185,47 @@ export function EmailList() {
           onNext: () => go({ page: view.page + 1 }),
         }
 
+  // Keys act on the selected conversations when there are any, else on the keyboard's row.
+  const at = conversations.findIndex((c) => c.threadId === current)
+  const currentConversation = at >= 0 ? conversations[at] : undefined
+  const move = (step: number) => {
+    if (conversations.length === 0) return
+    setCurrent(conversations[at < 0 ? 0 : Math.min(conversations.length - 1, Math.max(0, at + step))].threadId)
+  }
+  function open(c: Conversation) {
+    lastOpened = c.threadId
+    navigate(`/inbox/${c.latestEmail.id}${inboxSearch(view)}`)
+  }
+  const target = chosen.length > 0 ? chosen : currentConversation ? [currentConversation] : []
+  // the keyboard's row leaving the list: the next one (or the one before) takes its place
+  function stepPast(leaving: Conversation[]) {
+    if (!currentConversation || !leaving.includes(currentConversation)) return
+    const gone = new Set(leaving.map((c) => c.threadId))
+    setCurrent((conversations.slice(at + 1).find((c) => !gone.has(c.threadId)) ?? conversations.slice(0, at).reverse().find((c) => !gone.has(c.threadId)))?.threadId)
+  }
+  const keys = {
+    next: () => move(1),
+    previous: () => move(-1),
+    open: () => currentConversation && open(currentConversation),
+    star: () => currentConversation && star(currentConversation),
+    archive: () => {
+      if (!archivable(target)) return
+      stepPast(target)
+      void archiveSelected(archiveFolders, 'archived', target)
+    },
+    delete: () => {
+      if (target.length === 0) return
+      // in Trash it asks first, as the button does: the question names the selection
+      if (inTrash(target)) {
+        setSelected(new Set(target.map((c) => c.threadId)))
+        setConfirmingDelete(true)
+        return
+      }
+      stepPast(target)
+      deleteSelected(target)
+    },
+  }
+
   let body: ReactNode
   if (providers.isPending || emails.isPending) {
     body = <EmptyState icon={<Spinner decorative />} text="Loading emails..." />
@@ -209,7 +257,8 @@ export function EmailList() {
               return next
             })}
             onStar={() => star(c)}
-            onOpen={() => navigate(`/inbox/${c.latestEmail.id}${inboxSearch(view)}`)}
+            onOpen={() => open(c)}
+            current={c.threadId === current}
             account={accountOf?.get(c.latestEmail.providerId)}
           />
         ))}
@@ -238,6 +287,7 @@ export function EmailList() {
         pager={pager}
       />
       {body}
+      <ShortcutKeys on={keys} />
       <ConfirmDialog
         open={confirmingDelete}
         onOpenChange={setConfirmingDelete}
@@ -246,7 +296,7 @@ export function EmailList() {
         confirmLabel="Delete"
         pendingLabel="Deleting..."
         pending={remove.isPending}
-        onConfirm={deleteSelected}
+        onConfirm={() => deleteSelected()}
       />
     </Card>
   )

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react'
 import { Paperclip, Star } from 'lucide-react'
 import { cn } from '../../../lib/cn.ts'
 import { senderLabel, type Conversation } from '../lib/conversations.ts'
@@ -12,10 +13,16 @@ interface EmailRowProps {
   onOpen: () => void
   /** in "All accounts" (more than one), the account the conversation came to */
   account?: string
+  /** the keyboard's row (j/k): its open button takes the focus */
+  current?: boolean
 }
 
 /** A list row: checkbox, star, sender's name (count), subject, preview, account (in All accounts), paperclip, date, unread dot. */
-export function EmailRow({ conversation, selected, mobile, onSelect, onStar, onOpen, account }: EmailRowProps) {
+export function EmailRow({ conversation, selected, mobile, onSelect, onStar, onOpen, account, current = false }: EmailRowProps) {
+  const openButton = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    if (current) openButton.current?.focus()
+  }, [current])
   const { latestEmail: latest } = conversation
   const unread = conversation.unreadCount > 0
   const starred = conversation.emails.some((e) => e.isStarred)
@@ -25,9 +32,11 @@ export function EmailRow({ conversation, selected, mobile, onSelect, onStar, onO
     <li
       data-testid="email-row"
       data-unread={unread}
+      data-current={current}
       className={cn(
         'group flex items-center gap-2 border-b border-border px-2 py-2.5 last:border-b-0 hover:bg-muted/60 sm:gap-3 sm:px-3',
         selected && 'bg-accent/40',
+        current && 'shadow-[inset_3px_0_0_var(--color-primary)]',
         unread ? 'font-semibold text-foreground' : 'text-muted-foreground',
       )}
     >
@@ -47,7 +56,7 @@ export function EmailRow({ conversation, selected, mobile, onSelect, onStar, onO
       >
         <Star className={cn('size-4', starred ? 'fill-amber-400 text-amber-500' : 'text-muted-foreground')} aria-hidden="true" />
       </button>
-      <button type="button" onClick={onOpen} className="flex min-w-0 flex-1 cursor-pointer items-center gap-2 text-left sm:gap-3">
+      <button ref={openButton} type="button" onClick={onOpen} className="flex min-w-0 flex-1 cursor-pointer items-center gap-2 text-left sm:gap-3">
         <span className="flex min-w-0 flex-1 flex-col gap-0.5 text-sm sm:flex-row sm:items-baseline sm:gap-3">
           <span className="truncate sm:w-40 sm:shrink-0" data-testid="row-sender">{senderLabel(conversation)}</span>
           <span className="flex min-w-0 flex-1 items-baseline gap-2">

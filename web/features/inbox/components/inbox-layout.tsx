@@ -3,9 +3,11 @@ import { useLocation } from 'react-router-dom'
 import { Dialog as DialogPrimitive } from 'radix-ui'
 import { PanelLeftOpen, X } from 'lucide-react'
 import { DESKTOP_QUERY, useMediaQuery } from '../../../hooks/use-media-query.ts'
-import { InboxComposeContext, type ComposeRequest } from './inbox-compose-context.ts'
+import { InboxComposeContext, NEW_EMAIL, type ComposeRequest } from './inbox-compose-context.ts'
 import { InboxPartsContext, type InboxParts } from './inbox-parts.ts'
 import { InboxSidebar } from './inbox-sidebar.tsx'
+import { ShortcutKeys } from './shortcut-keys.tsx'
+import { ShortcutsDialog } from './shortcuts-dialog.tsx'
 import { useMailEvents } from '../api/mail-events.ts'
 import { useAuth } from '../../../lib/auth-context.ts'
 
@@ -26,6 +28,9 @@ export function InboxLayout({ parts, children }: { parts: InboxParts; children: 
     setDrawerOpen(false)
     setCompose(request)
   }
+  // "/" focuses the inbox's search box when the page has one; the "?" list names "/" only then
+  const searchBox = () => document.querySelector<HTMLInputElement>('input[type="search"], [role="searchbox"]')
+  const [help, setHelp] = useState<{ searchBox: boolean }>()
 
   return (
     <InboxPartsContext.Provider value={parts}>
@@ -68,6 +73,8 @@ export function InboxLayout({ parts, children }: { parts: InboxParts; children: 
           </DialogPrimitive.Root>
         )}
         <parts.ComposeDialog request={compose} onClose={() => setCompose(undefined)} />
+        <ShortcutKeys on={{ compose: () => openCompose(NEW_EMAIL), search: () => searchBox()?.focus(), help: () => setHelp({ searchBox: searchBox() !== null }) }} />
+        <ShortcutsDialog open={help !== undefined} onOpenChange={(open) => !open && setHelp(undefined)} searchBox={help?.searchBox ?? false} />
       </InboxComposeContext.Provider>
     </InboxPartsContext.Provider>
   )

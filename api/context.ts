@@ -9,6 +9,8 @@ export interface AppDeps {
   config: Config
   /** the built web app (dist/web); absent in API-only tests */
   webRoot?: string
+  /** an extra trusted CA for IMAP servers (PEM; tests), besides the system's and NODE_EXTRA_CA_CERTS: the search's body words */
+  imapCa?: string
 }
 
 export interface AppEnv {

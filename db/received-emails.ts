@@ -7,6 +7,7 @@ import type { EmailListView } from '../shared/email-schemas.ts'
 import { copyData, copyStatement, type CopyColumn } from './binary-copy.ts'
 import type { Db } from './client.ts'
 import { CopyRefusedError, copyIn } from './copy-in.ts'
+import { searchCondition, type StoredSearch } from './mail-search.ts'
 
 export type EmailCategory = 'inbox' | 'unread' | 'starred'
 
@@ -185,6 +186,8 @@ export interface ListQuery {
   category: EmailCategory
   limit: number
   offset: number
+  /** only what the inbox search matches (db/mail-search.ts) */
+  search?: StoredSearch
 }
 
 /**
@@ -193,7 +196,7 @@ export interface ListQuery {
  * first row), and only the page's own rows are read from the table.
  */
 export async function listReceivedEmails(db: Db, userId: string, q: ListQuery): Promise<ReceivedEmailListRow[]> {
-  const matching = db`${listScope(db, userId, q)} and not deleted`
+  const matching = db`${listScope(db, userId, q)} and not deleted ${searchCondition(db, q.search)}`
   // past the last row the subquery is null and so is the comparison: an empty page
   const fromPageStart = q.offset === 0 ? db`` : db`and (received_at, id) <= (
       select received_at, id from received_emails where ${matching} order by received_at desc, id desc offset ${q.offset} limit 1)`
@@ -211,7 +214,7 @@ export const PAGE_THREAD_MESSAGES = 200
  * counting threads; for each, its messages in the list, newest first, at most PAGE_THREAD_MESSAGES.
  */
 export async function listConversationPage(db: Db, userId: string, q: ListQuery): Promise<ReceivedEmailListRow[]> {
-  const matching = db`${listScope(db, userId, q)} and not deleted`
+  const matching = db`${listScope(db, userId, q)} and not deleted ${searchCondition(db, q.search)}`
   return db<ReceivedEmailListRow[]>`
     with threads as (
       select thread_id from received_emails where ${matching}
@@ -226,7 +229,7 @@ export async function listConversationPage(db: Db, userId: string, q: ListQuery)
 /** How many conversations a list holds: the pager's total, in the unit of its rows. */
 export async function countConversations(db: Db, userId: string, q: Omit<ListQuery, 'limit' | 'offset'>): Promise<number> {
   const [row] = await db<{ total: number }[]>`
-    select count(distinct thread_id)::int as total from received_emails where ${listScope(db, userId, { ...q, limit: 0, offset: 0 })} and not deleted`
+    select count(distinct thread_id)::int as total from received_emails where ${listScope(db, userId, { ...q, limit: 0, offset: 0 })} and not deleted ${searchCondition(db, q.search)}`
   return row.total
 }
 

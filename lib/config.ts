@@ -123,6 +123,9 @@ const EnvSchema = v.object({
   // long after a user's last GET /api/emails their accounts are watched.
   SYNC_IDLE_CONNECTIONS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number (0 turns IDLE off)'), v.transform(Number)), '100'),
   SYNC_IDLE_ACTIVE_SECONDS: v.optional(PositiveInt, '300'),
+  // Inbox search: how long the words in bodies may be searched for on the user's IMAP servers;
+  // an account whose server has not answered by then is left out of the results and named.
+  SEARCH_TIMEOUT_SECONDS: v.optional(v.pipe(PositiveInt, v.maxValue(60)), '6'),
 })
 
 export type Config = ReturnType<typeof buildConfig>
@@ -198,6 +201,7 @@ function buildConfig(env: NodeJS.ProcessEnv) {
       commandTimeoutMs: e.IMAP_TIMEOUT_SECONDS * 4000, sliceMs: e.SYNC_SLICE_SECONDS * 1000, processes: e.SYNC_PROCESSES,
     },
     syncIdle: { connections: e.SYNC_IDLE_CONNECTIONS, activeSeconds: e.SYNC_IDLE_ACTIVE_SECONDS },
+    search: { imapBudgetMs: e.SEARCH_TIMEOUT_SECONDS * 1000 },
   }
 }
 

@@ -1,6 +1,7 @@
 // Received mail as the API takes and returns it (GET/PATCH /api/emails). Keep this file
 // free of Node-only imports: the browser bundles it.
 import * as v from 'valibot'
+import { MAX_QUERY_CHARS } from './mail-search-query.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -14,6 +15,8 @@ export const ListEmailsQuerySchema = v.object({
   folder: v.optional(v.pipe(v.string(), v.check((s) => UUID.test(s), 'folder must be a folder id'))),
   /** what limit and offset count: messages (the default), or conversations, whose page also answers their total */
   by: v.optional(v.picklist(['message', 'conversation'], 'by must be message or conversation'), 'message'),
+  /** the search box (shared/mail-search-query.ts): only the mail it matches */
+  q: v.optional(v.pipe(v.string(), v.maxLength(MAX_QUERY_CHARS, `q must be ${MAX_QUERY_CHARS} characters or less`))),
 })
 
 export const CountsQuerySchema = v.object({
@@ -82,7 +85,13 @@ export interface EmailDetailView extends EmailListView {
   createdAt: string
 }
 
-/** GET /api/emails: `total` (the list's conversations) only when paged by=conversation. */
-export interface EmailListPage { success: true; emails: EmailListView[]; total?: number }
+/** An account whose message bodies a search could not ask its server about (the rest of the results stand). */
+export interface UnsearchedAccountView { providerId: string; email: string; reason: string }
+
+/**
+ * GET /api/emails: `total` (the list's conversations) only when paged by=conversation; with `q`,
+ * `unsearched` names the accounts whose bodies were not searched this time.
+ */
+export interface EmailListPage { success: true; emails: EmailListView[]; total?: number; unsearched?: UnsearchedAccountView[] }
 
 export interface EmailCountsView { success: true; total: number; unread: number; starred: number; bytes: number }

@@ -10,10 +10,12 @@ import {
 import type { SecretBox } from '../../lib/secret-box.ts'
 import { receivedMailBox } from '../../lib/received-mail-box.ts'
 import { requestMailboxChanges } from '../../db/sync-requests.ts'
+import { isEmptySearch, parseMailSearch } from '../../shared/mail-search-query.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { jsonBody, queryParams } from '../http/validate.ts'
 import { inboxSeen } from './inbox-seen.ts'
+import { searchBodies } from './mail-body-search.ts'
 import { mailEvents } from './mail-events.ts'
 import { CountsQuerySchema, ListEmailsQuerySchema, MoveEmailSchema, UpdateEmailSchema, type EmailDetailView, type EmailListPage, type EmailListView } from '../../shared/email-schemas.ts'
 
@@ -39,7 +41,13 @@ export const emailRoutes = new Hono<AppEnv>()
   .get('/', signedIn, inboxSeen, queryParams(ListEmailsQuerySchema), async (c) => {
     const q = c.req.valid('query')
     const { sql, config } = c.var.deps
-    const scope = { providerId: q.providerId === 'all' ? undefined : q.providerId, folderId: q.folder, category: q.category }
+    const parsed = parseMailSearch(q.q ?? '')
+    if (!parsed.ok) return c.json({ message: parsed.message, errors: { q: [parsed.message] } }, 400)
+    const searching = !isEmptySearch(parsed.search)
+    const where = { providerId: q.providerId === 'all' ? undefined : q.providerId, folderId: q.folder }
+    // the words in bodies, asked of the user's IMAP servers (mail-body-search.ts); the rest is stored here
+    const body = searching ? await searchBodies(c.var.deps, c.var.user.id, parsed.search.words, where) : undefined
+    const scope = { ...where, category: q.category, ...(body ? { search: { search: parsed.search, bodyIds: body.ids } } : {}) }
     const byConversation = q.by === 'conversation'
     const [rows, total] = await Promise.all([
       (byConversation ? listConversationPage : listReceivedEmails)(sql, c.var.user.id, { ...scope, limit: q.limit, offset: q.offset }),
@@ -49,7 +57,9 @@ export const emailRoutes = new Hono<AppEnv>()
     // another user's folder (or none), which is not found like any resource of theirs
     if (q.folder && rows.length === 0 && !(await findUserFolder(sql, c.var.user.id, q.folder))) return notFound(c)
     const box = receivedMailBox(config)
-    const page: EmailListPage = { success: true, emails: rows.map((r) => listView(box, r, 100)), ...(total === undefined ? {} : { total }) }
+    const page: EmailListPage = {
+      success: true, emails: rows.map((r) => listView(box, r, 100)), ...(total === undefined ? {} : { total }), ...(body ? { unsearched: body.unsearched } : {}),
+    }
     return c.json(page)
   })
   .get('/counts', signedIn, inboxSeen, queryParams(CountsQuerySchema), async (c) => {

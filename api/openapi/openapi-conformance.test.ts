@@ -167,6 +167,12 @@ describe('the OpenAPI document against the app', () => {
     expect(answers.filter((a) => a.endsWith('→ 200'))).toEqual(['GET /api/emails (another user\'s mailbox) → 200', 'GET /api/emails (by conversation) → 200'])
     expect(seen.at(-13)?.body).toEqual({ success: true, emails: [] })
     expect(seen.slice(-6).map((s) => s.status)).toEqual([400, 400, 401, 401, 401, 404])
+    // the search box: operators, and a search it cannot mean
+    await expectDocumented([
+      ['GET /api/emails', 'a search', () => ctx.a.get(`/api/emails?by=conversation&q=${encodeURIComponent('from:someone is:unread')}`)],
+      ['GET /api/emails', 'bad search', () => ctx.a.get('/api/emails?q=is:important')],
+    ])
+    expect(seen.slice(-2).map((s) => s.status)).toEqual([200, 400])
   })
 
   it('answers as documented to the session cookie from another Origin', async () => {

@@ -104,7 +104,7 @@ export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'POST /api/email-providers/{providerId}/sync': { tag: 'mailboxes', summary: 'Queue a sync of a mailbox; answers at once with the job id to poll', signedIn: true },
   'GET /api/email-providers/{providerId}/sync-jobs/{syncJobId}': { tag: 'mailboxes', summary: 'The status of a sync job, with newEmailsCount when done', signedIn: true },
   'PATCH /api/email-providers/{providerId}/folders': { tag: 'mailboxes', summary: 'Sync a folder besides INBOX ({ path, enabled: true }; a sync is queued), or stop syncing it and drop its stored mail', signedIn: true },
-  'GET /api/emails': { tag: 'mailboxes', summary: 'A page of synced mail (by mailbox, folder and category: inbox, unread, starred); by=conversation pages conversations and answers their total', signedIn: true },
+  'GET /api/emails': { tag: 'mailboxes', summary: 'A page of synced mail (by mailbox, folder and category: inbox, unread, starred); by=conversation pages conversations and answers their total; q searches (words in subject, sender, recipients, and in bodies on the IMAP servers; from:, to:, subject:, has:attachment, is:unread, is:read, is:starred, before:, after:)', signedIn: true },
   'GET /api/emails/counts': { tag: 'mailboxes', summary: 'Total, unread and starred counts of synced mail (all, one mailbox or one folder), and its size', signedIn: true },
   'GET /api/emails/events': { tag: 'mailboxes', summary: 'Server-Sent Events: "mail" whenever the user\'s stored mail changed (new mail synced, mail removed); 429 past 8 open streams', signedIn: true },
   'GET /api/emails/{emailId}': { tag: 'mailboxes', summary: 'One synced message with its conversation', signedIn: true },

@@ -34,7 +34,7 @@ export async function startInboxBrowser(dovecot: Dovecot, context: BrowserContex
     suite = await startBrowserSuite({
       db: env.db,
       env: {
-        OUTBOUND_SMTP_URL: env.relay.url, UNDO_SECONDS: '1', SECRET_KEY: env.config.secretKey, MAIL_DOMAINS: env.config.mailDomains.join(','), ALLOW_PRIVATE_NETWORKS: 'true', METRICS_PORT: '0',
+        OUTBOUND_SMTP_URL: env.relay.url, UNDO_SECONDS: '1', NODE_EXTRA_CA_CERTS: dovecot.caFile, SECRET_KEY: env.config.secretKey, MAIL_DOMAINS: env.config.mailDomains.join(','), ALLOW_PRIVATE_NETWORKS: 'true', METRICS_PORT: '0',
       },
     })
     const browserContext = await suite.browser.newContext({ viewport: { width: 1280, height: 900 }, ...context })

@@ -15,7 +15,7 @@ export interface SyncEnv {
 /** `env` is added to the app's environment (ALLOW_PRIVATE_NETWORKS is on: Dovecot listens on loopback). */
 export async function startSyncEnv(options: { dovecot?: DovecotOptions; env?: (dovecot: Dovecot) => Record<string, string> } = {}): Promise<SyncEnv> {
   const dovecot = await startDovecot(options.dovecot)
-  const t = await createTestApp({ ...options.env?.(dovecot), ALLOW_PRIVATE_NETWORKS: 'true' })
+  const t = await createTestApp({ ...options.env?.(dovecot), ALLOW_PRIVATE_NETWORKS: 'true' }, { imapCa: dovecot.ca })
   const stop = await startSyncWorker(t.boss, { sql: t.db.sql, boss: t.boss, config: t.config, imapCa: dovecot.ca }, { concurrency: 2, intervalSeconds: 3600, pollSeconds: 1 })
   const user = new ApiClient(t.app)
   await user.register()

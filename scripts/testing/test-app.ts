@@ -21,13 +21,14 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({ NODE_ENV: 'test', SECRET_KEY: TEST_SECRET_KEY, DATA_DIR: path.join(import.meta.dirname, '..', '..', '.data', 'test'), ...env })
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** `imapCa`: the test IMAP server's CA, trusted by the API's own IMAP connections (the search's body words). */
+export async function createTestApp(env: Record<string, string> = {}, extra: { imapCa?: string } = {}): Promise<TestApp> {
   const db = await createTestDatabase()
   const boss = createBoss(db.url, { max: 3, maintenance: false })
   await boss.start()
   await createQueues(boss)
   const config = testConfig({ DATABASE_URL: db.url, ...env })
-  const app = attachMailbox(createApp({ sql: db.sql, boss, config, webRoot: path.join(import.meta.dirname, '..', '..', 'dist', 'web') }), { sql: db.sql, secretKey: config.secretKey })
+  const app = attachMailbox(createApp({ sql: db.sql, boss, config, webRoot: path.join(import.meta.dirname, '..', '..', 'dist', 'web'), ...extra }), { sql: db.sql, secretKey: config.secretKey })
   return {
     app, db, boss, config,
     async close() {

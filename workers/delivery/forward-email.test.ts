@@ -1,7 +1,10 @@
+import { generateKeyPairSync } from 'node:crypto'
 import { dkimVerify } from 'mailauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getAliasCounters } from '../../db/alias-counters.ts'
+import { dkimRecordFor } from '../../lib/dkim-keys.ts'
 import { verifyWebhook } from '../../lib/webhook-signature.ts'
+import { dkimpyArcSign, dkimpyArcVerify, dkimpyAvailable } from '../../scripts/testing/dkimpy.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
 import { fieldValue, splitMessage } from '../mail/raw-message.ts'
@@ -73,6 +76,25 @@ describe('forwarding', () => {
     await expect.poll(spoolCount).toBe(0)
     const counters = await getAliasCounters(env.db.sql, [alias.id])
     expect(counters.get(alias.id)).toMatchObject({ forwarded: 3, failed: 0 })
+  })
+
+  it.skipIf(!dkimpyAvailable())('ARC-seals the forward over the chain it arrived with: dkimpy validates the chain after our rewrite', async () => {
+    // a list server upstream sealed it first (i=1), with a key published in DNS
+    const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string
+    env.resolver.records['arc._domainkey.lists.example TXT'] = [[dkimRecordFor(key)]]
+    const alias = await env.createAlias('chained@mailbox.example')
+    const raw = dkimpyArcSign(Buffer.from([
+      'Authentication-Results: lists.example; spf=pass smtp.mailfrom=ada@outside.example', 'From: Ada <ada@outside.example>', `To: ${alias.address}`,
+      'Subject: Sealed upstream', 'Date: Mon, 01 Jan 2024 10:00:00 +0000', 'Message-ID: <arc-1@outside.example>', '', 'Through a list first\r\n',
+    ].join('\r\n')), { selector: 'arc', domain: 'lists.example', key, srvId: 'lists.example' })
+    expect((await env.send({ envelopeFrom: 'ada@outside.example', to: alias.address, raw })).response).toMatch(/^250 /)
+
+    const message = await waitFor(env.relay, 'message', relayedTo('chained@mailbox.example', 'arc-1@outside.example'))
+    expect(headerOf(message.raw, 'arc-seal').find((v) => v.startsWith('i=2;'))).toMatch(/ cv=pass; d=veilmail\.test; s=/)
+    // our results, the upstream chain's verdict among them, under our instance
+    expect(headerOf(message.raw, 'arc-authentication-results').find((v) => v.startsWith('i=2;'))).toMatch(/^i=2; mx\.veilmail\.test;.* arc=pass/)
+    const records = Object.fromEntries(Object.entries(env.resolver.records).filter(([name]) => name.includes('._domainkey.')).map(([name, [txt]]) => [name.slice(0, -' TXT'.length), (txt as string[]).join('')]))
+    expect(dkimpyArcVerify(message.raw, records)).toMatchObject({ cv: 'pass', instances: [2, 1] })
   })
 
   it('retries while the relay is down and delivers once it is back', async () => {

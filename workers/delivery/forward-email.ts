@@ -1,6 +1,7 @@
 // Queue `forward-email`: one inbound message to one of the alias's mailboxes, through the
 // outbound transport, with the envelope sender rewritten by SRS on the alias domain, headers
-// rewritten for anonymous replies, the body untouched, and a DKIM signature of the alias domain.
+// rewritten for anonymous replies, the body untouched, a DKIM signature of the alias domain and an
+// ARC set of the service domain (workers/mail/arc-chain.ts).
 // When the owner has a default age key and the alias's switch is on, the content leaves
 // encrypted to that key (encrypted-payload.ts, encrypted-mail.ts). A forward that fails for good
 // is kept encrypted, or at least reported (keep-undelivered.ts). A target that has not confirmed
@@ -94,9 +95,11 @@ export function forwardEmailHandler(deps: DeliveryDeps) {
       const headers = await forwardHeadersOf(deps, alias, spoolId, original, meta)
       const copy = ownerCopy(ctx, headers, async () => ctx.read?.key)
       const encrypted = alias.encryptForwarded ? await copy() : undefined
+      // ARC-sealed with what the MX found (RFC 8617), so the receiver can trust the sender's authentication after our rewrite
+      const arc = { authResults: meta.auth.headers, verdict: meta.auth.arc }
       const message = encrypted
-        ? await deps.dkim.sign(encryptedForward({ ...encrypted, publicUrl: deps.config.publicUrl, receivedAt: new Date(meta.receivedAt) }), alias.domain)
-        : await deps.dkim.signStreamed(headers, () => spooled.body(), alias.domain)
+        ? await deps.dkim.sign(encryptedForward({ ...encrypted, publicUrl: deps.config.publicUrl, receivedAt: new Date(meta.receivedAt) }), alias.domain, undefined, arc)
+        : await deps.dkim.signStreamed(headers, () => spooled.body(), alias.domain, undefined, arc)
       try {
         await deps.transport.send({ id: delivery.id, from: deps.srs.forward(meta.mailFrom, srsDomain(deps.config, alias.domain)), to: delivery.target, raw: message })
       } catch (error) {

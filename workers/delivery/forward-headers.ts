@@ -7,9 +7,11 @@ import { formatMailbox, parseMailboxes, type Mailbox } from '../mail/mime-words.
 import { fieldValue, makeField, splitMessage, utf8, type HeaderField } from '../mail/raw-message.ts'
 import type { SpoolMeta } from '../mail/spool-codec.ts'
 
-/** Upstream fields we drop: stale signatures and results, and envelope fields a final delivery adds. */
-const DROPPED = new Set(['dkim-signature', 'arc-seal', 'arc-message-signature', 'arc-authentication-results',
-  'authentication-results', 'received-spf', 'return-path', 'delivered-to', 'x-original-to', 'sender'])
+/**
+ * Upstream fields we drop: stale signatures and results, and envelope fields a final delivery adds.
+ * ARC sets stay: ours is added after them, its seal signing them when they validated (RFC 8617).
+ */
+const DROPPED = new Set(['dkim-signature', 'authentication-results', 'received-spf', 'return-path', 'delivered-to', 'x-original-to', 'sender'])
 
 export interface ForwardHeaderInput {
   headers: HeaderField[]

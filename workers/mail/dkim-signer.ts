@@ -12,6 +12,7 @@ import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { promisify } from 'node:util'
 import type { DkimKey } from '../../lib/dkim-keys.ts'
+import { planArcSet, type ArcFacts } from './arc-chain.ts'
 import { splitMessage, type HeaderField } from './raw-message.ts'
 
 const SIGNED = ['from', 'sender', 'reply-to', 'to', 'cc', 'subject', 'date', 'message-id', 'in-reply-to', 'references',
@@ -61,10 +62,11 @@ export class DkimSigner {
     return key
   }
 
-  async sign(raw: Buffer, domain: string, now = new Date()): Promise<Buffer> {
+  /** With `arc`, the message is ARC-sealed as well (RFC 8617, arc-chain.ts) by the service domain (the first mail domain). */
+  async sign(raw: Buffer, domain: string, now = new Date(), arc?: ArcFacts): Promise<Buffer> {
     const { headers, body } = splitMessage(raw)
-    const field = await this.#signature(headers, new RelaxedBodyHash().update(body).digest(), domain, now)
-    return Buffer.concat([Buffer.from(field, 'latin1'), raw])
+    const fields = await this.#fields(headers, new RelaxedBodyHash().update(body).digest(), domain, now, arc)
+    return Buffer.concat([Buffer.from(fields, 'latin1'), raw])
   }
 
   /**
@@ -72,10 +74,10 @@ export class DkimSigner {
    * twice, once here for its hash and once as the stream is read, so `body` must yield the same
    * bytes each time (a spooled message does).
    */
-  async signStreamed(headers: HeaderField[], body: () => AsyncIterable<Buffer>, domain: string, now = new Date()): Promise<Readable> {
+  async signStreamed(headers: HeaderField[], body: () => AsyncIterable<Buffer>, domain: string, now = new Date(), arc?: ArcFacts): Promise<Readable> {
     const hash = new RelaxedBodyHash()
     for await (const chunk of body()) hash.update(chunk)
-    const head = await this.#signature(headers, hash.digest(), domain, now) + headers.map((h) => h.line + '\r\n').join('') + '\r\n'
+    const head = await this.#fields(headers, hash.digest(), domain, now, arc) + headers.map((h) => h.line + '\r\n').join('') + '\r\n'
     return Readable.from((async function* () {
       // The header leaves with the body's first piece: the relay connection writes each piece as it
       // comes (nodemailer, Nagle off), so a message of one spool chunk is one write, not two.
@@ -88,13 +90,41 @@ export class DkimSigner {
     })(), { objectMode: false })
   }
 
-  /** The DKIM-Signature field, CRLF-terminated, for these header fields and body hash. */
-  async #signature(headers: HeaderField[], bodyHash: string, domain: string, now: Date): Promise<string> {
-    const signing = await this.#signingKey(domain)
+  /** The fields to put on top: the ARC set when asked for and one may be added, then the DKIM-Signature. */
+  async #fields(headers: HeaderField[], bodyHash: string, domain: string, now: Date, arc: ArcFacts | undefined): Promise<string> {
+    const [seal, dkim] = await Promise.all([arc ? this.#arcSet(headers, bodyHash, now, arc) : '', this.#signature(headers, bodyHash, await this.#signingKey(domain), now, 'DKIM-Signature: v=1;')])
+    return seal + dkim
+  }
+
+  /**
+   * ARC-Seal, ARC-Message-Signature and ARC-Authentication-Results of our instance, CRLF-terminated
+   * ('' when the chain may not be sealed again). The message signature is a DKIM signature of the
+   * fields a DKIM signature of ours covers; the seal signs the sets before ours when they validated
+   * (cv=pass), then our results and message signature, then itself without b= (RFC 8617 §5.1.1).
+   */
+  async #arcSet(headers: HeaderField[], bodyHash: string, now: Date, facts: ArcFacts): Promise<string> {
+    const [service] = this.#keys.values()
+    if (!service) return ''
+    const plan = planArcSet(headers, facts, service.domain)
+    if (!plan) return ''
+    const ams = await this.#signature(headers, bodyHash, service, now, `ARC-Message-Signature: i=${plan.instance};`)
+    const unsigned = [
+      `ARC-Seal: i=${plan.instance}; a=rsa-sha256; t=${Math.floor(now.getTime() / 1000)}; cv=${plan.cv};`,
+      ` d=${service.domain}; s=${service.selector};`,
+      ' b=',
+    ].join('\r\n')
+    const sealed = [...plan.signed.flatMap((set) => set.fields.map((f) => f.line)), plan.results.line, ams.slice(0, -2)]
+    const data = sealed.map((line) => relaxedHeader(line) + '\r\n').join('') + relaxedHeader(unsigned)
+    const signature = (await signAsync('sha256', Buffer.from(data, 'latin1'), service.key)).toString('base64')
+    return unsigned + (signature.match(/.{1,72}/g) ?? []).join('\r\n ') + '\r\n' + ams + plan.results.line + '\r\n'
+  }
+
+  /** A DKIM-Signature (or an ARC-Message-Signature, by its `head`), CRLF-terminated, for these header fields and body hash. */
+  async #signature(headers: HeaderField[], bodyHash: string, signing: SigningKey, now: Date, head: string): Promise<string> {
     const signed = headersToSign(headers)
     const names = signed.map((h) => h.key)
     const unsigned = [
-      `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=${signing.domain}; s=${signing.selector};`,
+      `${head} a=rsa-sha256; c=relaxed/relaxed; d=${signing.domain}; s=${signing.selector};`,
       ` t=${Math.floor(now.getTime() / 1000)}; bh=${bodyHash};`,
       ...foldList(names, ' h='),
       ' b=',

@@ -42,6 +42,10 @@ import { addyRoutes } from './compat/addy-routes.ts'
 import { keyCors } from './http/key-cors.ts'
 import { domainRoutes } from './domains/domain-routes.ts'
 import { usernameRoutes } from './account/username-routes.ts'
+import { aliasContactRoutes } from './contacts/alias-contact-routes.ts'
+import { senderBlockSettingsRoutes } from './contacts/sender-block-settings-routes.ts'
+import { unsubscribeEventRoutes } from './contacts/unsubscribe-event-routes.ts'
+import { unsubscribeRoutes } from './contacts/unsubscribe-routes.ts'
 
 export const MAX_JSON_BYTES = 1024 * 1024
 
@@ -71,6 +75,10 @@ export function createApi() {
     .route('/undelivered', undeliveredRoutes)
     .route('/email-providers', emailProviderRoutes)
     .route('/emails', emailRoutes)
+    .route('/alias-contacts', aliasContactRoutes)
+    .route('/sender-block-settings', senderBlockSettingsRoutes)
+    .route('/unsubscribe-events', unsubscribeEventRoutes)
+    .route('/unsubscribe', unsubscribeRoutes)
     .route('/', encryptionRoutes)
     .get('/openapi.json', async (c) => c.json(await openApiJson(cookieName(c.var.deps.config))))
 }

@@ -6,6 +6,7 @@ import type { Sql, Tx } from './client.ts'
 import { incrementAliasCounter, randomShard, type AliasCounter } from './alias-counters.ts'
 import { deleteSpoolMessagesIfDone, endDeliveries, lockDelivery, lockSpoolMessages, updateSpoolMeta, type Delivery } from './spool.ts'
 import { recordThreadMessageIds } from './thread-message-ids.ts'
+import { countContactForwards } from './alias-contacts.ts'
 
 /**
  * What a handler returns: done, failed for good with a short reason code (never server text), or
@@ -13,7 +14,7 @@ import { recordThreadMessageIds } from './thread-message-ids.ts'
  * `threadIds`: Message-IDs recorded on the alias's threads with the sent mark (workers/delivery/reply-headers.ts).
  */
 export type DeliveryOutcome =
-  | { status: 'sent'; threadIds?: string[] }
+  | { status: 'sent'; threadIds?: string[]; /** the author's contact (a forward): its forwards are counted */ contactId?: string }
   | { status: 'failed'; reason: string }
   | { status: 'held' }
 
@@ -37,6 +38,7 @@ export function finishStatements(tx: Tx, finishes: Finish[]): Promise<unknown>[]
     deleteSpoolMessagesIfDone(tx, spoolIds),
     recordThreadMessageIds(tx, threads),
     ...finishes.flatMap((f) => (f.meta ? [updateSpoolMeta(tx, f.delivery.spoolId, f.meta)] : [])),
+    countContactForwards(tx, finishes.flatMap((f) => (f.outcome.status === 'sent' && f.outcome.contactId ? [f.outcome.contactId] : []))),
     ...counterStatements(tx, finishes.map((f) => counterOf(f.delivery, f.outcome)).filter((c) => c !== undefined)),
   ]
 }

@@ -32,6 +32,8 @@ export interface ForwardTargetState {
   confirmed: boolean
   /** the owner's default age recipient (to encrypt, or keep an encrypted copy of a forward that fails) */
   key: string | undefined
+  /** the owner wants the block link in forwards (issue 30; on unless turned off) */
+  blockLink: boolean
 }
 
 /**
@@ -42,13 +44,14 @@ export interface ForwardTargetState {
  */
 export async function getForwardTargetStates(db: Db, deliveryIds: string[]): Promise<Map<string, ForwardTargetState>> {
   if (deliveryIds.length === 0) return new Map()
-  const rows = await db<{ id: string; confirmedAt: Date | null; publicKey: string | null }[]>`
+  const rows = await db<{ id: string; confirmedAt: Date | null; publicKey: string | null; blockLink: boolean | null }[]>`
     select d.id,
       (select f.confirmed_at from forward_targets f where f.user_id = a.user_id and f.email = lower(d.target) for share) as confirmed_at,
-      (select k.public_key from encryption_keys k where k.user_id = a.user_id and k.is_default) as public_key
+      (select k.public_key from encryption_keys k where k.user_id = a.user_id and k.is_default) as public_key,
+      (select s.block_link from sender_block_settings s where s.user_id = a.user_id) as block_link
     from deliveries d join aliases a on a.id = d.alias_id
     where d.id = any(${deliveryIds}::uuid[])`
-  return new Map(rows.map((r) => [r.id, { confirmed: Boolean(r.confirmedAt), key: r.publicKey ?? undefined }]))
+  return new Map(rows.map((r) => [r.id, { confirmed: Boolean(r.confirmedAt), key: r.publicKey ?? undefined, blockLink: r.blockLink ?? true }]))
 }
 
 export async function confirmForwardTarget(db: Db, userId: string, email: string): Promise<void> {

@@ -22,8 +22,15 @@ function keyRequest(c: Context): boolean {
   return (path === '/api/aliases' || path.startsWith('/api/aliases/')) && /^Bearer\s/i.test(c.req.header('authorization') ?? '')
 }
 
+/**
+ * The one-click unsubscribe of RFC 8058 (api/contacts/unsubscribe-routes.ts): posted by a mail
+ * client or its provider, whatever origin it names, authorized by the signed token in the path
+ * alone; the route reads no cookie, so another site can make it do nothing a cookie allows.
+ */
+const linkTokenRequest = (c: Context) => c.req.path.startsWith('/api/unsubscribe/')
+
 export const csrfGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (SAFE.has(c.req.method) || keyRequest(c)) return next()
+  if (SAFE.has(c.req.method) || keyRequest(c) || linkTokenRequest(c)) return next()
   const origin = c.req.header('origin')
   if (origin !== undefined) {
     if (!ownOrigins(c).has(origin)) return c.json({ message: 'Cross-site request refused' }, 403)

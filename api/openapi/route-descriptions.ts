@@ -77,6 +77,16 @@ export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'GET /api/app-alias-settings': { tag: 'api-keys', summary: 'How aliases made by apps are made: domain, form of the name, target; with the choices', signedIn: true },
   'PUT /api/app-alias-settings': { tag: 'api-keys', summary: 'Set the domain, the form of the name (words or characters) and the target (null: the account address) of aliases made by apps', signedIn: true },
 
+  'GET /api/alias-contacts/{aliasId}': { tag: 'aliases', summary: "The alias's contacts: the senders that have reverse aliases on it, with first and last mail, forwards, blocked mail and whether they are blocked", signedIn: true },
+  'PATCH /api/alias-contacts/{aliasId}/{contactId}': { tag: 'aliases', summary: "Block or unblock a contact: a blocked contact's mail to this alias is refused (550 5.7.1) or dropped, as Settings say, and counted", signedIn: true },
+  'GET /api/sender-block-settings': { tag: 'aliases', summary: 'What a mail client\'s Unsubscribe does (pause the alias or block the sender), how a blocked sender is answered (refuse or drop), and whether forwards carry the block link', signedIn: true },
+  'PUT /api/sender-block-settings': { tag: 'aliases', summary: 'Set those three choices', signedIn: true },
+  'GET /api/unsubscribe-events': { tag: 'aliases', summary: 'What unsubscribe and block links did without a sign-in (alias paused, sender blocked), until undone or dismissed', signedIn: true },
+  'POST /api/unsubscribe-events/{eventId}/undo': { tag: 'aliases', summary: 'Undo one: the alias resumes, or the sender is unblocked', signedIn: true },
+  'DELETE /api/unsubscribe-events/{eventId}': { tag: 'aliases', summary: 'Dismiss one (what it did stays)', signedIn: true },
+  'GET /api/unsubscribe/{token}': { tag: 'unsubscribe', summary: "A forward's List-Unsubscribe or block link opened in a browser: redirects to the confirmation page (/unsubscribe/{token}); never acts" },
+  'GET /api/unsubscribe/{token}/details': { tag: 'unsubscribe', summary: 'What using the link would do (pause the alias or block the sender), or why it would be refused (invalid, expired, used, gone)' },
+  'POST /api/unsubscribe/{token}': { tag: 'unsubscribe', summary: 'One-click unsubscribe (RFC 8058): body List-Unsubscribe=One-Click (application/x-www-form-urlencoded or multipart/form-data), no sign-in; the signed token pauses the alias or blocks the sender, once' },
   'GET /api/forward-targets': { tag: 'aliases', summary: "The user's forward target addresses, confirmed or awaiting confirmation, with the forwards each holds", signedIn: true },
   'POST /api/forward-targets/resend': { tag: 'aliases', summary: 'Mail the confirmation link to an unconfirmed forward target again', signedIn: true },
 

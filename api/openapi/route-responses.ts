@@ -7,7 +7,7 @@ import { EmailOnlySchema } from '../../shared/auth-schemas.ts'
 
 /** A response body: a valibot schema (converted by @valibot/to-json-schema) or a JSON Schema. */
 export type Body = v.GenericSchema | Record<string, unknown>
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 429 | 503
 
 export interface RouteResponses {
   ok: { status: 200 | 201 | 202 | 204 | 302; description: string; body?: Body; contentType?: string }
@@ -49,6 +49,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   409: 'Conflicts with what exists',
   413: 'Request body over 1 MiB',
   429: 'Too many requests: try again after resetTime',
+  410: 'No longer usable: expired or used already',
   503: 'Not available on this server',
 }
 
@@ -118,6 +119,13 @@ const Passkey = v.object({ id, name: v.string(), createdAt: day, lastUsedAt: nul
 const UsernameView = v.object({ username: nullable(v.string()), subdomain: nullable(v.string()) })
 const RecoveryCodes = v.object({ recoveryCodes: v.array(v.string()) })
 const redirect = (words: string) => ({ status: 302 as const, description: words })
+const Contact = v.object({
+  id, address: v.string(), name: nullable(v.string()), firstMailAt: time, lastMailAt: nullable(time), forwarded: v.number(), blocked: v.number(), blockedAt: nullable(time),
+})
+const SenderBlockSettings = v.object({ unsubscribeAction: v.picklist(['pause', 'block']), blockedReply: v.picklist(['refuse', 'drop']), blockLink: v.boolean() })
+const UnsubscribeEvent = v.object({
+  id, aliasId: id, alias: v.string(), contact: nullable(v.string()), action: v.picklist(['pause', 'block']), via: v.picklist(['one-click', 'link', 'mailto']), createdAt: time,
+})
 
 /**
  * Besides `errors`, the document adds what every route of its kind can answer: 401 and 403 when it
@@ -194,6 +202,16 @@ export const ROUTE_RESPONSES: Record<string, RouteResponses> = {
   'GET /api/app-alias-settings': { ok: { status: 200, description: 'Settings and choices', body: v.object({ settings: v.object({ domain: v.string(), nameForm: v.picklist(['words', 'characters']), forwardTo: nullable(v.string()), domains: v.array(v.string()), targets: v.array(v.string()), accountEmail: nullable(v.string()) }) }) }, errors: [] },
   'PUT /api/app-alias-settings': { ok: { status: 200, description: 'Saved', body: message('Saved') }, errors: [] },
 
+  'GET /api/alias-contacts/{aliasId}': { ok: { status: 200, description: 'Contacts, most recent mail first', body: v.object({ contacts: v.array(Contact) }) }, errors: [] },
+  'PATCH /api/alias-contacts/{aliasId}/{contactId}': { ok: { status: 200, description: 'Changed', body: v.object({ contact: Contact }) }, errors: [] },
+  'GET /api/sender-block-settings': { ok: { status: 200, description: 'Settings', body: v.object({ settings: SenderBlockSettings }) }, errors: [] },
+  'PUT /api/sender-block-settings': { ok: { status: 200, description: 'Saved', body: message('Saved') }, errors: [] },
+  'GET /api/unsubscribe-events': { ok: { status: 200, description: 'Open events, newest first', body: v.object({ events: v.array(UnsubscribeEvent) }) }, errors: [] },
+  'POST /api/unsubscribe-events/{eventId}/undo': { ok: { status: 200, description: 'Undone', body: message('Undone') }, errors: [], errorNotes: { 404: 'Not found, not yours, or undone or dismissed already' } },
+  'DELETE /api/unsubscribe-events/{eventId}': { ok: { status: 200, description: 'Dismissed', body: message('Dismissed') }, errors: [], errorNotes: { 404: 'Not found, not yours, or undone or dismissed already' } },
+  'GET /api/unsubscribe/{token}': { ok: redirect('To the confirmation page /unsubscribe/{token}') , errors: [] },
+  'GET /api/unsubscribe/{token}/details': { ok: { status: 200, description: 'What the link does, or why it would be refused', body: v.object({ link: v.union([v.object({ status: v.literal('ok'), action: v.picklist(['pause', 'block']), alias: v.string(), contact: nullable(v.string()) }), v.object({ status: v.picklist(['invalid', 'expired', 'used', 'gone']) })]) }) }, errors: [] },
+  'POST /api/unsubscribe/{token}': { ok: { status: 200, description: 'Done', body: withMessage({ action: v.picklist(['pause', 'block']), alias: v.string(), contact: nullable(v.string()) }) }, errors: [400, 404, 410], errorNotes: { 400: 'The body is not List-Unsubscribe=One-Click', 404: 'The link is not ours, or its alias or sender is gone', 410: 'The link expired, or was used already' } },
   'GET /api/forward-targets': { ok: { status: 200, description: 'Targets', body: v.object({ targets: v.array(v.object({ email: v.string(), confirmed: v.boolean(), held: v.number() })) }) }, errors: [] },
   'POST /api/forward-targets/resend': { ok: { status: 200, description: 'Sent', body: message('Sent') }, errors: [404, 429] },
 

@@ -173,6 +173,20 @@ export const OPERATION_PROBES: Record<string, Probe> = {
   'GET /api/app-alias-settings': ({ a }) => a.get('/api/app-alias-settings'),
   'PUT /api/app-alias-settings': ({ a }) => a.put('/api/app-alias-settings', { domain: 'veilmail.test', nameForm: 'words', forwardTo: null }),
 
+  'GET /api/alias-contacts/{aliasId}': ({ a, r }) => a.get(`/api/alias-contacts/${r.aliasId}`),
+  'PATCH /api/alias-contacts/{aliasId}/{contactId}': ({ a, r }) => a.patch(`/api/alias-contacts/${r.aliasId}/${r.contactId}`, { blocked: true }),
+  'GET /api/sender-block-settings': ({ a }) => a.get('/api/sender-block-settings'),
+  'PUT /api/sender-block-settings': ({ a }) => a.put('/api/sender-block-settings', { unsubscribeAction: 'block', blockedReply: 'drop', blockLink: false }),
+  'GET /api/unsubscribe-events': ({ a }) => a.get('/api/unsubscribe-events'),
+  'POST /api/unsubscribe-events/{eventId}/undo': ({ a, r }) => a.post(`/api/unsubscribe-events/${r.eventId}/undo`),
+  'DELETE /api/unsubscribe-events/{eventId}': async (ctx) => {
+    const { client, r } = await ctx.fresh()
+    return client.delete(`/api/unsubscribe-events/${r.eventId}`)
+  },
+  'GET /api/unsubscribe/{token}': ({ t, r }) => new ApiClient(t.app).get(`/api/unsubscribe/${r.token}`),
+  'GET /api/unsubscribe/{token}/details': ({ t, r }) => new ApiClient(t.app).get(`/api/unsubscribe/${r.token}/details`),
+  // RFC 8058 §3.1: what a mail provider's server posts, with no cookie
+  'POST /api/unsubscribe/{token}': ({ t, r }) => new ApiClient(t.app).request('POST', `/api/unsubscribe/${r.token}`, 'List-Unsubscribe=One-Click', { 'content-type': 'application/x-www-form-urlencoded' }),
   'GET /api/forward-targets': ({ a }) => a.get('/api/forward-targets'),
   'POST /api/forward-targets/resend': async ({ a, user }) => {
     const target = newEmail()

@@ -2,6 +2,7 @@
 // the API where it can be and inserted where only a pipeline makes it (its own tests make those
 // the real way). Keyed by the path parameter's name, so a route's path fills in from it.
 import { receivedMailBox } from '../../lib/received-mail-box.ts'
+import { signLinkToken } from '../../lib/link-token.ts'
 import type { TestApp } from './test-app.ts'
 import type { ApiClient } from './api-client.ts'
 
@@ -57,6 +58,14 @@ export async function makeRouteResources(t: TestApp, client: ApiClient, user: { 
     insert into received_attachments (email_id, user_id, filename, content_type, size, content)
     values (${email.id}, ${user.id}, 'a.txt', 'text/plain', 1, '\\x00') returning id`
   r.attachmentId = attachment.id
+  // a contact is made by a forward (workers/mail/sender-blocks.test.ts makes them the real way); its block link, and what one did
+  const [contact] = await t.db.sql<{ id: string }[]>`
+    insert into reverse_aliases (alias_id, local_part, domain, contact_address) values (${r.aliasId}, ${`re+${tag}`}, 'veilmail.test', ${`sender-${tag}@outside.example`}) returning id`
+  r.contactId = contact.id
+  r.token = signLinkToken(t.config.secretKey, { purpose: 'block', kind: 'contact', id: contact.id })
+  const [event] = await t.db.sql<{ id: string }[]>`
+    insert into unsubscribe_events (user_id, alias_id, reverse_alias_id, action, via) values (${user.id}, ${r.aliasId}, ${contact.id}, 'block', 'one-click') returning id`
+  r.eventId = event.id
   await t.db.sql`update received_attachments set content = ${receivedMailBox(t.config).seal('a', attachment.id)} where id = ${attachment.id}`
   return r
 }

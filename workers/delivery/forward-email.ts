@@ -23,6 +23,7 @@ import type { DeliveryOutcome } from '../../db/delivery-finish.ts'
 import { encryptedForward } from './encrypted-mail.ts'
 import { encryptPayload } from './encrypted-payload.ts'
 import { forwardHeaders } from './forward-headers.ts'
+import { forwardLinks } from './forward-links.ts'
 import { parseMailboxes } from '../mail/mime-words.ts'
 import { srsDomain } from '../mail/srs-domain.ts'
 import { PermanentDeliveryError } from './outbound-transport.ts'
@@ -32,23 +33,31 @@ import type { SpoolMeta } from '../mail/spool-codec.ts'
 
 const MAX_CONTACTS = 50
 
-/** The header fields of the forward: From, Reply-To and the other contacts through reverse aliases, our trace and loop fields. */
-export async function forwardHeadersOf(deps: DeliveryDeps, alias: DeliveryAlias, spoolId: string, headers: HeaderField[], meta: SpoolMeta): Promise<HeaderField[]> {
+/**
+ * The header fields of the forward: From, Reply-To and the other contacts through reverse aliases,
+ * our trace and loop fields, and the signed links (forward-links.ts); `contactId`: the author's
+ * contact, whose forwards the delivery counts.
+ */
+export async function forwardHeadersOf(deps: DeliveryDeps, alias: DeliveryAlias, spoolId: string, headers: HeaderField[], meta: SpoolMeta, blockLink = true): Promise<{ headers: HeaderField[]; contactId?: string }> {
   const ours = (address: string) => deps.config.mailDomains.includes(domainOf(address))
   const author = parseMailboxes(utf8(firstValue(headers, 'from') ?? ''))[0]
   const replyTo = parseMailboxes(utf8(firstValue(headers, 'reply-to') ?? ''), 10).filter((m) => !ours(m.address))
   const others = [...parseMailboxes(utf8(firstValue(headers, 'to') ?? '')), ...parseMailboxes(utf8(firstValue(headers, 'cc') ?? ''))]
     .filter((m) => !ours(m.address)).slice(0, MAX_CONTACTS)
   const replyTargets = replyTo.length ? replyTo : author && !ours(author.address) ? [author] : []
-  const reverse = await deps.reverseAliases.addresses(deps.sql, alias, [...(author && !ours(author.address) ? [author] : []), ...replyTargets, ...others])
+  const known = await deps.reverseAliases.contacts(deps.sql, alias, [...(author && !ours(author.address) ? [author] : []), ...replyTargets, ...others])
+  const reverse = new Map([...known].map(([key, contact]) => [key, contact.address]))
   const aliasAddress = `${alias.alias}@${alias.domain}`
-  return forwardHeaders({
+  const contactId = author && known.get(author.address.toLowerCase())?.id
+  const links = forwardLinks({ secretKey: deps.config.secretKey, publicUrl: deps.config.publicUrl, mailDomain: srsDomain(deps.config, alias.domain), aliasId: alias.id, contactId, blockLink })
+  return { contactId, headers: forwardHeaders({
     headers, spoolId, meta, mxHostname: deps.config.mxHostname, aliasDomain: alias.domain, mailDomains: deps.config.mailDomains,
     loopToken: deps.loopTokens.tokenFor(alias.id),
     from: { mailbox: author, reverse: (author && reverse.get(author.address.toLowerCase())) ?? aliasAddress },
     replyTo: replyTargets.map((m) => reverse.get(m.address.toLowerCase())!).filter(Boolean),
     contacts: new Map(others.map((m) => [m.address.toLowerCase(), reverse.get(m.address.toLowerCase())!])),
-  })
+    links,
+  }) }
 }
 
 /** The ids a reply to this message may reference (reply-headers.ts): its own, and those it refers to. */
@@ -92,7 +101,7 @@ export function forwardEmailHandler(deps: DeliveryDeps) {
       // Only to addresses that confirmed they want this user's mail (issue 11 item 5).
       if (!ctx.read?.confirmed) return { status: 'held' }
       const original = await spooled.headers()
-      const headers = await forwardHeadersOf(deps, alias, spoolId, original, meta)
+      const { headers, contactId } = await forwardHeadersOf(deps, alias, spoolId, original, meta, ctx.read.blockLink)
       const copy = ownerCopy(ctx, headers, async () => ctx.read?.key)
       const encrypted = alias.encryptForwarded ? await copy() : undefined
       // ARC-sealed with what the MX found (RFC 8617), so the receiver can trust the sender's authentication after our rewrite
@@ -108,7 +117,7 @@ export function forwardEmailHandler(deps: DeliveryDeps) {
         return { status: 'failed', reason: `smtp-${error.responseCode ?? 'rejected'}` }
       }
       // recorded with the sent mark, in its round trip
-      return { status: 'sent', threadIds: threadIdsOf(original) }
+      return { status: 'sent', threadIds: threadIdsOf(original), contactId }
     }, getForwardTargetStates) // read with the lock of the delivery row, for the whole batch
     log.info('delivery.finished', { queue: queues.forwardEmail.name, delivery: deliveryId, status: outcome?.status ?? 'already-done' })
   }
@@ -119,7 +128,8 @@ export function abandonForwardEmail(deps: DeliveryDeps, deliveryId: string): Pro
   return abandonDelivery(deps, deliveryId, async (ctx) => {
     const { delivery, alias } = ctx
     if (!delivery.target) return
-    const copy = ownerCopy(ctx, await forwardHeadersOf(deps, alias, ctx.spoolId, await ctx.message.headers(), ctx.meta), () => findDefaultPublicKey(ctx.tx, alias.userId))
+    const { headers } = await forwardHeadersOf(deps, alias, ctx.spoolId, await ctx.message.headers(), ctx.meta)
+    const copy = ownerCopy(ctx, headers, () => findDefaultPublicKey(ctx.tx, alias.userId))
     await keepUndelivered(ctx.tx, { alias, target: delivery.target, reason: exhaustedReason(delivery.attempts, delivery.lastError), copy: await copyForRecord(copy) })
   })
 }

@@ -9,9 +9,12 @@ import { findContactReverseAliases, upsertReverseAliases, type ReverseAlias } fr
 import type { Mailbox } from '../mail/mime-words.ts'
 import { newReverseAliasLocalPart } from '../mail/reverse-alias-address.ts'
 
+/** A contact's reverse alias: its address, and its row id (the contact's id: link tokens and counters name it). */
+export interface KnownContact { address: string; id: string }
+
 export class ReverseAliasContacts {
-  /** `alias id` + space + lower-cased contact address -> reverse alias address, least recently used first */
-  readonly #known = new Map<string, string>()
+  /** `alias id` + space + lower-cased contact address -> its reverse alias, least recently used first */
+  readonly #known = new Map<string, KnownContact>()
   readonly #max: number
 
   constructor(max = 10_000) {
@@ -20,7 +23,12 @@ export class ReverseAliasContacts {
 
   /** Lower-cased address of each contact -> the address of its reverse alias on `alias`. */
   async addresses(sql: Sql, alias: { id: string; domain: string }, contacts: Mailbox[]): Promise<Map<string, string>> {
-    const byAddress = new Map<string, string>()
+    return new Map([...(await this.contacts(sql, alias, contacts))].map(([key, known]) => [key, known.address]))
+  }
+
+  /** Lower-cased address of each contact -> its reverse alias on `alias` (address and id: the contact's id). */
+  async contacts(sql: Sql, alias: { id: string; domain: string }, contacts: Mailbox[]): Promise<Map<string, KnownContact>> {
+    const byAddress = new Map<string, KnownContact>()
     const unknown = new Map<string, Mailbox>()
     for (const contact of contacts) {
       const key = contact.address.toLowerCase()
@@ -39,8 +47,9 @@ export class ReverseAliasContacts {
       for (const row of list) {
         const key = row.contactAddress.toLowerCase()
         if (!unknown.delete(key)) continue
-        byAddress.set(key, `${row.localPart}@${row.domain}`)
-        this.#remember(alias.id, key, `${row.localPart}@${row.domain}`)
+        const known = { address: `${row.localPart}@${row.domain}`, id: row.id }
+        byAddress.set(key, known)
+        this.#remember(alias.id, key, known)
       }
     }
     found(rows)
@@ -50,10 +59,10 @@ export class ReverseAliasContacts {
     return byAddress
   }
 
-  #remember(aliasId: string, key: string, address: string): void {
+  #remember(aliasId: string, key: string, known: KnownContact): void {
     const entry = `${aliasId} ${key}`
     this.#known.delete(entry)
-    this.#known.set(entry, address)
+    this.#known.set(entry, known)
     if (this.#known.size > this.#max) this.#known.delete(this.#known.keys().next().value!)
   }
 }

@@ -16,7 +16,7 @@ import { planArcSet, type ArcFacts } from './arc-chain.ts'
 import { splitMessage, type HeaderField } from './raw-message.ts'
 
 const SIGNED = ['from', 'sender', 'reply-to', 'to', 'cc', 'subject', 'date', 'message-id', 'in-reply-to', 'references',
-  'mime-version', 'content-type', 'content-transfer-encoding', 'list-unsubscribe', 'list-unsubscribe-post']
+  'mime-version', 'content-type', 'content-transfer-encoding', 'list-unsubscribe', 'list-unsubscribe-post', 'x-veilmail-block-sender']
 
 const signAsync = promisify(sign)
 

@@ -17,6 +17,7 @@ import { partitionTargets } from '../../shared/alias-target-rules.ts'
 import { Srs } from './srs.ts'
 import { isReverseAliasLocalPart } from './reverse-alias-address.ts'
 import { replies, SmtpReply } from './smtp-reply.ts'
+import { unsubscribeByMail, unsubscribeToken } from './unsubscribe-mailto.ts'
 
 export type Recipient =
   | { kind: 'alias'; alias: RoutedAlias }
@@ -24,6 +25,10 @@ export type Recipient =
   | { kind: 'reverse'; reverse: ReverseAlias; alias: RoutedAlias }
   | { kind: 'bounce' }
   | { kind: 'operator'; role: string }
+  /** an alias whose owner blocked the message's author: decided in DATA (sender-blocks.ts) */
+  | { kind: 'blocked'; alias: RoutedAlias; contactId: string; refuse: boolean }
+  /** an unsubscribe mailto (RFC 2369) that was acted on: the message itself is discarded */
+  | { kind: 'link' }
 
 export interface RecipientDeps {
   sql: Sql
@@ -35,6 +40,8 @@ export interface RecipientDeps {
   findAlias?: (address: { localPart: string; domain: string }) => Promise<RoutedAlias | undefined>
   /** aliases made on first use (issue 29): the key their webhook secret is sealed with, and the per-domain limit; unset = none are made */
   firstUse?: { secretKey: string; limit: RateLimitRule }
+  /** the key link tokens are signed with (unsubscribe mailto, issue 30); unset = those addresses are unknown */
+  linkSecret?: string
 }
 
 /** The personal subdomain `<username>.<first MAIL_DOMAIN>` this domain is, if it is one: its username. */
@@ -70,6 +77,8 @@ export async function resolveRecipient(deps: RecipientDeps, address: string, mai
   const owned = (alias: Pick<RoutedAlias, 'userId'>) => !ownerId || alias.userId === ownerId
 
   if (service && OPERATOR_ROLES.has(parsed.localPart.toLowerCase())) return operatorRecipient(deps, `${parsed.localPart.toLowerCase()}@${parsed.domain}`)
+  const token = service && deps.linkSecret ? unsubscribeToken(parsed.localPart) : undefined
+  if (token) return unsubscribeByMail(deps.sql, deps.linkSecret!, token)
   if (isReverseAliasLocalPart(parsed.localPart)) {
     const reverse = await findReverseAlias(deps.sql, parsed.localPart, parsed.domain)
     const alias = reverse && (await getAliasForDelivery(deps.sql, reverse.aliasId))

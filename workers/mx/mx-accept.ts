@@ -17,6 +17,8 @@ import { receiveMessage, type MessageLimits } from '../mail/mx-message.ts'
 import { fieldValue, firstValue, utf8, type HeaderField } from '../mail/raw-message.ts'
 import { parseMailboxes } from '../mail/mime-words.ts'
 import { replies } from '../mail/smtp-reply.ts'
+import { applySenderBlocks } from '../mail/sender-blocks.ts'
+import type { Db } from '../../db/client.ts'
 
 /** RFC 5321 §6.3: more trace fields than any sane path has means a loop. */
 const MAX_RECEIVED = 50
@@ -27,6 +29,8 @@ export interface AcceptDeps {
   resolver: DnsResolver
   mxHostname: string
   dnsTimeoutMs: number
+  /** where blocked senders are looked up (sender-blocks.ts) */
+  sql: Db
 }
 
 export interface Transaction {
@@ -156,8 +160,10 @@ export async function acceptMessage(deps: AcceptDeps, stream: Readable, tx: Tran
         await check?.write(data)
       },
     })
-    const recipients = routeOf(deps, headers, tx.recipients)
-    if (recipients.length === 0) throw replies.loop()
+    const routed = routeOf(deps, headers, tx.recipients)
+    if (routed.length === 0) throw replies.loop()
+    // blocked senders (issue 30): counted, refused or dropped unread
+    const recipients = await applySenderBlocks(deps.sql, routed, headers)
     if (!recipients.some(isActive)) {
       check?.stop()
       await writer?.abort()

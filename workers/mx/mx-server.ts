@@ -53,12 +53,14 @@ export function createMxServer(deps: MxDeps): MxServer {
   const accept: AcceptDeps = {
     spool: createSpooler({ sql: deps.sql, boss: deps.boss, codec: new SpoolCodec(cfg.secretKey) }), loopTokens: new LoopTokens(cfg.secretKey),
     resolver: deps.resolver ?? createDnsResolver({ timeoutMs: cfg.dnsTimeoutMs, servers: cfg.dnsServers }), mxHostname: cfg.mxHostname, dnsTimeoutMs: cfg.dnsTimeoutMs,
+    sql: deps.sql,
   }
   // RCPTs of concurrent sessions share one alias lookup (lib/coalesce.ts)
   const findAlias = coalesce((addresses: { localPart: string; domain: string }[]) => findAliasesByAddress(deps.sql, addresses))
   const recipientDeps = {
     sql: deps.sql, mailDomains: cfg.mailDomains, srs, findAlias,
     firstUse: { secretKey: cfg.secretKey, limit: cfg.rateLimits['first-use-domain'] },
+    linkSecret: cfg.secretKey,
     // read at each RCPT, as before the lookups were shared: the config object is the one source
     get operatorEmail() { return cfg.operatorEmail },
   }

@@ -8,6 +8,8 @@ export interface EmailJobRow {
   id: string
   userId: string
   aliasId: string | null
+  /** sent as this connected mailbox, through its own SMTP server (instead of an alias) */
+  providerId: string | null
   source: 'compose' | 'smtp' | 'system'
   recipientEmail: string
   content: Buffer | null
@@ -31,6 +33,8 @@ export interface NewEmailJob {
   userId: string
   /** null for the service's own mail (source 'system'), sent from no-reply */
   aliasId: string | null
+  /** a connected mailbox sending as itself (then aliasId is null) */
+  providerId?: string | null
   source: 'compose' | 'smtp' | 'system'
   recipientEmail: string
   content: Buffer
@@ -45,12 +49,12 @@ export interface NewEmailJob {
 
 export async function insertEmailJob(db: Db, j: NewEmailJob): Promise<void> {
   await db`
-    insert into email_jobs (id, user_id, alias_id, source, recipient_email, content, use_encryption, share_my_public_key, priority, max_retries, scheduled_at, undo_until, original_email_id, original_action)
-    values (${j.id}, ${j.userId}, ${j.aliasId}, ${j.source}, ${j.recipientEmail}, ${j.content}, ${j.useEncryption}, ${j.shareMyPublicKey}, ${j.priority}, ${j.maxRetries}, ${j.scheduledAt}, ${j.undoUntil},
+    insert into email_jobs (id, user_id, alias_id, provider_id, source, recipient_email, content, use_encryption, share_my_public_key, priority, max_retries, scheduled_at, undo_until, original_email_id, original_action)
+    values (${j.id}, ${j.userId}, ${j.aliasId}, ${j.providerId ?? null}, ${j.source}, ${j.recipientEmail}, ${j.content}, ${j.useEncryption}, ${j.shareMyPublicKey}, ${j.priority}, ${j.maxRetries}, ${j.scheduledAt}, ${j.undoUntil},
       ${j.original?.emailId ?? null}, ${j.original?.action ?? null})`
 }
 
-const columns = 'id, user_id, alias_id, source, recipient_email, content, status, priority, max_retries, current_retries, scheduled_at, undo_until, last_error, message_id, original_email_id, original_action'
+const columns = 'id, user_id, alias_id, provider_id, source, recipient_email, content, status, priority, max_retries, current_retries, scheduled_at, undo_until, last_error, message_id, original_email_id, original_action'
 
 export async function findEmailJob(db: Db, userId: string, jobId: string): Promise<EmailJobRow | undefined> {
   const [row] = await db<EmailJobRow[]>`select ${db.unsafe(columns)} from email_jobs where id = ${jobId} and user_id = ${userId}`

@@ -19,15 +19,21 @@ export interface EmailProviderRow {
   lastSyncAt: Date | null
   createdAt: Date
   updatedAt: Date
+  /** its own SMTP server for sending as it (all null: its provider's preset, or not set up) */
+  smtpHost: string | null
+  smtpPort: number | null
+  smtpSecurity: 'tls' | 'starttls' | null
 }
 
-/** What the sync process needs: the row and its sealed credentials. */
+/** What the sync process needs: the row and its sealed credentials (and the SMTP login of its own, if any). */
 export interface ProviderForSync extends EmailProviderRow {
   credentials: Buffer
+  smtpCredentials: Buffer | null
 }
 
 const columns = (db: Db) => db`
-  id, user_id, provider, email, is_active, state, progress_done, progress_total, last_error, auth_failed, last_sync_at, created_at, updated_at`
+  id, user_id, provider, email, is_active, state, progress_done, progress_total, last_error, auth_failed, last_sync_at, created_at, updated_at,
+  smtp_host, smtp_port, smtp_security`
 
 export interface NewEmailProvider {
   id: string
@@ -57,8 +63,17 @@ export async function findEmailProvider(db: Db, userId: string, id: string): Pro
 }
 
 export async function getProviderForSync(db: Db, id: string): Promise<ProviderForSync | undefined> {
-  const [row] = await db<ProviderForSync[]>`select ${columns(db)}, credentials from email_providers where id = ${id}`
+  const [row] = await db<ProviderForSync[]>`select ${columns(db)}, credentials, smtp_credentials from email_providers where id = ${id}`
   return row
+}
+
+/** The account's SMTP server, and its sealed login of its own or null for the IMAP login. False when the user has no such account. */
+export async function updateProviderSmtp(db: Db, userId: string, id: string, smtp: { host: string; port: number; security: 'tls' | 'starttls'; credentials: Buffer | null }): Promise<boolean> {
+  const rows = await db`
+    update email_providers set smtp_host = ${smtp.host}, smtp_port = ${smtp.port}, smtp_security = ${smtp.security}, smtp_credentials = ${smtp.credentials}, updated_at = now()
+    where id = ${id} and user_id = ${userId}
+    returning id`
+  return rows.length > 0
 }
 
 export async function findEmailProviderByEmail(db: Db, userId: string, email: string): Promise<EmailProviderRow | undefined> {

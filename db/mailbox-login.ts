@@ -59,6 +59,16 @@ export async function loginMailbox(deps: LoginDeps, provider: ProviderForSync): 
 }
 
 /**
+ * The account's login for a server other than IMAP (its SMTP server, to send as it): an Outlook
+ * account's access token is renewed first when it runs out soon, as for an IMAP login.
+ */
+export async function currentCredentials(deps: LoginDeps, provider: ProviderForSync): Promise<ImapCredentials> {
+  const creds = openCredentials(deps.config, provider)
+  if (!isOAuth(creds) || creds.expiresAt - Date.now() >= RENEW_MARGIN_MS) return creds
+  return renewOutlookTokens(deps, provider.id, creds)
+}
+
+/**
  * New tokens for the account, sealed and saved. One renewal per account at a time across every
  * process: Microsoft may rotate the refresh token, and a second renewal with the old one could be
  * refused. A renewal that finds the tokens already renewed by another takes those.

@@ -41,3 +41,19 @@ export function sealCredentials(config: Pick<Config, 'secretKey'>, providerId: s
 export function openCredentials(config: Pick<Config, 'secretKey'>, provider: { id: string; credentials: Buffer }): ImapCredentials {
   return JSON.parse(credentialsBox(config).openText(provider.credentials, provider.id)) as ImapCredentials
 }
+
+/** An SMTP login of its own (the account's SMTP server takes other credentials than its IMAP one). */
+export interface SmtpLogin {
+  user: string
+  password: string
+}
+
+const smtpBox = (config: Pick<Config, 'secretKey'>) => new SecretBox(config.secretKey, 'smtp-credentials')
+
+export function sealSmtpLogin(config: Pick<Config, 'secretKey'>, providerId: string, login: SmtpLogin): Buffer {
+  return smtpBox(config).seal(JSON.stringify(login), providerId)
+}
+
+export function openSmtpLogin(config: Pick<Config, 'secretKey'>, providerId: string, sealed: Buffer): SmtpLogin {
+  return JSON.parse(smtpBox(config).openText(sealed, providerId)) as SmtpLogin
+}

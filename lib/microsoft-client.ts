@@ -7,8 +7,11 @@ import type { Config } from './config.ts'
 
 export { OAuth2RequestError } from 'arctic'
 
-/** What an Outlook access token may do: read the mailbox over IMAP, and be renewed (offline_access). */
-export const OUTLOOK_IMAP_SCOPES = ['https://outlook.office.com/IMAP.AccessAsUser.All', 'offline_access']
+/**
+ * What an Outlook access token may do: read the mailbox over IMAP, send as it over SMTP (SMTP.Send,
+ * README "Sending as your mailbox"), and be renewed (offline_access).
+ */
+export const OUTLOOK_IMAP_SCOPES = ['https://outlook.office.com/IMAP.AccessAsUser.All', 'https://outlook.office.com/SMTP.Send', 'offline_access']
 
 export const microsoftRedirectUri = (config: Config) => `${config.publicUrl}/api/auth/microsoft/callback`
 

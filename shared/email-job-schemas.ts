@@ -31,7 +31,9 @@ export const CreateEmailJobSchema = v.pipe(
     to: Email,
     subject: v.pipe(text('Subject is required'), v.check((s) => NO_LINE_BREAKS.test(s), HEADER_INJECTION_MESSAGE), v.trim(), v.nonEmpty('Subject is required'), v.maxLength(900, 'Subject must be 900 characters or less')),
     body: v.pipe(text('Email body is required'), v.check((s) => s.trim() !== '', 'Email body is required'), v.maxLength(5_000_000, 'Email body is too large')),
-    fromAliasId: v.pipe(text('Please select a sender alias'), v.nonEmpty('Please select a sender alias'), v.uuid('Please select a sender alias')),
+    /** the alias it leaves from, or instead `fromProviderId`: a connected mailbox, sent through its own SMTP server */
+    fromAliasId: v.optional(v.pipe(text('Please select a sender alias'), v.nonEmpty('Please select a sender alias'), v.uuid('Please select a sender alias'))),
+    fromProviderId: v.optional(v.pipe(text('Please select a sender'), v.uuid('Please select a sender'))),
     useEncryption: v.optional(v.boolean(), false),
     recipientPublicKey: AgeKey("Recipient's public key is required when encryption is enabled"),
     shareMyPublicKey: v.optional(v.boolean(), false),
@@ -52,6 +54,7 @@ export const CreateEmailJobSchema = v.pipe(
       ), []),
     })),
   }),
+  v.forward(v.check((j) => Boolean(j.fromAliasId) !== Boolean(j.fromProviderId), 'Please select a sender alias'), ['fromAliasId']),
   v.forward(v.check((j) => !j.useEncryption || Boolean(j.recipientPublicKey), "Recipient's public key is required when encryption is enabled"), ['recipientPublicKey']),
   v.forward(v.check((j) => !j.shareMyPublicKey || Boolean(j.myPublicKeyToShare), 'Please select or enter your public key to share'), ['myPublicKeyToShare']),
   v.forward(v.check((j) => !j.original?.attachmentIds.length || j.original.action === 'forward', 'Only a forward carries the original attachments'), ['original']),

@@ -1,6 +1,7 @@
 // Connected mailboxes as the API takes and returns them (README "Connecting a mailbox"). Keep
 // this file free of Node-only imports: the browser bundles it.
 import * as v from 'valibot'
+import type { SmtpView } from './mailbox-smtp-schemas.ts'
 
 export const PROVIDERS = ['gmail', 'outlook', 'yahoo', 'other'] as const
 export type ProviderKind = (typeof PROVIDERS)[number]
@@ -71,6 +72,8 @@ export interface EmailProviderView {
   createdAt: string
   updatedAt: string
   folders: FolderView[]
+  /** its SMTP server for sending as this address; null when not set up (a custom account) */
+  smtp: SmtpView | null
 }
 
 export interface SyncJobView {

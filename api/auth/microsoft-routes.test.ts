@@ -43,7 +43,7 @@ describe('connecting Outlook', () => {
     expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
       response_type: 'code', client_id: STAND_IN_CLIENT.id, redirect_uri: 'http://localhost:3000/api/auth/microsoft/callback', code_challenge_method: 'S256',
     })
-    expect(authorize.searchParams.get('scope')!.split(' ').sort()).toEqual(['email', 'https://outlook.office.com/IMAP.AccessAsUser.All', 'offline_access', 'openid'])
+    expect(authorize.searchParams.get('scope')!.split(' ').sort()).toEqual(['email', 'https://outlook.office.com/IMAP.AccessAsUser.All', 'https://outlook.office.com/SMTP.Send', 'offline_access', 'openid'])
     expect(authorize.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/)
     const cookies = start.headers.getSetCookie()
     expect(cookies).toHaveLength(2)

@@ -1,7 +1,6 @@
 // Outgoing e-mail from the web: queue, status, cancel (undo).
 import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
-import { findAlias } from '../../db/aliases.ts'
 import { cancelEmailJob, findEmailJob, type EmailJobRow } from '../../db/email-jobs.ts'
 import { encryptToRecipient, isArmoredAge } from '../../lib/age.ts'
 import { composeMessage } from '../../lib/compose-message.ts'
@@ -12,6 +11,7 @@ import { tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
 import { countRecipient } from '../../db/recipient-limits.ts'
 import { originalParts } from './original-email.ts'
+import { findJobSender } from './job-sender.ts'
 import { CreateEmailJobSchema, type EmailJobStatusView } from '../../shared/email-job-schemas.ts'
 
 function statusView(job: EmailJobRow): EmailJobStatusView {
@@ -26,9 +26,8 @@ export const emailJobRoutes = new Hono<AppEnv>()
   .post('/', signedIn, jsonBody(CreateEmailJobSchema), async (c) => {
     const input = c.req.valid('json')
     const { sql, boss, config } = c.var.deps
-    const alias = await findAlias(sql, c.var.user.id, input.fromAliasId)
-    if (!alias) return c.json({ message: 'Please select a sender alias', errors: { fromAliasId: ['Please select a sender alias'] } }, 400)
-    if (!alias.active || alias.forwardTo === 'null') return c.json({ message: 'This alias is paused. Resume it to send from it.' }, 400)
+    const sender = await findJobSender(sql, c.var.user.id, input)
+    if ('message' in sender) return c.json(sender, 400)
     // a reply's threading fields, a forward's attachments: from the user's own message only
     const original = input.original ? await originalParts(sql, config, c.var.user.id, input.original) : undefined
     if (original && 'tooLarge' in original) return c.json({ message: 'The attachments are too large to forward', errors: { original: ['The attachments are too large to forward'] } }, 400)
@@ -48,13 +47,13 @@ export const emailJobRoutes = new Hono<AppEnv>()
     const undoUntil = new Date(now + config.undoSeconds * 1000)
     // Built now, dated when it is due to leave; the worker signs and sends these bytes.
     const raw = await composeMessage({
-      from: `${alias.alias}@${alias.domain}`, to: input.to, subject: input.subject, body, messageId: `<${id}@${alias.domain}>`,
+      from: sender.address, to: input.to, subject: input.subject, body, messageId: `<${id}@${sender.domain}>`,
       date: new Date(Math.max(scheduledAt.getTime(), undoUntil.getTime())),
       sharedPublicKey: input.shareMyPublicKey ? input.myPublicKeyToShare : undefined,
       inReplyTo: parts?.threading?.inReplyTo, references: parts?.threading?.references, attachments: parts?.attachments,
     })
     await sql.begin((tx) => queueEmailJob(tx, { boss, config }, {
-      id, userId: c.var.user.id, aliasId: alias.id, source: 'compose', recipientEmail: input.to, raw,
+      id, userId: c.var.user.id, aliasId: sender.aliasId, providerId: sender.providerId, source: 'compose', recipientEmail: input.to, raw,
       useEncryption: input.useEncryption, shareMyPublicKey: input.shareMyPublicKey, priority: input.priority, scheduledAt, undoUntil,
       original: input.original && { emailId: input.original.emailId, action: input.original.action },
     }))

@@ -4,19 +4,28 @@
 import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
 import * as v from 'valibot'
-import { deleteEmailProvider, findEmailProvider, getProviderForSync, insertEmailProvider, listEmailProviders, type EmailProviderRow } from '../../db/email-providers.ts'
+import { deleteEmailProvider, findEmailProvider, getProviderForSync, insertEmailProvider, listEmailProviders, updateProviderSmtp, type EmailProviderRow } from '../../db/email-providers.ts'
 import { forgetFolderCursor, listFolderCounts, setFolderEnabled, type FolderCountRow } from '../../db/mailbox-folders.ts'
 import { deleteFolderEmails } from '../../db/received-emails.ts'
 import { deleteWaitingMailboxJobs } from '../../db/mailbox-jobs.ts'
 import { findSyncJob } from '../../db/mailbox-sync-jobs.ts'
 import type { Config } from '../../lib/config.ts'
 import { queues } from '../../db/queues.ts'
-import { openCredentials, sealCredentials } from '../../lib/mailbox-credentials.ts'
+import { openCredentials, openSmtpLogin, sealCredentials, sealSmtpLogin } from '../../lib/mailbox-credentials.ts'
 import { requestSync } from '../../db/sync-requests.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { fieldErrors, jsonBody } from '../http/validate.ts'
 import { CreateEmailProviderSchema, ImapCredentialsSchema, PROVIDER_PRESETS, UpdateFolderSchema, type EmailProviderView } from '../../shared/email-provider-schemas.ts'
+import { smtpServerOf, UpdateSmtpSchema, type SmtpView } from '../../shared/mailbox-smtp-schemas.ts'
+
+/** The account's sending settings as the browser sees them: the server, whose login (a user name, never a password). */
+function smtpView(config: Config, row: EmailProviderRow & { smtpCredentials?: Buffer | null }): SmtpView | null {
+  const server = smtpServerOf(row)
+  if (!server) return null
+  const username = row.smtpCredentials ? openSmtpLogin(config, row.id, row.smtpCredentials).user : null
+  return { ...server, preset: row.smtpHost === null, username }
+}
 
 function providerView(config: Config, row: EmailProviderRow & { credentials?: Buffer }, folders: FolderCountRow[]): EmailProviderView {
   const creds = row.credentials ? openCredentials(config, { id: row.id, credentials: row.credentials }) : undefined
@@ -28,6 +37,7 @@ function providerView(config: Config, row: EmailProviderRow & { credentials?: Bu
     lastSyncAt: row.lastSyncAt?.toISOString() ?? null, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
     folders: folders.filter((f) => f.providerId === row.id)
       .map(({ id, path, specialUse, enabled, messageCount, unseenCount, stored, unread }) => ({ id, path, specialUse, enabled, messageCount, unseenCount, stored, unread })),
+    smtp: smtpView(config, row),
   }
 }
 
@@ -123,6 +133,24 @@ export const emailProviderRoutes = new Hono<AppEnv>()
     if (!folder) return c.json({ message: 'This mailbox has no such folder.', errors: { path: ['No such folder'] } }, 404)
     const jobId = enabled ? await requestSync(sql, boss, providerId) : undefined
     return c.json({ message: enabled ? 'Folder will be synced' : 'Folder no longer synced', jobId: jobId ?? null, provider: await viewOf(c, providerId) })
+  })
+  .put('/:providerId/smtp', signedIn, async (c, next) => {
+    // another user's account answers 404 whatever the body
+    if (!(await findEmailProvider(c.var.deps.sql, c.var.user.id, c.req.param('providerId')))) return notFound(c)
+    await next()
+  }, jsonBody(UpdateSmtpSchema), async (c) => {
+    const { sql, config } = c.var.deps
+    const providerId = c.req.param('providerId')
+    const input = c.req.valid('json')
+    const row = (await getProviderForSync(sql, providerId))!
+    // a user name alone keeps the password stored for that same user name; a new user name needs its password
+    const kept = row.smtpCredentials ? openSmtpLogin(config, providerId, row.smtpCredentials) : undefined
+    const password = input.password || (kept && kept.user === input.username ? kept.password : '')
+    if (input.username && !password) return c.json({ message: 'Please enter the SMTP password.', errors: { password: ['Please enter the SMTP password.'] } }, 400)
+    if (!input.username && input.password) return c.json({ message: 'Please enter the SMTP user name.', errors: { username: ['Please enter the SMTP user name.'] } }, 400)
+    const credentials = input.username ? sealSmtpLogin(config, providerId, { user: input.username, password }) : null
+    if (!(await updateProviderSmtp(sql, c.var.user.id, providerId, { host: input.host, port: input.port, security: input.security, credentials }))) return notFound(c)
+    return c.json({ message: 'Sending settings saved', provider: await viewOf(c, providerId) })
   })
   .get('/:providerId/sync-jobs/:syncJobId', signedIn, async (c) => {
     const { sql } = c.var.deps

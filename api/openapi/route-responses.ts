@@ -94,6 +94,7 @@ const Provider = v.object({
   id, provider: v.string(), email: v.string(), host: nullable(v.string()), port: nullable(v.number()), secure: nullable(v.boolean()), isActive: v.boolean(),
   state: v.string(), progressDone: v.number(), progressTotal: v.number(), lastError: nullable(v.string()), needsAttention: v.boolean(),
   lastSyncAt: nullable(time), createdAt: time, updatedAt: time, folders: v.array(Folder),
+  smtp: nullable(v.object({ host: v.string(), port: v.number(), security: v.picklist(['tls', 'starttls']), preset: v.boolean(), username: nullable(v.string()) })),
 })
 const EmailEntries = {
   id, providerId: id, folderId: id, messageId: nullable(v.string()), threadId: v.string(), subject: v.string(),
@@ -237,6 +238,7 @@ export const ROUTE_RESPONSES: Record<string, RouteResponses> = {
   'DELETE /api/email-providers/{providerId}': { ok: { status: 200, description: 'Removed', body: message('Email account removed') }, errors: [] },
   'POST /api/email-providers/{providerId}/sync': { ok: { status: 202, description: 'Queued', body: withMessage({ jobId: v.string(), provider: Provider }) }, errors: [] },
   'GET /api/email-providers/{providerId}/sync-jobs/{syncJobId}': { ok: { status: 200, description: 'The job', body: v.object({ success: v.literal(true), jobId: v.string(), providerId: id, status: v.string(), syncResult: nullable(v.object({ newEmailsCount: v.number() })), error: nullable(v.string()), provider: Provider }) }, errors: [] },
+  'PUT /api/email-providers/{providerId}/smtp': { ok: { status: 200, description: 'Saved: the account\'s sending settings (a user name, never a password)', body: withMessage({ provider: Provider }) }, errors: [] },
   'PATCH /api/email-providers/{providerId}/folders': { ok: { status: 200, description: 'Changed; jobId of the sync queued when a folder is turned on', body: withMessage({ jobId: nullable(v.string()), provider: Provider }) }, errors: [] },
   'GET /api/emails': { ok: { status: 200, description: 'A page of mail; with by=conversation, the newest message of each conversation and total, the number of conversations; with q, only what it matches, and unsearched: the accounts whose bodies could not be searched this time', body: v.object({ success: v.literal(true), emails: v.array(EmailSummary), total: v.optional(v.number()), unsearched: v.optional(v.array(v.object({ providerId: v.string(), email: v.string(), reason: v.string() }))) }) }, errors: [404], errorNotes: { 404: 'The folder is not found or not yours' } },
   'GET /api/emails/counts': { ok: { status: 200, description: 'Counts', body: v.object({ success: v.literal(true), total: v.number(), unread: v.number(), starred: v.number(), bytes: v.number() }) }, errors: [404], errorNotes: { 404: 'The folder is not found or not yours' } },

@@ -225,6 +225,7 @@ export const OPERATION_PROBES: Record<string, Probe> = {
   },
   'POST /api/email-providers/{providerId}/sync': ({ a, r }) => a.post(`/api/email-providers/${r.providerId}/sync`),
   'GET /api/email-providers/{providerId}/sync-jobs/{syncJobId}': ({ a, r }) => a.get(`/api/email-providers/${r.providerId}/sync-jobs/${r.syncJobId}`),
+  'PUT /api/email-providers/{providerId}/smtp': ({ a, r }) => a.put(`/api/email-providers/${r.providerId}/smtp`, { host: 'smtp.example.org', port: 465, security: 'tls' }),
   'PATCH /api/email-providers/{providerId}/folders': async ({ t, a, r }) => {
     // the folders a sync listed from the IMAP server (the sync's own tests list them from Dovecot)
     await t.db.sql`insert into mailbox_folders (provider_id, path, enabled) values (${r.providerId}, 'Archive', false)`

@@ -30,6 +30,8 @@ export interface DeliveryDeps {
   resolver: DnsResolver
   /** that check, once per message (built on `resolver`) */
   auth: DeferredAuth
+  /** an extra trusted CA (PEM) for users' own SMTP and IMAP servers when sending as a mailbox (tests) */
+  mailboxCa?: string
 }
 
 export function createDeliveryDeps(sql: Sql, config: Config, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps {

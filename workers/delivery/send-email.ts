@@ -1,6 +1,7 @@
 // send-email: delivers one email job through the outbound transport, From the alias (the
 // service's own mail: no-reply on the first mail domain), with a Message-ID on that domain,
-// DKIM-signed for it. A 5xx fails the job at once; anything else
+// DKIM-signed for it; a job sent as a connected mailbox goes through that account's own SMTP
+// server instead (send-as-mailbox.ts). A 5xx fails the job at once; anything else
 // is retried with backoff until maxRetries. The row's status follows every step, and the claim
 // (pending|retrying → sending) makes a duplicated or retried job send at most once. Claims and
 // "sent" marks of jobs running side by side go to Postgres together (lib/coalesce.ts).
@@ -17,6 +18,7 @@ import { PermanentDeliveryError } from './outbound-transport.ts'
 import type { Payload, queues, WorkContext } from '../../db/queues.ts'
 import { firstValue, splitMessage } from '../mail/raw-message.ts'
 import { isRelayUnreachable } from './relay-watch.ts'
+import { sendAsMailbox } from './send-as-mailbox.ts'
 
 /** `boss` queues the write-back of \Answered / $Forwarded on a replied or forwarded message. */
 export function sendEmailHandler(deps: DeliveryDeps, boss: PgBoss) {
@@ -37,6 +39,12 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
   // A retry of a job whose row is still `sending` means the earlier attempt lost its lease.
   const job = (await writes.claim(payload.emailJobId)) ?? (ctx.retryCount > 0 ? await reclaimEmailJob(sql, payload.emailJobId) : undefined)
   if (!job) return // cancelled, sent, failed or gone: nothing to do
+  if (job.providerId) {
+    const messageId = await sendAsMailbox(deps, job, ctx)
+    if (!messageId) return
+    await writes.markSent({ id: job.id, messageId })
+    return writes.markOriginal(job)
+  }
   const sender = senderOf(job, config.mailDomains[0])
   if (!sender || !job.content) return markEmailJobFailed(sql, job.id, 'The sending alias no longer exists')
   if (job.source !== 'system' && !job.aliasCanSend) return markEmailJobFailed(sql, job.id, 'The sending alias is paused')

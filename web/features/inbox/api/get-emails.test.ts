@@ -15,6 +15,9 @@ describe('the rows kept on screen while a page of emails loads', () => {
     expect(keepPageTurns(rows, { queryKey: key() }, key({ account: 'provider-2' }))).toBeUndefined()
     expect(keepPageTurns(rows, { queryKey: key({ account: 'provider-2' }) }, key({ account: 'provider-2', folder: 'folder-9' }))).toBeUndefined()
     expect(keepPageTurns(rows, { queryKey: key() }, key({ category: 'starred' }))).toBeUndefined()
+    // another search is another list
+    expect(keepPageTurns(rows, { queryKey: key() }, key({ q: 'from:ann' }))).toBeUndefined()
+    expect(keepPageTurns(rows, { queryKey: key({ q: 'from:ann' }) }, key({ q: 'from:ann', page: 1 }))).toBe(rows)
     expect(keepPageTurns(rows, { queryKey: emailsQueryKey('user-2', view) }, key())).toBeUndefined()
     expect(keepPageTurns(rows, undefined, key())).toBeUndefined()
   })

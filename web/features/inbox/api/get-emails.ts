@@ -1,23 +1,23 @@
 import { useQuery } from '@tanstack/react-query'
-import type { EmailListPage, EmailListView } from '../../../../shared/email-schemas.ts'
+import type { EmailListPage, EmailListView, UnsearchedAccountView } from '../../../../shared/email-schemas.ts'
 import { apiGet } from '../../../lib/api-client.ts'
 import { PAGE_SIZE, UNREAD_FETCH, type InboxView } from '../lib/inbox-view.ts'
 import { fallbackPoll, useMailStreamLive } from './mail-events.ts'
 
 /** Every list of the user; star, read, delete and sync refresh them all, as each can move a message between lists. */
 export const emailListsKey = (userId: string) => ['emails', userId] as const
-export const emailsQueryKey = (userId: string, view: Pick<InboxView, 'account' | 'folder' | 'category' | 'page'>) =>
-  [...emailListsKey(userId), view.account, view.folder ?? 'all', view.category, view.category === 'unread' ? 0 : view.page] as const
+export const emailsQueryKey = (userId: string, view: Pick<InboxView, 'account' | 'folder' | 'category' | 'page' | 'q'>) =>
+  [...emailListsKey(userId), view.account, view.folder ?? 'all', view.category, view.q ?? '', view.category === 'unread' ? 0 : view.page] as const
 
-/** A list's messages and, when paged, how many conversations the whole list holds (the pager's total). */
-export interface EmailsPage { emails: EmailListView[]; conversations?: number }
+/** A list's messages and, when paged, how many conversations the whole list holds (the pager's total); a search's accounts left out. */
+export interface EmailsPage { emails: EmailListView[]; conversations?: number; unsearched?: UnsearchedAccountView[] }
 
 /**
  * A page of 50 conversations, newest first, with their total (the rows and the pager count the same
  * unit); the unread category fetches up to 200 messages from the start, unpaged, so the category
  * holds every unread conversation.
  */
-export async function getEmails(view: Pick<InboxView, 'account' | 'folder' | 'category' | 'page'>): Promise<EmailsPage> {
+export async function getEmails(view: Pick<InboxView, 'account' | 'folder' | 'category' | 'page' | 'q'>): Promise<EmailsPage> {
   const unread = view.category === 'unread'
   const params = new URLSearchParams({
     providerId: view.account, category: view.category,
@@ -25,8 +25,9 @@ export async function getEmails(view: Pick<InboxView, 'account' | 'folder' | 'ca
   })
   if (!unread) params.set('by', 'conversation')
   if (view.folder) params.set('folder', view.folder)
+  if (view.q) params.set('q', view.q)
   const page = await apiGet<EmailListPage>(`/api/emails?${params}`)
-  return { emails: page.emails, conversations: page.total }
+  return { emails: page.emails, conversations: page.total, unsearched: page.unsearched }
 }
 
 /**

@@ -22,6 +22,7 @@ import { groupConversations, pageRange, type Conversation } from '../lib/convers
 import { BULK_DELETE_ERROR, BULK_UPDATE_ERROR, bulkDeleteToast, bulkReadToast, READ_FAILED, REFRESHED, STAR_FAILED, unreadSummary } from '../lib/inbox-toasts.ts'
 import { folderName, inboxSearch, PAGE_SIZE, readInboxView } from '../lib/inbox-view.ts'
 import { EmailListToolbar } from './email-list-toolbar.tsx'
+import { InboxSearchBox, UnsearchedNotice } from './inbox-search-box.tsx'
 import { EmailRow } from './email-row.tsx'
 import { ShortcutKeys } from './shortcut-keys.tsx'
 
@@ -59,7 +60,7 @@ export function EmailList() {
   const [current, setCurrent] = useState<string | undefined>(lastOpened)
   const trashFolders = useTrashFolders()
   const queryClient = useQueryClient()
-  useEffect(() => setSelected(new Set()), [view.account, view.folder, view.category, view.page])
+  useEffect(() => setSelected(new Set()), [view.account, view.folder, view.category, view.page, view.q])
 
   useEffect(() => {
     if (providers.data?.length === 0 && !sentToSettings) {
@@ -240,7 +241,7 @@ export function EmailList() {
   } else if (emails.isError) {
     body = <EmptyState text={errorMessage(emails.error, 'Failed to load emails')} action={<Button variant="outline" onClick={() => void emails.refetch()}>Try again</Button>} />
   } else if (conversations.length === 0) {
-    body = <EmptyState icon={<Inbox className="size-8" aria-hidden="true" />} text={view.category === 'unread' ? 'No unread conversations' : 'No emails found. Try syncing your accounts.'} />
+    body = <EmptyState icon={<Inbox className="size-8" aria-hidden="true" />} text={view.q ? 'No emails match your search.' : view.category === 'unread' ? 'No unread conversations' : 'No emails found. Try syncing your accounts.'} />
   } else {
     body = (
       <ul aria-label="Emails">
@@ -267,10 +268,12 @@ export function EmailList() {
   }
 
   const folder = view.folder ? providers.data?.flatMap((p) => p.folders).find((f) => f.id === view.folder) : undefined
-  const heading = folder ? folderName(folder.path) : { inbox: 'Inbox', unread: 'Unread', starred: 'Starred' }[view.category]
+  const heading = view.q ? 'Search results' : folder ? folderName(folder.path) : { inbox: 'Inbox', unread: 'Unread', starred: 'Starred' }[view.category]
   return (
     <Card className="overflow-hidden">
       <h1 className="sr-only">{heading}</h1>
+      <InboxSearchBox view={view} />
+      <UnsearchedNotice accounts={emails.data?.unsearched} />
       <EmailListToolbar
         rows={conversations.length}
         selected={chosen.length}

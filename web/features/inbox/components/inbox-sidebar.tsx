@@ -17,7 +17,7 @@ function CategoryLink({ view, category, icon: Icon, label, count }: { view: Inbo
   const active = view.category === category && !view.folder
   return (
     <Link
-      to={`/inbox${inboxSearch({ ...view, folder: undefined, category, page: 0 })}`}
+      to={`/inbox${inboxSearch({ ...view, folder: undefined, category, page: 0, q: undefined })}`}
       aria-current={active ? 'page' : undefined}
       className={cn(ITEM, active ? 'bg-accent font-medium text-accent-foreground' : 'text-muted-foreground hover:bg-muted hover:text-foreground')}
     >
@@ -98,7 +98,7 @@ function AccountLink({ view, account, label, active }: { view: InboxView; accoun
   const selected = view.account === account && !view.folder
   return (
     <Link
-      to={`/inbox${inboxSearch({ ...view, account, folder: undefined, page: 0 })}`}
+      to={`/inbox${inboxSearch({ ...view, account, folder: undefined, page: 0, q: undefined })}`}
       aria-current={selected ? 'page' : undefined}
       className={cn(ITEM, 'py-1.5', selected ? 'bg-accent text-accent-foreground' : 'text-muted-foreground hover:bg-muted hover:text-foreground')}
     >

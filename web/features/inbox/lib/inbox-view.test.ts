@@ -20,4 +20,13 @@ describe('the inbox view in the address', () => {
     expect(inboxSearch({ account: 'a1', category: 'starred', page: 1 })).toBe('?account=a1&category=starred&page=1')
     expect(inboxSearch({ account: 'a1', folder: 'f1', category: 'inbox', page: 0 })).toBe('?account=a1&folder=f1')
   })
+
+  it('keeps the search in the address, trimmed and bounded, so Back and Forward return to it', () => {
+    const view = readInboxView(new URLSearchParams('q=%20from%3Aann%20%22weekly%20deals%22%20&page=1'))
+    expect(view).toStrictEqual({ account: 'all', category: 'inbox', page: 1, q: 'from:ann "weekly deals"' })
+    expect(inboxSearch(view)).toBe('?page=1&q=from%3Aann+%22weekly+deals%22')
+    expect(readInboxView(new URLSearchParams(inboxSearch(view)))).toStrictEqual(view)
+    expect(readInboxView(new URLSearchParams('q=%20%20')).q).toBeUndefined()
+    expect(readInboxView(new URLSearchParams(`q=${'x'.repeat(600)}`)).q).toHaveLength(500)
+  })
 })

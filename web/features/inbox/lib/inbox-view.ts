@@ -1,5 +1,7 @@
-// Which list the inbox shows lives in the address (/inbox?account=…&folder=…&category=…&page=…), so Back,
+// Which list the inbox shows lives in the address (/inbox?account=…&folder=…&category=…&page=…&q=…), so Back,
 // reload and a shared link land on the same page, and a message opened from it returns to it.
+import { MAX_QUERY_CHARS } from '../../../../shared/mail-search-query.ts'
+
 export type InboxCategory = 'inbox' | 'unread' | 'starred'
 
 export interface InboxView {
@@ -10,6 +12,8 @@ export interface InboxView {
   folder?: string
   /** 0-based page of PAGE_SIZE */
   page: number
+  /** the search box's query (shared/mail-search-query.ts): only the mail it matches */
+  q?: string
 }
 
 export const PAGE_SIZE = 50
@@ -23,9 +27,11 @@ export function readInboxView(params: URLSearchParams): InboxView {
   const category = CATEGORIES.find((c) => c === params.get('category')) ?? 'inbox'
   const page = Number(params.get('page'))
   const folder = params.get('folder')
+  const q = params.get('q')?.trim().slice(0, MAX_QUERY_CHARS)
   return {
     account: params.get('account') || 'all', category, page: category !== 'unread' && Number.isInteger(page) && page > 0 ? page : 0,
     ...(folder && ID.test(folder) ? { folder } : {}),
+    ...(q ? { q } : {}),
   }
 }
 
@@ -36,6 +42,7 @@ export function inboxSearch(view: InboxView): string {
   if (view.folder) params.set('folder', view.folder)
   if (view.category !== 'inbox') params.set('category', view.category)
   if (view.page > 0) params.set('page', String(view.page))
+  if (view.q) params.set('q', view.q)
   const search = params.toString()
   return search ? `?${search}` : ''
 }

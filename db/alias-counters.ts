@@ -1,14 +1,16 @@
 // Per-alias counters shown on the dashboard: deliveries forwarded (one per target), replies sent
-// (one per outside recipient), messages dropped (paused alias) and deliveries failed for good.
+// (one per outside recipient), messages dropped (paused alias) and deliveries failed for good, and
+// messages dropped as spam (the alias drops what rspamd calls spam).
 import type { Db } from './client.ts'
 
-export type AliasCounter = 'forwarded' | 'replied' | 'dropped' | 'failed'
+export type AliasCounter = 'forwarded' | 'replied' | 'dropped' | 'failed' | 'spam'
 
 export interface AliasCounters {
   forwarded: number
   replied: number
   dropped: number
   failed: number
+  spam: number
 }
 
 const SHARDS = 8
@@ -28,7 +30,7 @@ export async function incrementAliasCounter(db: Db, aliasId: string, counter: Al
 export async function getAliasCounters(db: Db, aliasIds: string[]): Promise<Map<string, AliasCounters>> {
   if (aliasIds.length === 0) return new Map()
   const rows = await db<(AliasCounters & { aliasId: string })[]>`
-    select alias_id, sum(forwarded)::int as forwarded, sum(replied)::int as replied, sum(dropped)::int as dropped, sum(failed)::int as failed
+    select alias_id, sum(forwarded)::int as forwarded, sum(replied)::int as replied, sum(dropped)::int as dropped, sum(failed)::int as failed, sum(spam)::int as spam
     from alias_counters where alias_id = any(${aliasIds}::uuid[]) group by alias_id`
   return new Map(rows.map(({ aliasId, ...counters }) => [aliasId, counters]))
 }

@@ -3,7 +3,7 @@ import type { StoredWebhookSecret } from '../lib/webhook-secret.ts'
 import type { AliasRow } from './aliases.ts'
 import type { Db } from './client.ts'
 
-export type RoutedAlias = Pick<AliasRow, 'id' | 'userId' | 'alias' | 'domain' | 'forwardTo' | 'lastForwardTo' | 'active'> & {
+export type RoutedAlias = Pick<AliasRow, 'id' | 'userId' | 'alias' | 'domain' | 'forwardTo' | 'lastForwardTo' | 'active' | 'spamHandling'> & {
   /** the owner blocked at least one of its contacts (issue 30): the MX then checks the From of its mail */
   blocksSenders?: boolean
 }
@@ -13,7 +13,7 @@ export interface DeliveryAlias extends RoutedAlias, Pick<AliasRow, 'encryptForwa
 /** The alias at `localPart@domain` (local part compared case-insensitively, like the unique index). */
 export async function findAliasByAddress(db: Db, localPart: string, domain: string): Promise<RoutedAlias | undefined> {
   const [row] = await db<RoutedAlias[]>`
-    select a.id, a.user_id, a.alias, a.domain, a.forward_to, a.last_forward_to, a.active,
+    select a.id, a.user_id, a.alias, a.domain, a.forward_to, a.last_forward_to, a.active, a.spam_handling,
       -- one probe of reverse_aliases_blocked: the MX asks about blocked senders only for aliases that have some
       exists (select 1 from reverse_aliases r where r.alias_id = a.id and r.blocked_at is not null) as blocks_senders
     from aliases a where lower(a.alias) = lower(${localPart}) and a.domain = ${domain}`
@@ -27,7 +27,7 @@ export async function findAliasByAddress(db: Db, localPart: string, domain: stri
 export async function findAliasesByAddress(db: Db, addresses: { localPart: string; domain: string }[]): Promise<(RoutedAlias | undefined)[]> {
   if (addresses.length === 0) return []
   const rows = await db<(RoutedAlias & { ord: number })[]>`
-    select q.ord::int as ord, a.id, a.user_id, a.alias, a.domain, a.forward_to, a.last_forward_to, a.active,
+    select q.ord::int as ord, a.id, a.user_id, a.alias, a.domain, a.forward_to, a.last_forward_to, a.active, a.spam_handling,
       exists (select 1 from reverse_aliases r where r.alias_id = a.id and r.blocked_at is not null) as blocks_senders
     from unnest(${addresses.map((a) => a.localPart)}::text[], ${addresses.map((a) => a.domain)}::text[]) with ordinality as q(local_part, domain, ord)
     join aliases a on lower(a.alias) = lower(q.local_part) and a.domain = q.domain`
@@ -37,7 +37,7 @@ export async function findAliasesByAddress(db: Db, addresses: { localPart: strin
 
 export async function getAliasForDelivery(db: Db, id: string): Promise<DeliveryAlias | undefined> {
   const [row] = await db<DeliveryAlias[]>`
-    select id, user_id, alias, domain, forward_to, last_forward_to, active, webhook_secret, webhook_secret_sealed, encrypt_forwarded
+    select id, user_id, alias, domain, forward_to, last_forward_to, active, spam_handling, webhook_secret, webhook_secret_sealed, encrypt_forwarded
     from aliases where id = ${id}`
   return row
 }

@@ -1,5 +1,5 @@
 // aliases as their owner manages them. Every function takes the owner's id and filters by it.
-import type { AliasMadeBy, AliasView } from '../shared/alias-schemas.ts'
+import type { AliasMadeBy, AliasView, SpamHandling } from '../shared/alias-schemas.ts'
 import type { Db } from './client.ts'
 
 /** The alias as the API shows it, with dates as read and the summed counters as numeric strings. */
@@ -10,16 +10,17 @@ export interface AliasRow extends Omit<AliasView, 'createdAt' | 'updatedAt' | 'c
   replied: string
   dropped: string
   failed: string
+  spam: string
 }
 
 // Counters are sharded (up to 8 rows per alias): summed per alias, so an alias stays one row.
 const select = (db: Db) => db`
-  select a.id, a.user_id, a.alias, a.domain, a.forward_to, a.last_forward_to, a.active, a.encrypt_forwarded, a.notes,
+  select a.id, a.user_id, a.alias, a.domain, a.forward_to, a.last_forward_to, a.active, a.encrypt_forwarded, a.spam_handling, a.notes,
          a.made_by, a.hostname, a.created_at, a.updated_at,
          coalesce(c.forwarded, 0) as forwarded, coalesce(c.replied, 0) as replied,
-         coalesce(c.dropped, 0) as dropped, coalesce(c.failed, 0) as failed
+         coalesce(c.dropped, 0) as dropped, coalesce(c.failed, 0) as failed, coalesce(c.spam, 0) as spam
   from aliases a left join lateral (
-    select sum(forwarded) as forwarded, sum(replied) as replied, sum(dropped) as dropped, sum(failed) as failed
+    select sum(forwarded) as forwarded, sum(replied) as replied, sum(dropped) as dropped, sum(failed) as failed, sum(spam) as spam
     from alias_counters where alias_id = a.id
   ) c on true`
 
@@ -66,6 +67,7 @@ export interface AliasChanges {
   notes?: string | null
   active?: boolean
   encryptForwarded?: boolean
+  spamHandling?: SpamHandling
 }
 
 /** Applies the changes; false when the new address is taken. */
@@ -77,6 +79,7 @@ export async function updateAlias(db: Db, userId: string, aliasId: string, chang
   if (changes.notes !== undefined) set.notes = changes.notes || null
   if (changes.active !== undefined) set.active = changes.active
   if (changes.encryptForwarded !== undefined) set.encrypt_forwarded = changes.encryptForwarded
+  if (changes.spamHandling !== undefined) set.spam_handling = changes.spamHandling
   try {
     await db`update aliases set ${db(set)}, updated_at = now() where id = ${aliasId} and user_id = ${userId}`
     return true

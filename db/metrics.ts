@@ -36,6 +36,12 @@ const mxMessages = new client.Counter({
   labelNames: ['outcome', 'code'] as const,
   registers: [registry],
 })
+const spamChecks = new client.Counter({
+  name: 'veilmail_spam_checks_total',
+  help: 'Messages the MX had rspamd score, by result: ham, spam, reject, soft_reject; unavailable, timeout, error (accepted unscored: fail open)',
+  labelNames: ['result'] as const,
+  registers: [registry],
+})
 const submissions = new client.Counter({
   name: 'veilmail_submission_messages_total',
   help: 'Messages accepted by the submission server',
@@ -81,6 +87,8 @@ onLogEvent((_level, event, fields) => {
     mxMessages.inc({ outcome: 'accepted', code: '250' })
   } else if (event === 'mx.refused') {
     mxMessages.inc({ outcome: 'refused', code: String(fields.code ?? 'unknown') })
+  } else if (event === 'mx.spam_checked' || event === 'mx.spam_check_failed') {
+    spamChecks.inc({ result: String(fields.result ?? 'unknown') })
   } else if (event === 'submission.queued') {
     submissions.inc()
     if (typeof fields.jobs === 'number') submissionJobs.inc(fields.jobs)

@@ -1,4 +1,5 @@
 // The inbound spool (sealed messages awaiting delivery) and its deliveries, one per target.
+import type { SpamHandling } from '../shared/alias-schemas.ts'
 import type { DeliveryAlias } from './alias-routing.ts'
 import type { Db } from './client.ts'
 
@@ -81,7 +82,7 @@ export interface OpenedDelivery {
 type OpenedRow = Delivery & {
   aliasRowId: string | null; aliasUserId: string | null; aliasAlias: string | null; aliasDomain: string | null; aliasForwardTo: string | null
   aliasLastForwardTo: string | null; aliasActive: boolean | null; aliasWebhookSecret: string | null; aliasWebhookSecretSealed: Uint8Array | null
-  aliasEncryptForwarded: boolean | null
+  aliasEncryptForwarded: boolean | null; aliasSpamHandling: SpamHandling | null
   messageId: string | null; raw: Buffer | null; meta: Buffer | null; size: number | null; chunks: number | null; receivedAt: Date | null
   firstChunk: Buffer | null; othersOpen: boolean
 }
@@ -101,7 +102,7 @@ export async function lockOpenDeliveries(db: Db, ids: string[]): Promise<OpenedD
     select d.id, d.spool_id, d.alias_id, d.kind, d.target, d.reverse_alias_id, d.status, d.attempts, d.last_error,
       a.id as alias_row_id, a.user_id as alias_user_id, a.alias as alias_alias, a.domain as alias_domain, a.forward_to as alias_forward_to,
       a.last_forward_to as alias_last_forward_to, a.active as alias_active, a.webhook_secret as alias_webhook_secret,
-      a.webhook_secret_sealed as alias_webhook_secret_sealed, a.encrypt_forwarded as alias_encrypt_forwarded,
+      a.webhook_secret_sealed as alias_webhook_secret_sealed, a.encrypt_forwarded as alias_encrypt_forwarded, a.spam_handling as alias_spam_handling,
       s.id as message_id, s.raw, s.meta, s.size, s.chunks, s.received_at, c.sealed as first_chunk,
       exists (select 1 from deliveries o where o.spool_id = d.spool_id and o.id <> d.id and o.status in ('pending', 'held')) as others_open
     from deliveries d left join aliases a on a.id = d.alias_id
@@ -115,6 +116,7 @@ export async function lockOpenDeliveries(db: Db, ids: string[]): Promise<OpenedD
     alias: r.aliasRowId === null ? undefined : {
       id: r.aliasRowId, userId: r.aliasUserId!, alias: r.aliasAlias!, domain: r.aliasDomain!, forwardTo: r.aliasForwardTo!, lastForwardTo: r.aliasLastForwardTo,
       active: r.aliasActive!, webhookSecret: r.aliasWebhookSecret, webhookSecretSealed: r.aliasWebhookSecretSealed, encryptForwarded: r.aliasEncryptForwarded!,
+      spamHandling: r.aliasSpamHandling!,
     },
     spooled: r.messageId === null ? undefined : {
       message: { id: r.messageId, raw: r.raw, meta: r.meta!, size: r.size!, chunks: r.chunks, receivedAt: r.receivedAt! },

@@ -52,6 +52,8 @@ const EnvSchema = v.object({
   MX_HOSTNAME: v.optional(v.pipe(v.string(), v.regex(Domain, 'must be a host name'))),
   MX_MAX_CLIENTS: v.optional(PositiveInt, '200'),
   DNS_TIMEOUT_MS: v.optional(PositiveInt, '3000'),
+  RSPAMD_URL: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\/[^/?#]+\/?$/, 'must be an http:// URL of rspamd\'s normal worker, e.g. http://127.0.0.1:11333'))),
+  RSPAMD_TIMEOUT_MS: v.optional(PositiveInt, '10000'),
   // Throughput: connections per client address at the MX, the pause before its
   // greeting (0 = none; >0 refuses clients that talk first), DNS servers (host[:port], comma
   // separated; unset = the system's), connections kept open to the relay.
@@ -169,6 +171,8 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     mxHostname: e.MX_HOSTNAME ?? `mx.${e.MAIL_DOMAINS[0]}`,
     mxMaxClients: e.MX_MAX_CLIENTS,
     dnsTimeoutMs: e.DNS_TIMEOUT_MS,
+    rspamdUrl: e.RSPAMD_URL?.replace(/\/$/, ''),
+    rspamdTimeoutMs: e.RSPAMD_TIMEOUT_MS,
     dnsServers: e.DNS_SERVERS,
     mxMaxConnectionsPerIp: e.MX_MAX_CONNECTIONS_PER_IP,
     mxGreetPauseMs: e.MX_GREET_PAUSE_MS,

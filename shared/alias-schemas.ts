@@ -42,6 +42,14 @@ export const CreateAliasSchema = v.object({
 })
 export type CreateAliasInput = v.InferOutput<typeof CreateAliasSchema>
 
+/**
+ * What becomes of mail the spam filter (rspamd) calls spam, per alias: forwarded with X-Spam-Status
+ * and X-Spam-Score ('tag', the default), also with [SPAM] before its Subject ('tag-subject'), or
+ * dropped and counted ('drop'). Mail rspamd rejects is refused at the MX whatever this says.
+ */
+export const SPAM_HANDLINGS = ['tag', 'tag-subject', 'drop'] as const
+export type SpamHandling = (typeof SPAM_HANDLINGS)[number]
+
 export const UpdateAliasSchema = v.pipe(
   v.object({
     alias: v.optional(AliasName),
@@ -50,9 +58,10 @@ export const UpdateAliasSchema = v.pipe(
     active: v.optional(v.boolean('Active must be true or false')),
     lastForwardTo: v.optional(v.nullable(ForwardTo)),
     encryptForwarded: v.optional(v.boolean('encryptForwarded must be true or false')),
+    spamHandling: v.optional(v.picklist(SPAM_HANDLINGS, `spamHandling must be one of ${SPAM_HANDLINGS.join(', ')}`)),
   }),
   v.check(
-    (u) => ['alias', 'forwardTo', 'notes', 'active', 'lastForwardTo', 'encryptForwarded'].some((k) => (u as Record<string, unknown>)[k] !== undefined),
+    (u) => ['alias', 'forwardTo', 'notes', 'active', 'lastForwardTo', 'encryptForwarded', 'spamHandling'].some((k) => (u as Record<string, unknown>)[k] !== undefined),
     // the message names the original fields; encryptForwarded (issue #6) counts too
     'At least one field (alias, forwardTo, active, notes, or lastForwardTo) must be provided',
   ),
@@ -72,13 +81,16 @@ export interface AliasView {
   active: boolean
   /** mail forwarded to the e-mail targets is encrypted to the owner's default age key, when there is one */
   encryptForwarded: boolean
+  /** what becomes of mail the spam filter calls spam (SPAM_HANDLINGS) */
+  spamHandling: SpamHandling
   notes: string | null
   /** the app that made it with an API key (issue 28), and the website it was made for */
   madeBy: AliasMadeBy | null
   hostname: string | null
   createdAt: string
   updatedAt: string
-  counters: { forwarded: number; replied: number; dropped: number; failed: number }
+  /** `spam`: messages dropped as spam ('drop') */
+  counters: { forwarded: number; replied: number; dropped: number; failed: number; spam: number }
 }
 
 /**

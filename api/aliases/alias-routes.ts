@@ -16,10 +16,10 @@ import { isReservedAliasName, RESERVED_ALIAS_MESSAGE } from '../../shared/reserv
 export function aliasView(row: AliasRow): AliasView {
   return {
     id: row.id, userId: row.userId, alias: row.alias, domain: row.domain, forwardTo: row.forwardTo,
-    lastForwardTo: row.lastForwardTo, active: row.active, encryptForwarded: row.encryptForwarded, notes: row.notes,
+    lastForwardTo: row.lastForwardTo, active: row.active, encryptForwarded: row.encryptForwarded, spamHandling: row.spamHandling, notes: row.notes,
     madeBy: row.madeBy, hostname: row.hostname,
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
-    counters: { forwarded: Number(row.forwarded), replied: Number(row.replied), dropped: Number(row.dropped), failed: Number(row.failed) },
+    counters: { forwarded: Number(row.forwarded), replied: Number(row.replied), dropped: Number(row.dropped), failed: Number(row.failed), spam: Number(row.spam) },
   }
 }
 
@@ -78,7 +78,7 @@ export const aliasRoutes = new Hono<AppEnv>()
       const problem = input[field] && input[field] !== PAUSED ? await webhookProblem(config, input[field]) : undefined
       if (problem) return badWebhook(c, field, problem)
     }
-    let changes: AliasChanges = { alias: input.alias, notes: input.notes, lastForwardTo: input.lastForwardTo, encryptForwarded: input.encryptForwarded }
+    let changes: AliasChanges = { alias: input.alias, notes: input.notes, lastForwardTo: input.lastForwardTo, encryptForwarded: input.encryptForwarded, spamHandling: input.spamHandling }
     if (input.forwardTo !== undefined) {
       // New targets on a paused alias become the ones it resumes with.
       changes = input.forwardTo !== PAUSED && !alias.active && input.active === undefined

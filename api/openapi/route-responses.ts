@@ -4,6 +4,7 @@
 // user's ids, with a bad body) and fails on any answer this table does not describe.
 import * as v from 'valibot'
 import { EmailOnlySchema } from '../../shared/auth-schemas.ts'
+import { SPAM_HANDLINGS } from '../../shared/alias-schemas.ts'
 
 /** A response body: a valibot schema (converted by @valibot/to-json-schema) or a JSON Schema. */
 export type Body = v.GenericSchema | Record<string, unknown>
@@ -71,10 +72,10 @@ const SecondStep = v.object({ secondFactor: v.object({ required: v.literal(true)
 const SignInAnswer = v.union([SignedIn, SecondStep])
 const WebAuthnOptions = v.pipe(v.looseObject({ challenge: v.string() }), v.description('WebAuthn options as @simplewebauthn/browser takes them (PublicKeyCredentialCreationOptionsJSON / RequestOptionsJSON)'))
 
-const Counters = v.object({ forwarded: v.number(), replied: v.number(), dropped: v.number(), failed: v.number() })
+const Counters = v.object({ forwarded: v.number(), replied: v.number(), dropped: v.number(), failed: v.number(), spam: v.number() })
 const Alias = v.object({
   id, userId: id, alias: v.string(), domain: v.string(), forwardTo: nullable(v.string()), lastForwardTo: nullable(v.string()),
-  active: v.boolean(), encryptForwarded: v.boolean(), notes: nullable(v.string()), madeBy: nullable(v.string()), hostname: nullable(v.string()),
+  active: v.boolean(), encryptForwarded: v.boolean(), spamHandling: v.picklist(SPAM_HANDLINGS), notes: nullable(v.string()), madeBy: nullable(v.string()), hostname: nullable(v.string()),
   createdAt: time, updatedAt: time, counters: Counters,
 })
 const DomainRecord = v.object({

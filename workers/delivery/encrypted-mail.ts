@@ -7,7 +7,7 @@ import { makeField, splitMessage, type HeaderField } from '../mail/raw-message.t
 /** Fields of the forwarded message that stay outside the encryption (RFC 5322 §3.6). */
 const KEPT = new Set(['from', 'reply-to', 'to', 'cc', 'date', 'subject', 'message-id', 'in-reply-to', 'references',
   'authentication-results', 'received-spf', 'x-veilmail-loop', 'arc-seal', 'arc-message-signature', 'arc-authentication-results',
-  'list-unsubscribe', 'list-unsubscribe-post', 'x-veilmail-block-sender'])
+  'list-unsubscribe', 'list-unsubscribe-post', 'x-veilmail-block-sender', 'x-spam-status', 'x-spam-score'])
 
 const BODY_FIELDS = ['MIME-Version: 1.0', 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: 7bit']
 

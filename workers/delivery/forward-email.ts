@@ -53,6 +53,7 @@ export async function forwardHeadersOf(deps: DeliveryDeps, alias: DeliveryAlias,
   return { contactId, headers: forwardHeaders({
     headers, spoolId, meta, mxHostname: deps.config.mxHostname, aliasDomain: alias.domain, mailDomains: deps.config.mailDomains,
     loopToken: deps.loopTokens.tokenFor(alias.id),
+    tagSpamSubject: alias.spamHandling === 'tag-subject',
     from: { mailbox: author, reverse: (author && reverse.get(author.address.toLowerCase())) ?? aliasAddress },
     replyTo: replyTargets.map((m) => reverse.get(m.address.toLowerCase())!).filter(Boolean),
     contacts: new Map(others.map((m) => [m.address.toLowerCase(), reverse.get(m.address.toLowerCase())!])),

@@ -2,6 +2,7 @@
 // (From: "Name <sender> via Veilmail" <reverse alias>), replies go back through reverse aliases
 // (Reply-To, and To/Cc outside addresses), our trace and authentication results come first
 // (RFC 5321 §4.4, RFC 8601), and upstream signatures and results that no longer apply go.
+import { SPAM_FIELDS, spamFields, taggedSubject } from './spam-fields.ts'
 import { LOOP_HEADER } from '../mail/loop-token.ts'
 import { formatMailbox, parseMailboxes, type Mailbox } from '../mail/mime-words.ts'
 import { fieldValue, makeField, splitMessage, utf8, type HeaderField } from '../mail/raw-message.ts'
@@ -13,7 +14,7 @@ import { LINK_FIELDS, linkFields, type ForwardLinks } from './forward-links.ts'
  * ARC sets stay: ours is added after them, its seal signing them when they validated (RFC 8617).
  */
 const DROPPED = new Set(['dkim-signature', 'authentication-results', 'received-spf', 'return-path', 'delivered-to', 'x-original-to', 'sender',
-  ...LINK_FIELDS])
+  ...LINK_FIELDS, ...SPAM_FIELDS])
 
 export interface ForwardHeaderInput {
   headers: HeaderField[]
@@ -31,6 +32,8 @@ export interface ForwardHeaderInput {
   contacts: Map<string, string>
   /** the signed links of the forward (forward-links.ts); none on a message without them */
   links?: ForwardLinks
+  /** the alias's spam handling is 'tag-subject': spam's Subject starts with [SPAM] (spam-fields.ts) */
+  tagSpamSubject?: boolean
 }
 
 export function receivedField(meta: SpoolMeta, mxHostname: string, id: string): HeaderField {
@@ -54,6 +57,9 @@ export function forwardHeaders(input: ForwardHeaderInput): HeaderField[] {
   const out: HeaderField[] = [receivedField(input.meta, input.mxHostname, input.spoolId)]
   out.push(...splitMessage(Buffer.from(input.meta.auth.headers + '\r\n', 'latin1')).headers)
   out.push(makeField(LOOP_HEADER, input.loopToken))
+  if (input.meta.spam) out.push(...spamFields(input.meta.spam))
+  const tagSubject = input.tagSpamSubject === true && input.meta.spam?.spam === true
+  let sawSubject = false
   let sawFrom = false
   let sawReplyTo = false
   let sawMessageId = false
@@ -69,11 +75,15 @@ export function forwardHeaders(input: ForwardHeaderInput): HeaderField[] {
       sawReplyTo = true
     } else if (field.key === 'to' || field.key === 'cc') {
       out.push(rewriteAddressField(field, input))
+    } else if (field.key === 'subject' && tagSubject) {
+      if (!sawSubject) out.push(taggedSubject(field))
+      sawSubject = true
     } else {
       if (field.key === 'message-id') sawMessageId = true
       out.push(field)
     }
   }
+  if (tagSubject && !sawSubject) out.push(taggedSubject(undefined))
   if (!sawFrom) out.push(fromLine())
   if (!sawReplyTo && input.replyTo.length) out.push(makeField('Reply-To', input.replyTo.join(', ')))
   // RFC 5322 §3.6.4: a message should have one; ours is stable across retries.

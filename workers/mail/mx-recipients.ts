@@ -22,6 +22,8 @@ import { unsubscribeByMail, unsubscribeToken } from './unsubscribe-mailto.ts'
 export type Recipient =
   | { kind: 'alias'; alias: RoutedAlias }
   | { kind: 'paused'; alias: RoutedAlias }
+  /** an alias that drops spam, for a message rspamd called spam (workers/mx/mx-accept.ts): counted, never stored */
+  | { kind: 'spam'; alias: RoutedAlias }
   | { kind: 'reverse'; reverse: ReverseAlias; alias: RoutedAlias }
   | { kind: 'bounce' }
   | { kind: 'operator'; role: string }

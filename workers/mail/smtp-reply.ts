@@ -29,4 +29,8 @@ export const replies = {
   /** the MX's total cap, in smtp-server's words for the same cap */
   tooManyClients: (host: string) => new SmtpReply(421, `${host} Too many connected clients, try again in a moment`),
   authTempFail: () => new SmtpReply(451, '4.7.0 Temporary authentication failure, please try again later'),
+  /** rspamd's action `reject` (workers/mx/spam-check.ts) */
+  spam: () => new SmtpReply(550, '5.7.1 Message refused as spam'),
+  /** rspamd's `soft reject` or `greylist` */
+  spamTryLater: () => new SmtpReply(451, '4.7.1 Message deferred by the spam filter, please try again later'),
 }

@@ -35,6 +35,15 @@ export interface AuthSummary {
   headers: string
 }
 
+/** rspamd's verdict at the MX (workers/mx/spam-check.ts), shown on the forward as X-Spam-Status and X-Spam-Score. */
+export interface SpamVerdict {
+  /** rspamd's action: `add header` or `rewrite subject` make it spam */
+  action: string
+  score: number
+  requiredScore: number
+  spam: boolean
+}
+
 export interface SpoolMeta {
   /** envelope sender, '' for the null sender */
   mailFrom: string
@@ -43,6 +52,8 @@ export interface SpoolMeta {
   secure: boolean
   receivedAt: string
   auth: AuthSummary
+  /** absent when no spam filter scored it (none configured, or it was away: the MX fails open) */
+  spam?: SpamVerdict
 }
 
 /** The meta as sealed: without `auth` when the MX left the check to the delivery (workers/mail/message-auth.ts). */

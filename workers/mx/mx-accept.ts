@@ -17,6 +17,7 @@ import { receiveMessage, type MessageLimits } from '../mail/mx-message.ts'
 import { fieldValue, firstValue, utf8, type HeaderField } from '../mail/raw-message.ts'
 import { parseMailboxes } from '../mail/mime-words.ts'
 import { replies } from '../mail/smtp-reply.ts'
+import { startSpamCheck, type SpamCheckResult, type SpamFilter } from './spam-check.ts'
 import { applySenderBlocks } from '../mail/sender-blocks.ts'
 import type { Db } from '../../db/client.ts'
 
@@ -29,6 +30,8 @@ export interface AcceptDeps {
   resolver: DnsResolver
   mxHostname: string
   dnsTimeoutMs: number
+  /** rspamd (RSPAMD_URL); unset = mail is not scored */
+  spamFilter?: SpamFilter
   /** where blocked senders are looked up (sender-blocks.ts) */
   sql: Db
 }
@@ -39,6 +42,9 @@ export interface Transaction {
   helo: string
   secure: boolean
   recipients: Recipient[]
+  /** the RCPT addresses as given, for the spam filter */
+  rcptTo?: string[]
+  session?: string
 }
 
 const aligned = (a: string, b: string) => a === b || a.endsWith('.' + b) || b.endsWith('.' + a)
@@ -143,6 +149,10 @@ export async function acceptMessage(deps: AcceptDeps, stream: Readable, tx: Tran
   const wanted = tx.recipients.some(isActive)
   const writer = wanted ? deps.spool.writer() : undefined
   const check = wanted ? sessionCheck(deps, tx) : undefined
+  // scored as it streams in, beside the spool (workers/mx/spam-check.ts)
+  const spam = wanted && deps.spamFilter ? startSpamCheck(deps.spamFilter, {
+    remoteAddress: tx.remoteAddress, helo: tx.helo, mailFrom: tx.mailFrom, rcptTo: tx.rcptTo ?? [], mxHostname: deps.mxHostname,
+  }, tx.session) : undefined
   try {
     const { headers } = await receiveMessage(stream, limits, {
       headers(fields) {
@@ -153,10 +163,11 @@ export async function acceptMessage(deps: AcceptDeps, stream: Readable, tx: Tran
         // nothing to store: the connection and the check are let go now, not after the rest of DATA
         void writer?.abort()
         check?.stop()
+        spam?.stop()
         return false
       },
       async write(data) {
-        await writer?.write(data)
+        await Promise.all([writer?.write(data), spam?.write(data)])
         await check?.write(data)
       },
     })
@@ -166,25 +177,38 @@ export async function acceptMessage(deps: AcceptDeps, stream: Readable, tx: Tran
     const recipients = await applySenderBlocks(deps.sql, routed, headers)
     if (!recipients.some(isActive)) {
       check?.stop()
+      spam?.stop()
       await writer?.abort()
       await deps.spool(recipients) // paused aliases: counted as dropped, never read or stored
       return '2.0.0 Ok'
     }
-    const outcome = await check!.end(headers)
+    const [outcome, scored] = await Promise.all([check!.end(headers), spam?.end()])
     if (outcome?.dmarcReject) throw replies.dmarcReject()
+    const verdict = scored && 'verdict' in scored ? scored : undefined
+    if (verdict?.decision === 'refuse') throw replies.spam()
+    if (verdict?.decision === 'defer') throw replies.spamTryLater()
     // a reply's check always ran in the session (sessionCheck)
     for (const r of recipients) if (r.kind === 'reverse') checkReply(r, soleAuthor(headers), outcome!)
-    const id = await writer!.commit(recipients, {
+    const id = await writer!.commit(spamRouted(recipients, scored), {
       mailFrom: tx.mailFrom, remoteAddress: tx.remoteAddress, helo: tx.helo, secure: tx.secure, receivedAt: new Date().toISOString(),
       ...(outcome ? { auth: summaryOf(outcome) } : {}),
+      ...(verdict ? { spam: verdict.verdict } : {}),
     })
-    return `2.0.0 Ok: queued as ${id}`
+    // undefined: every recipient dropped it as spam (counted, nothing stored)
+    return id ? `2.0.0 Ok: queued as ${id}` : '2.0.0 Ok'
   } catch (error) {
     // refused, or the client went away mid-DATA: nothing of the message is kept
     check?.stop()
+    spam?.stop()
     await writer?.abort()
     throw error
   }
+}
+
+/** Spam to an alias that drops it (its spam handling 'drop') goes nowhere and is counted; the other recipients get it tagged. */
+function spamRouted(recipients: Recipient[], scored: SpamCheckResult | undefined): Recipient[] {
+  if (!scored || !('verdict' in scored) || !scored.verdict.spam) return recipients
+  return recipients.map((r) => (r.kind === 'alias' && r.alias.spamHandling === 'drop' ? { kind: 'spam', alias: r.alias } : r))
 }
 
 function summaryOf({ dmarcReject: _, ...summary }: AuthOutcome): AuthSummary {

@@ -17,6 +17,7 @@ import { loadTlsCredentials, SERVER_TLS_PROFILE, type TlsCredentials } from '../
 import { findAliasesByAddress } from '../../db/alias-routing.ts'
 import { coalesce } from '../../lib/coalesce.ts'
 import { acceptMessage, type AcceptDeps } from './mx-accept.ts'
+import { createSpamFilter } from './spam-check.ts'
 import { leaveOnClose, localAdmission, type Admission } from './mx-admission.ts'
 import { GREET_PAUSE_OPTION } from './mx-greeting.ts'
 import { createSpooler } from './mx-spool.ts'
@@ -53,6 +54,7 @@ export function createMxServer(deps: MxDeps): MxServer {
   const accept: AcceptDeps = {
     spool: createSpooler({ sql: deps.sql, boss: deps.boss, codec: new SpoolCodec(cfg.secretKey) }), loopTokens: new LoopTokens(cfg.secretKey),
     resolver: deps.resolver ?? createDnsResolver({ timeoutMs: cfg.dnsTimeoutMs, servers: cfg.dnsServers }), mxHostname: cfg.mxHostname, dnsTimeoutMs: cfg.dnsTimeoutMs,
+    ...(cfg.rspamdUrl ? { spamFilter: createSpamFilter(cfg.rspamdUrl, cfg.rspamdTimeoutMs) } : {}),
     sql: deps.sql,
   }
   // RCPTs of concurrent sessions share one alias lookup (lib/coalesce.ts)
@@ -124,6 +126,8 @@ export function createMxServer(deps: MxDeps): MxServer {
         helo: session.hostNameAppearsAs || '',
         secure: session.secure,
         recipients: transactions.get(session) ?? [],
+        rcptTo: session.envelope.rcptTo.map((a) => a.address),
+        session: session.id,
       }, { maxBytes: cfg.maxMessageBytes, maxLineBytes: MAX_LINE_BYTES, maxHeaderBytes: MAX_HEADER_BYTES })
         .then(
           (reply) => {

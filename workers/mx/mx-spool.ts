@@ -33,12 +33,14 @@ interface PlannedDelivery {
 
 const queueFor = { email: queues.forwardEmail, webhook: queues.forwardWebhook, reply: queues.forwardReply, operator: queues.forwardOperator } as const
 
-export function planDeliveries(recipients: Recipient[]): { deliveries: PlannedDelivery[]; droppedAliasIds: string[] } {
+export function planDeliveries(recipients: Recipient[]): { deliveries: PlannedDelivery[]; droppedAliasIds: string[]; spamAliasIds: string[] } {
   const deliveries: PlannedDelivery[] = []
   const seen = new Set<string>()
   const dropped = new Set<string>()
+  const spam = new Set<string>()
   for (const r of recipients) {
     if (r.kind === 'paused') dropped.add(r.alias.id)
+    if (r.kind === 'spam') spam.add(r.alias.id)
     if (r.kind === 'alias' && !seen.has(r.alias.id)) {
       seen.add(r.alias.id)
       const { emails, webhooks } = partitionTargets(r.alias.forwardTo)
@@ -54,7 +56,7 @@ export function planDeliveries(recipients: Recipient[]): { deliveries: PlannedDe
       deliveries.push({ aliasId: r.alias.id, kind: 'reply', target: null, reverseAliasId: r.reverse.id })
     }
   }
-  return { deliveries, droppedAliasIds: [...dropped] }
+  return { deliveries, droppedAliasIds: [...dropped], spamAliasIds: [...spam] }
 }
 
 /** Messages larger than this are not grouped with others: they stream into a transaction of their own. */
@@ -80,6 +82,8 @@ interface SpoolWrite {
   chunks: NewSpoolChunk[]
   deliveries: NewDelivery[]
   droppedAliasIds: string[]
+  /** aliases that drop spam, for a message rspamd called spam */
+  spamAliasIds?: string[]
 }
 
 type Connection = Awaited<ReturnType<Sql['reserve']>>
@@ -100,6 +104,7 @@ async function writeRows(deps: SpoolDeps, tx: Connection, writes: SpoolWrite[]):
   }
   // in one order everywhere, so two MX processes' batches can not deadlock on the counters
   for (const aliasId of writes.flatMap((w) => w.droppedAliasIds).sort()) statements.push(incrementAliasCounter(tx, aliasId, 'dropped'))
+  for (const aliasId of writes.flatMap((w) => w.spamAliasIds ?? []).sort()) statements.push(incrementAliasCounter(tx, aliasId, 'spam'))
   const settled = await Promise.allSettled(statements)
   const failed = settled.find((r) => r.status === 'rejected')
   if (failed) throw failed.reason
@@ -259,10 +264,10 @@ export function createSpooler(deps: SpoolDeps, options: { maxBatch?: number; max
 
       async commit(recipients, meta) {
         if (ended) throw new Error('message already ended')
-        const { deliveries, droppedAliasIds } = planDeliveries(recipients)
+        const { deliveries, droppedAliasIds, spamAliasIds } = planDeliveries(recipients)
         if (deliveries.length === 0) {
           await end('rollback')
-          if (droppedAliasIds.length) await store({ chunks: [], deliveries: [], droppedAliasIds })
+          if (droppedAliasIds.length || spamAliasIds.length) await store({ chunks: [], deliveries: [], droppedAliasIds, spamAliasIds })
           return undefined
         }
         const chunks: NewSpoolChunk[] = []
@@ -273,6 +278,7 @@ export function createSpooler(deps: SpoolDeps, options: { maxBatch?: number; max
           chunks,
           deliveries: deliveries.map((d) => ({ id: randomUUID(), spoolId: id, ...d })),
           droppedAliasIds,
+          spamAliasIds,
         }
         if (!stream) {
           ended = true
@@ -297,11 +303,11 @@ export function createSpooler(deps: SpoolDeps, options: { maxBatch?: number; max
 
   /** Stores and enqueues a message held whole; returns the spool id, or undefined when nothing needed storing. */
   async function spoolMessage(recipients: Recipient[], message?: { raw: Buffer; meta: StoredMeta }): Promise<string | undefined> {
-    const { deliveries, droppedAliasIds } = planDeliveries(recipients)
-    if (deliveries.length === 0 && droppedAliasIds.length === 0) return undefined
+    const { deliveries, droppedAliasIds, spamAliasIds } = planDeliveries(recipients)
+    if (deliveries.length === 0 && droppedAliasIds.length === 0 && spamAliasIds.length === 0) return undefined
     if (deliveries.length && !message) throw new Error('deliveries without a message')
     if (!message || !deliveries.length) {
-      await store({ chunks: [], deliveries: [], droppedAliasIds })
+      await store({ chunks: [], deliveries: [], droppedAliasIds, spamAliasIds })
       return undefined
     }
     const w = writer()

@@ -4,7 +4,7 @@ import { canSaveDraft, draftChanges, draftFromAlias } from './alias-edit.ts'
 
 const base: AliasView = {
   id: 'a', userId: 'u', alias: 'shop', domain: 'veil.test', forwardTo: 'me@example.com', lastForwardTo: null,
-  active: true, encryptForwarded: true, notes: 'old note', madeBy: null, hostname: null, createdAt: '', updatedAt: '', counters: { forwarded: 0, replied: 0, dropped: 0, failed: 0 },
+  active: true, encryptForwarded: true, spamHandling: 'tag', notes: 'old note', madeBy: null, hostname: null, createdAt: '', updatedAt: '', counters: { forwarded: 0, replied: 0, dropped: 0, failed: 0, spam: 0 },
 }
 
 describe('inline edit', () => {

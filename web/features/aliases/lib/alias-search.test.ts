@@ -4,8 +4,8 @@ import { filterAliases, pageCount, pageItems, pageWindow } from './alias-search.
 
 const alias = (over: Partial<AliasView>): AliasView => ({
   id: crypto.randomUUID(), userId: 'u', alias: 'shop', domain: 'veil.test', forwardTo: 'me@example.com',
-  lastForwardTo: null, active: true, encryptForwarded: true, notes: null, madeBy: null, hostname: null, createdAt: '', updatedAt: '',
-  counters: { forwarded: 0, replied: 0, dropped: 0, failed: 0 }, ...over,
+  lastForwardTo: null, active: true, encryptForwarded: true, spamHandling: 'tag', notes: null, madeBy: null, hostname: null, createdAt: '', updatedAt: '',
+  counters: { forwarded: 0, replied: 0, dropped: 0, failed: 0, spam: 0 }, ...over,
 })
 
 describe('filterAliases', () => {

@@ -64,8 +64,8 @@ describe('composeErrors', () => {
 
 describe('senderAliases', () => {
   const alias = (over: Partial<AliasView>): AliasView => ({
-    id: ALIAS_ID, userId: 'u', alias: 'shop', domain: 'veilmail.test', forwardTo: 'me@example.com', lastForwardTo: null, active: true, encryptForwarded: true, madeBy: null, hostname: null,
-    notes: null, createdAt: '', updatedAt: '', counters: { forwarded: 0, replied: 0, dropped: 0, failed: 0 }, ...over,
+    id: ALIAS_ID, userId: 'u', alias: 'shop', domain: 'veilmail.test', forwardTo: 'me@example.com', lastForwardTo: null, active: true, encryptForwarded: true, spamHandling: 'tag', madeBy: null, hostname: null,
+    notes: null, createdAt: '', updatedAt: '', counters: { forwarded: 0, replied: 0, dropped: 0, failed: 0, spam: 0 }, ...over,
   })
 
   it('offers the active aliases as alias@domain', () => {

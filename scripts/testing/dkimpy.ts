@@ -38,3 +38,19 @@ export function dkimpyArcSign(message: Buffer, o: { selector: string; domain: st
   if (run.status !== 0) throw new Error(`dkimpy arc_sign: ${run.stderr.toString()}`)
   return run.stdout
 }
+
+const DKIM_VERIFY = `
+import dkim, json, sys
+records = json.loads(sys.argv[1])
+def dns(name, timeout=5):
+    value = records.get(name.decode().rstrip('.').lower())
+    return value.encode() if value else None
+print(json.dumps(dkim.verify(sys.stdin.buffer.read(), dnsfunc=dns)))
+`
+
+/** dkimpy's verify of the message's first DKIM-Signature, with `records` as DNS (name → TXT). */
+export function dkimpyVerify(message: Buffer, records: Record<string, string>): boolean {
+  const run = spawnSync(PYTHON, ['-c', DKIM_VERIFY, JSON.stringify(records)], { input: message })
+  if (run.status !== 0) throw new Error(`dkimpy verify: ${run.stderr.toString()}`)
+  return JSON.parse(run.stdout.toString()) === true
+}

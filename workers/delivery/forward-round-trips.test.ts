@@ -185,7 +185,8 @@ it('runs a batch of four forwards in as many statements as one forward: one of e
   const one = await batch('statements one', 1)
   const four = await batch('statements four', 4)
   expect(four).toBe(one)
-  expect(one).toBeLessThanOrEqual(10)
+  // eleven since the author contact's forwards and last mail are counted (issue 30)
+  expect(one).toBeLessThanOrEqual(11)
   expect(await env.db.sql`select 1 from deliveries where alias_id = ${alias.id}`).toHaveLength(0) // each sent, its message gone with it
   const [{ n }] = await env.db.sql<{ n: number }[]>`select count(*)::int as n from thread_message_ids where alias_id = ${alias.id}`
   expect(n).toBe(20) // each forward's own Message-ID and the one it replies to

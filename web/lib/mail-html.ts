@@ -71,7 +71,7 @@ export function mailFrameDocument(html: string, showRemote: boolean): string {
 
 /** Sanitizes `html` for the frame. DOMPurify and the CSS tokenizer load on first use, not with the page. */
 export async function sanitizeMailHtml(html: string, options: SanitizeMailOptions): Promise<SanitizedMail> {
-  const [{ default: DOMPurify }, { rewriteCss }] = await Promise.all([import('dompurify'), import('./mail-css.ts')])
+  const [{ default: DOMPurify }, { rewriteCss }, { withoutEventHandlers }] = await Promise.all([import('dompurify'), import('./mail-css.ts'), import('./event-handler-attributes.ts')])
   const purify = DOMPurify(window)
   let blocked = 0
   purify.addHook('uponSanitizeElement', (node, data) => {
@@ -105,6 +105,7 @@ export async function sanitizeMailHtml(html: string, options: SanitizeMailOption
     node.setAttribute('target', '_blank')
     node.setAttribute('rel', 'noopener noreferrer')
   })
-  const clean = purify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS, ADD_ATTR: ['target'], FORCE_BODY: true })
+  // handlers cut before DOMPurify parses: parsing one in this page logs a CSP violation (event-handler-attributes.ts)
+  const clean = purify.sanitize(withoutEventHandlers(html), { USE_PROFILES: { html: true }, FORBID_TAGS, ADD_ATTR: ['target'], FORCE_BODY: true })
   return { html: clean, blockedRemote: blocked }
 }

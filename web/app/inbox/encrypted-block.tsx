@@ -76,7 +76,7 @@ export function EncryptedBlock({ armored }: { armored: string }) {
         </div>
       ) : (
         <>
-          <pre className="max-h-40 overflow-auto rounded-md bg-card p-3 font-mono text-[11px] leading-snug text-muted-foreground">{armored}</pre>
+          <pre className="max-h-40 overflow-y-auto whitespace-pre-wrap break-all rounded-md bg-card p-3 font-mono text-[11px] leading-snug text-muted-foreground">{armored}</pre>
           {decrypted !== undefined && (
             <Button variant="ghost" size="sm" className="justify-self-start" onClick={() => setShowOriginal(false)}>
               Show decrypted

@@ -25,10 +25,14 @@ import { MessageBody } from './message-body.tsx'
 import { MessageHeader } from './message-header.tsx'
 import { ShortcutKeys } from './shortcut-keys.tsx'
 
-/** The text the reader saw, for the quote: the text body, or the HTML's text (parsed inert, never rendered). */
-function quotedEmail(email: EmailDetailView): QuotedEmail {
-  const text = email.body.trim() ? email.body : email.html ? (new DOMParser().parseFromString(email.html, 'text/html').body.textContent ?? '') : ''
-  return { ...email, text }
+/**
+ * The text the reader saw, for the quote: the text body, or the HTML's text (parsed inert, never
+ * rendered; its event handlers cut first, as parsing one logs a CSP violation: lib/event-handler-attributes.ts).
+ */
+async function quotedEmail(email: EmailDetailView): Promise<QuotedEmail> {
+  if (email.body.trim() || !email.html) return { ...email, text: email.body.trim() ? email.body : '' }
+  const { withoutEventHandlers } = await import('../../../lib/event-handler-attributes.ts')
+  return { ...email, text: new DOMParser().parseFromString(withoutEventHandlers(email.html), 'text/html').body.textContent ?? '' }
 }
 
 function ActionButton({ label, icon: Icon, onClick, disabled }: { label: string; icon: typeof Reply; onClick: () => void; disabled?: boolean }) {
@@ -95,8 +99,8 @@ export function EmailDetail({ emailId }: { emailId: string }) {
   const star = (e: EmailListView) =>
     flag.mutate({ ids: [e.id], flags: { isStarred: !e.isStarred } }, { onSuccess: (r) => r.failed.length > 0 && toast(STAR_FAILED), onError: () => toast(STAR_FAILED) })
   const source = newestDetail.data
-  const reply = () => source && openCompose({ title: `Reply to: ${source.subject}`, queuedTitle: 'Reply sent', initial: replyDraft(quotedEmail(source)) })
-  const forward = () => source && openCompose({ title: `Forward: ${source.subject}`, queuedTitle: 'Email sent', initial: forwardDraft(quotedEmail(source)) })
+  const reply = async () => source && openCompose({ title: `Reply to: ${source.subject}`, queuedTitle: 'Reply sent', initial: replyDraft(await quotedEmail(source)) })
+  const forward = async () => source && openCompose({ title: `Forward: ${source.subject}`, queuedTitle: 'Email sent', initial: forwardDraft(await quotedEmail(source)) })
 
   // Mark unread: the newest message (the one opening read), then back to the list, as mail programs do
   function markUnread() {

@@ -10,6 +10,7 @@ import { ShortcutKeys } from './shortcut-keys.tsx'
 import { ShortcutsDialog } from './shortcuts-dialog.tsx'
 import { useMailEvents } from '../api/mail-events.ts'
 import { useAuth } from '../../../lib/auth-context.ts'
+import { cn } from '../../../lib/cn.ts'
 
 /**
  * The inbox's frame for the list and the detail: the sidebar beside them on a desktop, a
@@ -35,7 +36,8 @@ export function InboxLayout({ parts, children }: { parts: InboxParts; children: 
   return (
     <InboxPartsContext.Provider value={parts}>
       <InboxComposeContext.Provider value={openCompose}>
-        <div className="mx-auto flex w-full max-w-6xl flex-1 gap-6 px-4 py-6 sm:px-6 lg:py-8">
+        {/* Below 1024 px at least a screen high, so the drawer's button below it sits at the bottom of the screen on a short list too, the footer below the fold */}
+        <div className={cn('mx-auto flex w-full max-w-6xl flex-1 gap-6 px-4 py-6 sm:px-6 lg:py-8', !desktop && 'min-h-dvh')}>
           {desktop && (
             <aside aria-label="Mailboxes" className="w-60 shrink-0 print:hidden">
               <InboxSidebar />
@@ -46,8 +48,9 @@ export function InboxLayout({ parts, children }: { parts: InboxParts; children: 
         {!desktop && (
           <DialogPrimitive.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
             {/* Sticky at the end of the page's content, in a space of its own: it floats over the
-                list while scrolling, never over the footer, and the last rows scroll clear of it. */}
-            <div className="pointer-events-none sticky bottom-0 z-30 mx-auto w-full max-w-6xl px-4 pb-5 sm:px-6">
+                list while scrolling, never over the footer, and the last rows scroll clear of it.
+                On the right, over the rows' dates, never over their checkboxes. */}
+            <div className="pointer-events-none sticky bottom-0 z-30 mx-auto flex w-full max-w-6xl justify-end px-4 pb-5 sm:px-6">
               <DialogPrimitive.Trigger
                 aria-label="Open mailboxes"
                 className="pointer-events-auto inline-flex size-12 cursor-pointer items-center justify-center rounded-full bg-primary text-primary-foreground shadow-lg"

@@ -76,12 +76,14 @@ export function AccountCard({ provider: p, syncBusy, onSync, onDelete, deleting,
       {p.folders.length > 0 && (
         <ul className="grid gap-1 border-t border-border pt-3 text-sm" aria-label={`Folders of ${p.email}`}>
           {folderLines(p.folders).map((f) => (
-            <li key={f.path} className="grid grid-cols-[minmax(0,1fr)_auto_auto] items-center gap-x-4" data-testid="account-folder" data-path={f.path}>
+            // on a phone the counts go under the name, which keeps the width it needs
+            <li key={f.path} className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 sm:grid-cols-[minmax(0,1fr)_auto_auto]" data-testid="account-folder" data-path={f.path}>
               <span className="truncate font-medium" title={f.path}>{f.name}</span>
-              <span className="text-right text-muted-foreground">{f.counts}</span>
+              <span className="col-start-1 row-start-2 text-xs text-muted-foreground sm:col-start-2 sm:row-start-1 sm:text-right sm:text-sm">{f.counts}</span>
               {/* INBOX is always synced; any other folder is the user's choice */}
-              {f.path === 'INBOX' ? <span className="w-11" aria-hidden="true" /> : (
+              {f.path === 'INBOX' ? <span className="col-start-2 row-span-2 row-start-1 w-11 sm:col-start-3 sm:row-span-1" aria-hidden="true" /> : (
                 <Switch
+                  className="col-start-2 row-span-2 row-start-1 sm:col-start-3 sm:row-span-1"
                   checked={f.enabled}
                   disabled={folderBusy}
                   onCheckedChange={(enabled) => onFolderChange(f.path, f.name, enabled)}

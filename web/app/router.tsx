@@ -21,6 +21,7 @@ function lazyRoute<M>(load: () => Promise<M>, pick: (module: M) => ComponentType
 }
 
 const DashboardRoute = lazyRoute(() => import('./routes/dashboard.tsx'), (m) => m.DashboardRoute)
+const UnsubscribeRoute = lazyRoute(() => import('./routes/unsubscribe.tsx'), (m) => m.UnsubscribeRoute)
 const SettingsRoute = lazyRoute(() => import('./routes/settings.tsx'), (m) => m.SettingsRoute)
 const ComposeRoute = lazyRoute(() => import('./routes/compose.tsx'), (m) => m.ComposeRoute)
 const DecryptRoute = lazyRoute(() => import('./routes/decrypt.tsx'), (m) => m.DecryptRoute)
@@ -52,6 +53,7 @@ export const router = createBrowserRouter([
       { path: '/forgot-password', element: <ForgotPasswordPage /> },
       { path: '/reset-password', element: <ResetPasswordPage /> },
       { path: '/confirm-target', element: <ConfirmTargetPage /> },
+      { path: '/unsubscribe/:token', element: <UnsubscribeRoute /> },
       { path: '/dashboard', element: signedIn(<DashboardRoute />) },
       { path: '/settings', element: signedIn(<SettingsRoute />) },
       { path: '/compose', element: signedIn(<ComposeRoute />) },

@@ -8,6 +8,8 @@ import { SmtpCredentialsPanel } from '../../features/smtp/components/smtp-creden
 import { CreateAliasForm } from '../../features/aliases/components/create-alias-form.tsx'
 import { useAuth } from '../../lib/auth-context.ts'
 import { UndeliveredCard } from '../../features/undelivered/components/undelivered-card.tsx'
+import { ContactsPanel } from '../../features/contacts/components/contacts-panel.tsx'
+import { UnsubscribeNotice } from '../../features/contacts/components/unsubscribe-notice.tsx'
 
 export const POST_DELETION_REDIRECT_MS = 2000
 
@@ -39,7 +41,8 @@ export function DashboardRoute() {
     <PageContainer>
       <PageHeader title="Email Forwarding" subtitle="Manage privacy aliases and email forwarding settings" />
       <CreateAliasForm userId={user.id} />
-      <AliasList userId={user.id} parts={{ SmtpPanel: SmtpCredentialsPanel }} />
+      <UnsubscribeNotice />
+      <AliasList userId={user.id} parts={{ SmtpPanel: SmtpCredentialsPanel, ContactsPanel }} />
       <UndeliveredCard />
       <DeleteAccountCard onDeleted={handleDeleted} />
     </PageContainer>

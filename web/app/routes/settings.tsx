@@ -10,6 +10,7 @@ import { PasskeysCard } from '../../features/account/components/passkeys-card.ts
 import { ChangePasswordCard } from '../../features/account/components/change-password-card.tsx'
 import { DomainsCard } from '../../features/domains/components/domains-card.tsx'
 import { SubdomainCard } from '../../features/domains/components/subdomain-card.tsx'
+import { SenderBlockSettingsCard } from '../../features/contacts/components/sender-block-settings-card.tsx'
 
 export function SettingsRoute() {
   useDocumentTitle('Settings')
@@ -27,6 +28,7 @@ export function SettingsRoute() {
         {user && <ApiKeysCard userId={user.id} />}
       </section>
       {user && <AppAliasSettingsCard />}
+      {user && <SenderBlockSettingsCard />}
       {user && <DomainsCard />}
       {user && <SubdomainCard />}
     </PageContainer>

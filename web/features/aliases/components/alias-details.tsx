@@ -9,12 +9,13 @@ import { WebhookSecretPanel } from './webhook-secret-panel.tsx'
  * only while expanded, so their requests wait until the user opens it.
  */
 export function AliasDetails({ alias }: { alias: AliasView }) {
-  const { SmtpPanel } = useAliasParts()
+  const { SmtpPanel, ContactsPanel } = useAliasParts()
   return (
     <div className="grid gap-4" data-testid="alias-details">
       <ForwardEncryptionPanel alias={alias} />
       <SmtpPanel aliasId={alias.id} address={aliasAddress(alias)} paused={!isAliasOn(alias)} />
       <WebhookSecretPanel alias={alias} />
+      <ContactsPanel aliasId={alias.id} />
     </div>
   )
 }

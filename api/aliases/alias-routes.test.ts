@@ -158,12 +158,30 @@ describe('changing aliases', () => {
     expect((await client.json(client.put(`/api/aliases/${id}`, { encryptForwarded: true }))).body.alias.encryptForwarded).toBe(true)
   })
 
+  it('sets what becomes of spam per alias (tagged by default), refusing anything else, and only on the owner\'s aliases', async () => {
+    const { client, id, userId } = await withAlias()
+    expect((await client.json(client.get(`/api/aliases/${userId}`))).body.aliases[0].spamHandling).toBe('tag')
+    const drop = await client.json(client.put(`/api/aliases/${id}`, { spamHandling: 'drop' }))
+    expect(drop.status).toBe(200)
+    expect(drop.body.alias).toMatchObject({ spamHandling: 'drop', active: true })
+    expect((await t.db.sql`select spam_handling from aliases where id = ${id}`)[0].spamHandling).toBe('drop')
+    for (const bad of ['DROP', 'delete', '', null, 1, ['drop'], { $ne: 'tag' }, "drop'; update aliases set active = false --"]) {
+      const res = await client.json(client.put(`/api/aliases/${id}`, { spamHandling: bad }))
+      expect(res.status).toBe(400)
+      expect(res.body.message).toMatch(/spamHandling must be one of tag, tag-subject, drop/)
+    }
+    expect((await t.db.sql`select spam_handling, active from aliases where id = ${id}`)[0]).toEqual({ spamHandling: 'drop', active: true })
+    const other = await signedInUser()
+    expect((await other.client.put(`/api/aliases/${id}`, { spamHandling: 'tag-subject' })).status).toBe(404)
+    expect((await client.json(client.put(`/api/aliases/${id}`, { spamHandling: 'tag-subject' }))).body.alias.spamHandling).toBe('tag-subject')
+  })
+
   it('lists an alias once with its counters summed over their shards', async () => {
     const { client, id, userId } = await withAlias()
-    await t.db.sql`insert into alias_counters (alias_id, shard, forwarded, failed) values (${id}, 0, 2, 1), (${id}, 3, 5, 0)`
+    await t.db.sql`insert into alias_counters (alias_id, shard, forwarded, failed, spam) values (${id}, 0, 2, 1, 4), (${id}, 3, 5, 0, 1)`
     const list = (await client.json(client.get(`/api/aliases/${userId}`))).body.aliases
     expect(list).toHaveLength(1)
-    expect(list[0].counters).toEqual({ forwarded: 7, replied: 0, dropped: 0, failed: 1 })
+    expect(list[0].counters).toEqual({ forwarded: 7, replied: 0, dropped: 0, failed: 1, spam: 5 })
   })
 
   it('reveals and rotates the webhook signing secret', async () => {

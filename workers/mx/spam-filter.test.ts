@@ -2,6 +2,7 @@
 // accepts. GTUBE is refused in the session, ordinary mail is forwarded with the verdict's fields,
 // spam is tagged or dropped as the alias says, and with rspamd stopped or silent mail still goes
 // through (fail open), counted by veilmail_spam_checks_total.
+import http from 'node:http'
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getAliasCounters } from '../../db/alias-counters.ts'
@@ -136,4 +137,45 @@ describe.skipIf(!run)('spam filtering with an rspamd that does not answer', () =
     await relayed(env, 'Subject: Slow filter')
     expect(await spamChecks('timeout')).toBe(before + 1)
   })
+})
+
+describe('spam filtering with an rspamd that answers nonsense', () => {
+  let env: MailEnv
+  let server: http.Server
+  let answer: (res: http.ServerResponse) => void = (res) => res.end()
+  beforeAll(async () => {
+    // reads the whole request as rspamd does, then answers whatever the test set
+    server = http.createServer((req, res) => {
+      req.resume()
+      req.on('end', () => answer(res))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as net.AddressInfo
+    env = await createMailEnv({ env: { RSPAMD_URL: `http://127.0.0.1:${port}`, RSPAMD_TIMEOUT_MS: '5000' } })
+  })
+  afterAll(async () => {
+    await env?.close()
+    server?.closeAllConnections()
+    await new Promise((resolve) => server?.close(resolve))
+  })
+
+  const answers: [string, (res: http.ServerResponse) => void][] = [
+    ['not JSON', (res) => res.end('<html>rspamd?</html>')],
+    ['an action rspamd does not have', (res) => res.end(JSON.stringify({ action: 'discard', score: 99, required_score: 15 }))],
+    ['a score that is not a number', (res) => res.end(JSON.stringify({ action: 'reject', score: '15', required_score: 15 }))],
+    ['over 1 MiB', (res) => res.end(JSON.stringify({ action: 'reject', score: 20, pad: 'x'.repeat(2 * 1024 * 1024) }))],
+    ['500', (res) => res.writeHead(500).end('{"error":"internal"}')],
+  ]
+  for (const [what, respond] of answers) {
+    it(`forwards mail unscored when the answer is ${what}, counted as an error`, async () => {
+      answer = respond
+      const alias = await env.createAlias('owner@mailbox.example')
+      const before = await spamChecks('error')
+      const subject = `Nonsense answer ${what}`
+      const sent = await env.send({ to: alias.address, subject })
+      expect(sent.response).toMatch(/^250 2\.0\.0 Ok: queued as /)
+      expect(header((await relayed(env, `Subject: ${subject}`)).raw, 'x-spam-status')).toBeUndefined()
+      expect(await spamChecks('error')).toBe(before + 1)
+    })
+  }
 })

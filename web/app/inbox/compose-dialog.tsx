@@ -7,6 +7,8 @@ import { useAuth } from '../../lib/auth-context.ts'
 import { ComposeForm } from '../../features/compose/components/compose-form.tsx'
 import { NoAliasesNotice } from '../../features/compose/components/no-aliases-notice.tsx'
 import { senderAliases } from '../../features/compose/lib/compose-form.ts'
+import { replySender, senderChoices, senderMailboxes } from '../../features/compose/lib/senders.ts'
+import { useEmailProviders } from '../../lib/email-providers.ts'
 import { useEmailJobsInProgress } from '../../features/email-jobs/lib/email-jobs.ts'
 import { queueEmail } from '../../features/email-jobs/lib/queue-email.ts'
 import { sendErrorToast } from '../../features/email-jobs/lib/send-error-message.ts'
@@ -22,6 +24,11 @@ export function ComposeDialog({ request, onClose }: { request: ComposeRequest | 
   const aliases = useAliases(request ? user?.id : undefined)
   const keys = useEncryptionKeys(request ? user?.id : undefined)
   const delivering = useEmailJobsInProgress()
+  const providers = useEmailProviders()
+  const mailboxes = senderMailboxes(providers.data)
+  const senders = aliases.data ? senderChoices(mailboxes, senderAliases(aliases.data)) : []
+  // a reply to mail addressed to one of the user's mailboxes starts from that mailbox
+  const replyFrom = replySender(mailboxes, request?.initial?.receivedBy)
   return (
     <Dialog open={request !== undefined} onOpenChange={(open) => !open && onClose()}>
       <DialogContent
@@ -29,21 +36,25 @@ export function ComposeDialog({ request, onClose }: { request: ComposeRequest | 
       >
         <DialogHeader>
           <DialogTitle className="break-words">{request?.title}</DialogTitle>
-          <DialogDescription>Sent from one of your aliases; your real address stays hidden.</DialogDescription>
+          <DialogDescription>
+            {mailboxes.length > 0
+              ? 'Sent from one of your aliases, which keeps your real address hidden, or as one of your mailboxes.'
+              : 'Sent from one of your aliases; your real address stays hidden.'}
+          </DialogDescription>
         </DialogHeader>
-        {request && (aliases.isPending ? (
+        {request && (aliases.isPending || providers.isPending ? (
           <div className="flex justify-center py-10"><Spinner label="Loading your aliases" /></div>
         ) : aliases.isError ? (
           <p role="alert" className="text-sm text-destructive">Could not load your aliases: {errorMessage(aliases.error, 'Failed to fetch aliases')}</p>
-        ) : aliases.data.length === 0 ? (
+        ) : aliases.data.length === 0 && mailboxes.length === 0 ? (
           <NoAliasesNotice />
         ) : (
           <ComposeForm
-            aliases={senderAliases(aliases.data)}
+            aliases={senders}
             keys={keys.isError ? [] : keys.data}
             onSend={(job, onUndone) => queueEmail(job, request.queuedTitle, onUndone)}
             dialog={{
-              initial: request.initial,
+              initial: replyFrom ? { ...request.initial, fromAlias: replyFrom } : request.initial,
               delivering,
               onQueued: onClose,
               onFailed: (error) => toast(sendErrorToast(error.message)),

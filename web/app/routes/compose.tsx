@@ -8,6 +8,8 @@ import { useAuth } from '../../lib/auth-context.ts'
 import { ComposeForm } from '../../features/compose/components/compose-form.tsx'
 import { NoAliasesNotice } from '../../features/compose/components/no-aliases-notice.tsx'
 import { senderAliases } from '../../features/compose/lib/compose-form.ts'
+import { senderChoices, senderMailboxes } from '../../features/compose/lib/senders.ts'
+import { useEmailProviders } from '../../lib/email-providers.ts'
 import { queueEmail } from '../../features/email-jobs/lib/queue-email.ts'
 import { useEncryptionKeys } from '../../features/encryption/api/get-encryption-keys.ts'
 
@@ -18,6 +20,7 @@ export function ComposeRoute() {
   const keys = useEncryptionKeys(user?.id)
   // Without the key list (not loaded, or the call failed) the user can still type a key to share.
   const ownKeys = keys.isError ? [] : keys.data
+  const mailboxes = senderMailboxes(useEmailProviders().data)
 
   return (
     <PageContainer>
@@ -33,10 +36,10 @@ export function ComposeRoute() {
             Try again
           </Button>
         </div>
-      ) : aliases.data.length === 0 ? (
+      ) : aliases.data.length === 0 && mailboxes.length === 0 ? (
         <NoAliasesNotice />
       ) : (
-        <ComposeForm aliases={senderAliases(aliases.data)} keys={ownKeys} onSend={(request, onUndone) => queueEmail(request, 'Email sent', onUndone)} />
+        <ComposeForm aliases={senderChoices(mailboxes, senderAliases(aliases.data))} keys={ownKeys} onSend={(request, onUndone) => queueEmail(request, 'Email sent', onUndone)} />
       )}
     </PageContainer>
   )

@@ -26,7 +26,16 @@ import { onUndoneDraft, restoreUndoneDraft, takeUndoneDraft } from '../lib/undon
 import { EncryptionFields } from './encryption-fields.tsx'
 import { ForwardedAttachments } from './forwarded-attachments.tsx'
 
+/** Under From: that a mailbox sends as the real address, or that every alias is paused. */
+function fromHint(senders: readonly SenderAlias[], chosen: string): string | undefined {
+  const mailbox = senders.find((s) => s.mailbox && s.id === chosen)
+  if (mailbox) return `Sent through ${mailbox.address}'s own mail server, as that address: the recipient sees it.`
+  if (senders.length === 0) return 'All your aliases are paused. Resume one in the Dashboard to send from it.'
+  return undefined
+}
+
 interface ComposeFormProps {
+  /** the From options: connected mailboxes that can send first, then aliases (senders.ts) */
   aliases: readonly SenderAlias[]
   /** the user's saved keys; undefined while they load */
   keys: readonly ShareableKey[] | undefined
@@ -54,6 +63,8 @@ export function ComposeForm({ aliases, keys, onSend, dialog }: ComposeFormProps)
     mutationFn: ({ request, draft }: { request: CreateEmailJobInput; draft: ComposeValues }) => onSend(request, () => restoreUndoneDraft(draft)),
   })
   const busy = sending.isPending
+  const mailboxes = aliases.filter((a) => a.mailbox)
+  const ownAliases = aliases.filter((a) => !a.mailbox)
 
   useEffect(() => onUndoneDraft(() => {
     const draft = takeUndoneDraft()
@@ -120,14 +131,25 @@ export function ComposeForm({ aliases, keys, onSend, dialog }: ComposeFormProps)
           <Field
             label="From"
             error={errors.fromAlias}
-            hint={aliases.length === 0 ? 'All your aliases are paused. Resume one in the Dashboard to send from it.' : undefined}
+            hint={fromHint(aliases, values.fromAlias)}
           >
             {(control) => (
               <NativeSelect {...control} name="fromAlias" value={values.fromAlias} disabled={busy} onChange={(e) => change({ fromAlias: e.target.value })}>
                 <option value="" disabled>
-                  Select an alias
+                  {mailboxes.length > 0 ? 'Select a sender' : 'Select an alias'}
                 </option>
-                {aliases.map((alias) => (
+                {mailboxes.length > 0 ? (
+                  <>
+                    <optgroup label="Your mailboxes">
+                      {mailboxes.map((m) => <option key={m.id} value={m.id}>{m.address}</option>)}
+                    </optgroup>
+                    {ownAliases.length > 0 && (
+                      <optgroup label="Aliases">
+                        {ownAliases.map((alias) => <option key={alias.id} value={alias.id}>{alias.address}</option>)}
+                      </optgroup>
+                    )}
+                  </>
+                ) : ownAliases.map((alias) => (
                   <option key={alias.id} value={alias.id}>
                     {alias.address}
                   </option>

@@ -3,6 +3,7 @@
 import * as v from 'valibot'
 import { PAUSED, type AliasView } from '../../../../shared/alias-schemas.ts'
 import { CreateEmailJobSchema, type CreateEmailJobInput } from '../../../../shared/email-job-schemas.ts'
+import { fromFields } from './senders.ts'
 
 /** myPublicKeyToShare's value when the user types the key instead of picking a saved one. */
 export const MANUAL_KEY = 'manual'
@@ -42,9 +43,11 @@ export const RECIPIENT_KEY_REQUIRED = "Recipient's public key is required when e
 export const SHARE_KEY_REQUIRED = 'Please select or enter your public key to share'
 export const PUBLIC_KEY_REQUIRED_TOAST = { title: 'Public key required', description: "Please provide the recipient's public key for encryption." }
 
+/** A From option: an alias, or a connected mailbox sending as itself (senders.ts). */
 export interface SenderAlias {
   id: string
   address: string
+  mailbox?: boolean
 }
 
 /** The aliases that can send: paused ones are refused by the server. */
@@ -61,7 +64,7 @@ function sharedKey(values: ComposeValues): string {
 }
 
 // Schema paths → form fields, and the form's own wording where the data wording differs.
-const FIELD_OF: Record<string, ComposeField> = { fromAliasId: 'fromAlias', original: 'attachments' }
+const FIELD_OF: Record<string, ComposeField> = { fromAliasId: 'fromAlias', fromProviderId: 'fromAlias', original: 'attachments' }
 const FORM_MESSAGE: Partial<Record<ComposeField, Record<string, string>>> = {
   body: { 'Email body is required': 'Message body is required' },
 }
@@ -90,7 +93,7 @@ export function validateCompose(values: ComposeValues): ComposeValidation {
     to: values.to,
     subject: values.subject,
     body: values.body,
-    fromAliasId: values.fromAlias,
+    ...fromFields(values.fromAlias),
     useEncryption: values.useEncryption,
     recipientPublicKey: values.useEncryption ? values.recipientPublicKey : '',
     shareMyPublicKey: sharing(values),

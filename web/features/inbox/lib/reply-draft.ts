@@ -8,6 +8,8 @@ export interface MailDraft {
   body: string
   original?: { emailId: string; action: 'reply' | 'forward' }
   attachments?: { id: string; filename: string; size: number }[]
+  /** a reply: the account the original was synced from and whom it was addressed to (To and Cc), so compose can answer from that mailbox */
+  receivedBy?: { providerId: string; to: string }
 }
 
 export interface QuotedEmail {
@@ -21,6 +23,9 @@ export interface QuotedEmail {
   text: string
   /** a forward carries them */
   attachments?: { id: string; filename: string; size: number }[]
+  /** the account it was synced from, and its Cc */
+  providerId?: string
+  ccAddresses?: string
 }
 
 /** The prefix once: a subject already starting with it (any case, "Re:" or "Re :" without the space) is kept as it is. */
@@ -39,6 +44,7 @@ export function replyDraft(email: QuotedEmail): MailDraft {
   return {
     to: email.fromAddress, subject: prefixed('Re', email.subject), body: quote('Original Message', email),
     ...(email.id ? { original: { emailId: email.id, action: 'reply' as const } } : {}),
+    ...(email.providerId ? { receivedBy: { providerId: email.providerId, to: [email.toAddress, email.ccAddresses ?? ''].filter(Boolean).join(', ') } } : {}),
   }
 }
 

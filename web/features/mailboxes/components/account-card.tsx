@@ -8,6 +8,7 @@ import { Switch } from '../../../components/ui/switch.tsx'
 import { cn } from '../../../lib/cn.ts'
 import { accountStatus, folderLines, inProgress, lastSyncText, PROVIDER_LABELS } from '../lib/account-status.ts'
 import { OUTLOOK_START_URL } from '../lib/outlook-return.ts'
+import { SmtpSettings } from './smtp-settings.tsx'
 
 interface AccountCardProps {
   provider: EmailProviderView
@@ -94,6 +95,8 @@ export function AccountCard({ provider: p, syncBusy, onSync, onDelete, deleting,
           ))}
         </ul>
       )}
+
+      <SmtpSettings provider={p} />
 
       <div className="flex flex-wrap gap-2">
         <Button variant="outline" size="sm" onClick={onSync} disabled={busy}>

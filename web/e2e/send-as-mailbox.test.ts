@@ -1,0 +1,129 @@
+// Sending as the mailbox itself, in a real browser (issue 26): a private Dovecot synced by the real
+// sync worker into the real web process; the account's SMTP server (a stand-in with AUTH under the
+// same test CA) is set up on /inbox/settings; a reply to mail addressed to the mailbox starts from
+// that mailbox (listed first, before the aliases), leaves through the outgoing queue and the
+// delivery worker via that server, and its copy is in the account's \Sent folder on Dovecot.
+import { simpleParser } from 'mailparser'
+import type { Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
+import { screenshotOnFailure } from '../../scripts/testing/browser-suite.ts'
+import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
+import { connectMailbox, createAliasFromPage, startInboxBrowser, type InboxBrowser } from '../../scripts/testing/inbox-browser.ts'
+import type { MailEnv } from '../../scripts/testing/mail-env.ts'
+import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
+import { startMailboxSmtp, type MailboxSmtpStandIn } from '../../scripts/testing/mailbox-smtp-stand-in.ts'
+import type { WebServer } from '../../scripts/testing/web-server.ts'
+
+const run = browserAvailable() && dovecotAvailable()
+const MAILBOX = 'sam@mailbox.example'
+const ALIAS = 'sam.shop@veilmail.test'
+const FRIEND = 'alex@friends.example'
+const CRLF = '\r\n'
+
+let env: MailEnv
+let dovecot: Dovecot
+let smtp: MailboxSmtpStandIn
+let inbox: InboxBrowser | undefined
+let server: WebServer
+let page: Page
+let providerId: string
+
+const mail = (o: { to: string; subject: string; id: string; minute: number; body: string }) => [
+  `From: Alex <${FRIEND}>`, `To: ${o.to}`, `Subject: ${o.subject}`, `Date: ${new Date(Date.UTC(2026, 10, 21, 18, o.minute)).toUTCString()}`,
+  `Message-ID: <${o.id}@friends.example>`, 'MIME-Version: 1.0', 'Content-Type: text/plain; charset=utf-8', '', o.body, '',
+].join(CRLF)
+
+const toast = (p: Page, title: string) => p.getByTestId('toast').filter({ has: p.getByText(title, { exact: true }) })
+const row = (p: Page, subject: string) => p.getByTestId('email-row').filter({ has: p.getByTestId('row-subject').getByText(subject, { exact: true }) })
+
+async function openMessage(p: Page, subject: string) {
+  await p.goto(server.url + '/inbox')
+  await row(p, subject).getByRole('button', { name: /Alex/ }).click()
+  await p.waitForURL(/\/inbox\/[0-9a-f-]{36}$/)
+  await p.getByTestId('email-detail').getByRole('heading', { name: subject, level: 1 }).waitFor()
+}
+
+beforeAll(async () => {
+  if (!run) return
+  dovecot = await startDovecot()
+  const password = dovecot.addUser(MAILBOX)
+  dovecot.writeMessages(MAILBOX, [
+    { raw: mail({ to: MAILBOX, subject: 'Dinner on Friday', id: 'dinner', minute: 1, body: 'Are you free on Friday?' }), flags: 'S' },
+    // came to an alias and was forwarded into the mailbox: answering from the real address would give it away
+    { raw: mail({ to: ALIAS, subject: 'Your order', id: 'order', minute: 2, body: 'Your order has shipped.' }), flags: 'S' },
+  ])
+  smtp = await startMailboxSmtp(dovecot.certificates, 'tls')
+  smtp.users.set(MAILBOX, password)
+  inbox = await startInboxBrowser(dovecot, { timezoneId: 'UTC' })
+  ;({ env, server, page } = inbox)
+  // the delivery worker (in this process) trusts the test CA for users' SMTP and IMAP servers
+  env.deps.mailboxCa = dovecot.ca
+  await registerThroughForm(page, server.url, env.mailbox, 'sam@example.com')
+  expect(await createAliasFromPage(page, ALIAS)).toBe(201)
+  providerId = await connectMailbox(page, dovecot, MAILBOX, password)
+}, 180_000)
+afterEach(screenshotOnFailure(() => page, 'send-as-mailbox-failure.png'))
+afterAll(async () => {
+  await inbox?.close()
+  await smtp?.close()
+  await dovecot?.stop()
+})
+
+describe.skipIf(!run)('sending as the mailbox itself', () => {
+  it('sets up the account\'s SMTP server on the settings page', async () => {
+    await page.goto(server.url + '/inbox/settings')
+    const card = page.getByTestId('mail-account').filter({ hasText: MAILBOX })
+    const sending = card.getByTestId('smtp-settings')
+    await expect.poll(() => sending.getByTestId('smtp-summary').innerText()).toMatch(/Not set up/)
+    await sending.getByRole('button', { name: `Edit sending settings of ${MAILBOX}` }).click()
+    const form = sending.getByRole('form', { name: `Sending settings of ${MAILBOX}` })
+    // a custom account starts from its IMAP host, on the SSL/TLS port
+    expect(await form.getByLabel('SMTP Server', { exact: true }).inputValue()).toBe(dovecot.host)
+    await form.getByLabel('Port', { exact: true }).fill(String(smtp.port))
+    await card.screenshot({ path: `${SCREENSHOTS}/smtp-settings-1280.png` })
+    await form.getByRole('button', { name: 'Save sending settings' }).click()
+    await toast(page, 'Sending settings saved').waitFor()
+    await expect.poll(() => sending.getByTestId('smtp-summary').innerText())
+      .toBe(`Compose can send as this address through ${dovecot.host}:${smtp.port} (SSL/TLS), with the same login as IMAP.`)
+    await card.screenshot({ path: `${SCREENSHOTS}/smtp-settings-saved-1280.png` })
+  })
+
+  it('a reply to mail that came to the mailbox starts from it (mailboxes listed before aliases), leaves through its server and lands in its Sent folder', async () => {
+    await openMessage(page, 'Dinner on Friday')
+    await page.getByTestId('email-detail').getByRole('button', { name: 'Reply' }).first().click()
+    const dialog = page.getByRole('dialog', { name: 'Reply to: Dinner on Friday' })
+    const form = dialog.getByRole('form', { name: 'Compose Email' })
+    const from = form.getByLabel('From')
+    expect(await from.inputValue()).toBe(`mailbox:${providerId}`)
+    expect(await from.locator('option:not([disabled])').allInnerTexts()).toEqual([MAILBOX, ALIAS])
+    expect(await from.locator('optgroup').evaluateAll((groups) => groups.map((g) => g.getAttribute('label')))).toEqual(['Your mailboxes', 'Aliases'])
+    await dialog.getByText(`Sent through ${MAILBOX}'s own mail server, as that address: the recipient sees it.`).waitFor()
+    await page.screenshot({ path: `${SCREENSHOTS}/compose-from-mailbox-1280.png` })
+    await form.getByLabel('Message').press('Control+Home')
+    await form.getByLabel('Message').pressSequentially('Friday works for me.')
+    await form.getByRole('button', { name: 'Send' }).click()
+    await toast(page, 'Reply sent').waitFor()
+
+    const sent = await waitFor(smtp, 'message', () => smtp.messages.find((m) => m.to.includes(FRIEND)), 30_000)
+    expect(sent).toMatchObject({ user: MAILBOX, from: MAILBOX, secure: true })
+    const parsed = await simpleParser(sent.raw)
+    expect(parsed.from?.text).toBe(MAILBOX)
+    expect(parsed.subject).toBe('Re: Dinner on Friday')
+    expect(parsed.inReplyTo).toBe('<dinner@friends.example>')
+    expect(parsed.text).toMatch(/^Friday works for me\./)
+    expect(env.relay.messages.some((m) => m.to.includes(FRIEND))).toBe(false) // not through our relay
+    // the status the page polls every 10 s says sent
+    await toast(page, 'Email sent successfully').waitFor({ timeout: 40_000 })
+    await expect.poll(async () => (await dovecot.flags(MAILBOX, 'Sent')).get('Re: Dinner on Friday'), { timeout: 20_000 }).toEqual(['\\Seen'])
+  }, 90_000)
+
+  it('a reply to mail an alias forwarded into the mailbox does not start from the mailbox', async () => {
+    await openMessage(page, 'Your order')
+    await page.getByTestId('email-detail').getByRole('button', { name: 'Reply' }).first().click()
+    const form = page.getByRole('dialog', { name: 'Reply to: Your order' }).getByRole('form', { name: 'Compose Email' })
+    expect(await form.getByLabel('From').inputValue()).not.toBe(`mailbox:${providerId}`)
+    await page.keyboard.press('Escape')
+  })
+})

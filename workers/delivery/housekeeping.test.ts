@@ -50,6 +50,12 @@ describe('housekeeping', () => {
     expect(left.map((r) => r.recipientEmail)).toEqual(['old-but-pending@example.org', 'old-but-retrying@example.org', 'recent-sent@example.org'])
   })
 
+  it('forgets a spent unsubscribe or block link once the link has expired, and keeps the record of a live one', async () => {
+    await db.sql`insert into link_token_uses (token_hash, expires_at) values (${Buffer.from('expired link')}, now() - interval '1 minute'), (${Buffer.from('live link')}, now() + interval '90 days')`
+    await housekeeping(db.sql)
+    expect((await db.sql`select token_hash from link_token_uses`).map((r) => Buffer.from(r.tokenHash).toString())).toEqual(['live link'])
+  })
+
   it('deletes a rate-limit record, with its address, as soon as its window has passed', async () => {
     const { hitRateLimit, reserveSpacedAttempt } = await import('../../db/rate-limits.ts')
     await hitRateLimit(db.sql, 'login-ip', '203.0.113.77', 5, 900)

@@ -1,11 +1,13 @@
 // housekeeping: deletes what has expired (sessions, wallet nonces, rate-limit records whose
 // window has passed, undelivered mail past its 30 days, finished outgoing mail records past
-// FINISHED_EMAIL_JOB_DAYS, thread Message-ID hashes past a year, spent account links, sign-ins left at the second step, unanswered passkey challenges) and fails
+// FINISHED_EMAIL_JOB_DAYS, thread Message-ID hashes past a year, spent account links, sign-ins left at the second step, unanswered passkey challenges,
+// the records of spent unsubscribe and block links once the links have expired anyway) and fails
 // forwards held longer than HOLD_SECONDS for a target that was never confirmed. Scheduled hourly
 // by the delivery process, so a rate-limit record (an IP or e-mail address) outlives its window by
 // at most an hour; running it twice is harmless.
 import type { Sql } from '../../db/client.ts'
 import { deleteExpiredAccountTokens } from '../../db/account-tokens.ts'
+import { deleteExpiredLinkTokenUses } from '../../db/link-token-uses.ts'
 import { deleteFinishedEmailJobs } from '../../db/email-jobs.ts'
 import { findExpiredHeldDeliveries } from '../../db/forward-targets.ts'
 import { deleteExpiredPendingSignIns } from '../../db/pending-sign-ins.ts'
@@ -33,8 +35,9 @@ export async function housekeeping(sql: Sql): Promise<void> {
   const tokens = await deleteExpiredAccountTokens(sql)
   const pendingSignIns = await deleteExpiredPendingSignIns(sql)
   const challenges = await deleteExpiredWebauthnChallenges(sql)
+  const linkTokens = await deleteExpiredLinkTokenUses(sql)
   const held = await findExpiredHeldDeliveries(sql, HOLD_SECONDS)
   for (const id of held) await expireHeldDelivery(sql, id)
   const emailJobs = await deleteFinishedEmailJobs(sql, FINISHED_EMAIL_JOB_DAYS)
-  log.info('housekeeping.done', { sessions, nonces, rateLimits, undelivered, threadIds, tokens, held: held.length, emailJobs, pendingSignIns, challenges })
+  log.info('housekeeping.done', { sessions, nonces, rateLimits, undelivered, threadIds, tokens, held: held.length, emailJobs, pendingSignIns, challenges, linkTokens })
 }

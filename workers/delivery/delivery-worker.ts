@@ -10,15 +10,16 @@ import { forwardOperatorHandler } from './forward-operator.ts'
 import { forwardReplyHandler } from './forward-reply.ts'
 import { abandonForwardWebhook, forwardWebhookHandler } from './forward-webhook.ts'
 import { wakeWhenDue } from '../../db/queue-due.ts'
-import { allQueues, deadLetterName, queues, SUPERVISE_SECONDS, work, type QueueDefinition } from '../../db/queues.ts'
+import { allQueues, deadLetterName, queues, work, type QueueDefinition } from '../../db/queues.ts'
 import { abandonUndeliveredRetry, retryUndeliveredHandler } from './retry-undelivered.ts'
 import { sendEmailHandler } from './send-email.ts'
 import { accountCleanup } from './account-cleanup.ts'
 import { housekeeping, HOUSEKEEPING_CRON } from './housekeeping.ts'
 import { DOMAIN_RECHECK_CRON, recheckDomains } from './domain-recheck.ts'
 import { abandonEmailJob } from '../../db/email-jobs.ts'
-import { flushDeferredJobIds, flushDeferredJobs } from '../../db/deferred-jobs.ts'
-import { errorFields, log } from '../../lib/log.ts'
+import { flushDeferredJobs } from '../../db/deferred-jobs.ts'
+import { log } from '../../lib/log.ts'
+import { retryLostJobs } from '../lost-jobs.ts'
 import { watchRelay } from './relay-watch.ts'
 
 export interface DeliveryWorkerOptions {
@@ -107,18 +108,10 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   // a mail leaves when its undo window or scheduled time ends, and a flushed job (npm run ops --
   // flush) at once, not at the next idle poll
   const stopWakeUps = await wakeWhenDue(deps.sql, boss, loops)
-  // A job whose worker died (pg-boss failed it for a lapsed heartbeat) runs again now, not after
-  // the retry delay meant for a relay that asked us to wait: within 30 s of the death in all.
-  const lostSweep = setInterval(() => {
-    flushDeferredJobIds(deps.sql, allQueues.map((q) => q.name), { lost: true }).then((ids) => {
-      if (!ids.length) return
-      log.info('jobs.lost_retried', { count: ids.length })
-      for (const id of Object.values(loops).flat()) boss.notifyWorker(id)
-    }, (error) => log.warn('jobs.lost_sweep_failed', errorFields(error)))
-  }, SUPERVISE_SECONDS * 1000)
-  lostSweep.unref()
+  // a job whose worker died runs again now, not after the retry delay meant for a relay that asked us to wait
+  const stopLostSweep = retryLostJobs(deps.sql, allQueues.map((q) => q.name))
   return async () => {
-    clearInterval(lostSweep)
+    stopLostSweep()
     relay.stop()
     await stopWakeUps()
   }

@@ -1,6 +1,7 @@
 // Real `sync` processes against a private Dovecot: one killed half-way through an initial sync
 // resumes from the last stored UID; two running at once never sync one account at the same time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queues } from '../../db/queues.ts'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
 import { addImapAccount, syncJobFinished } from '../../scripts/testing/mailbox-accounts.ts'
@@ -67,6 +68,45 @@ describe.skipIf(!run)('sync processes', () => {
     const after = await t.db.sql<{ id: string; uid: number }[]>`select id, uid::float8 as uid from received_emails where provider_id = ${providerId} order by uid`
     expect(after.map((r) => r.uid)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1))
     expect(after.slice(0, 100).map((r) => r.id)).toEqual(before.map((r) => r.id))
+  }, 240_000)
+
+  it('runs a sync whose process died again by itself after its heartbeat lapses, not after its retry delay, and no second sync is queued', async () => {
+    // no process of an earlier test is left to take the job
+    await processes.close()
+    processes = await syncProcesses(t, dovecot.caFile)
+    // a retry delay of an hour: only the lost-job sweep of the sync process brings the job back in this test
+    await t.boss.updateQueue(queues.syncMailbox.name, { retryDelay: 3600, retryBackoff: false })
+    try {
+      const login = 'orphaned@example.test'
+      const password = dovecot.addUser(login)
+      dovecot.writeMessages(login, Array.from({ length: 120 }, (_, i) => ({ raw: sampleMail(i).raw })))
+      await t.db.sql.unsafe(`
+        create function test_hold_insert() returns trigger language plpgsql as $$
+        begin if new.uid > 100 then perform pg_advisory_xact_lock_shared(${HOLD}); end if; return new; end $$;
+        create trigger test_hold_insert before insert on received_emails for each row execute function test_hold_insert();`)
+      const holder = await t.db.sql.reserve()
+      await holder`select pg_advisory_lock(${HOLD})`
+      const { providerId, jobId } = await addImapAccount(user, dovecot, login, password)
+      const first = processes.start()
+      await expect.poll(async () => (await t.db.sql`select 1 from pg_locks where locktype = 'advisory' and objid = ${HOLD} and not granted`).length, { timeout: 60_000 }).toBe(1)
+      const exited = new Promise((resolve) => first.once('exit', resolve))
+      first.kill('SIGKILL')
+      await exited
+      await holder`select pg_advisory_unlock(${HOLD})`
+      holder.release()
+      await t.db.sql.unsafe('drop trigger test_hold_insert on received_emails; drop function test_hold_insert()')
+
+      processes.start()
+      // the same job, taken up again once its heartbeat lapsed; nobody pressed Sync
+      expect(await syncJobFinished(user, providerId, jobId, 150_000)).toMatchObject({ status: 'done' })
+      const [job] = await t.db.sql`select retry_count from pgboss.job where id = ${jobId}`
+      expect(job.retryCount).toBe(1)
+      expect((await t.db.sql`select id from mailbox_sync_jobs where provider_id = ${providerId}`).map((r) => r.id)).toEqual([jobId])
+      const [{ count }] = await t.db.sql`select count(distinct uid)::int from received_emails where provider_id = ${providerId}`
+      expect(count).toBe(120)
+    } finally {
+      await t.boss.updateQueue(queues.syncMailbox.name, { retryDelay: queues.syncMailbox.retryDelay, retryBackoff: queues.syncMailbox.retryBackoff })
+    }
   }, 240_000)
 
   it('never runs two syncs of one account at once, whatever the number of sync processes', async () => {

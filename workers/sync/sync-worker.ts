@@ -11,6 +11,8 @@ import { mailboxChangesHandler } from './mailbox-changes.ts'
 import { deadLetterName, queues, work } from '../../db/queues.ts'
 import { syncMailboxHandler, type SyncDeps } from './sync-mailbox.ts'
 import { requestSync } from '../../db/sync-requests.ts'
+import { wakeWhenDue } from '../../db/queue-due.ts'
+import { retryLostJobs } from '../lost-jobs.ts'
 
 export interface SyncWorkerOptions {
   /** mailboxes synced at once by this process (SYNC_CONCURRENCY) */
@@ -46,9 +48,15 @@ export async function startSyncWorker(boss: PgBoss, deps: SyncDeps, options: Syn
   // stopping closes every IMAP connection at once: no stop waits for a slow or hostile server
   const stopping = new AbortController()
   const running = { ...deps, stopSignal: stopping.signal }
-  await work(boss, queues.syncMailbox, syncMailboxHandler(running), { concurrency: options.concurrency, pollSeconds, groupConcurrency: perUserSyncs(options.concurrency) })
-  // one write-back of an account at a time, across processes (jobs are grouped by account)
-  await work(boss, queues.mailboxChanges, mailboxChangesHandler(running), { concurrency: options.concurrency, pollSeconds, groupConcurrency: 1 })
+  const loops = {
+    [queues.syncMailbox.name]: await work(boss, queues.syncMailbox, syncMailboxHandler(running), { concurrency: options.concurrency, pollSeconds, groupConcurrency: perUserSyncs(options.concurrency) }),
+    // one write-back of an account at a time, across processes (jobs are grouped by account)
+    [queues.mailboxChanges.name]: await work(boss, queues.mailboxChanges, mailboxChangesHandler(running), { concurrency: options.concurrency, pollSeconds, groupConcurrency: 1 }),
+  }
+  // a write-back due when a delete's undo window ends runs then, and a sync whose process died
+  // runs again within about 30 s, not after its retry delay or the next poll
+  const stopWakeUps = await wakeWhenDue(deps.sql, boss, loops)
+  const stopLostSweep = retryLostJobs(deps.sql, Object.keys(loops))
   // a write-back that gave up leaves its changes pending; the next one (Sync, the next change) tries again
   await work(boss, { ...queues.mailboxChanges, name: deadLetterName(queues.mailboxChanges) }, async () => {}, { pollSeconds: 60 })
   let ticking: Promise<void> | undefined
@@ -66,6 +74,8 @@ export async function startSyncWorker(boss: PgBoss, deps: SyncDeps, options: Syn
   ticking = tick().finally(() => { ticking = undefined })
   return async () => {
     clearInterval(timer)
+    stopLostSweep()
+    await stopWakeUps()
     // a sync gets a moment to end on its own, then its connection is closed whatever its server does
     setTimeout(() => stopping.abort(), STOP_GRACE_MS).unref()
     await ticking

@@ -6,6 +6,7 @@
 // Lower-case base32, 50 characters: it fits a local part (`unsubscribe+<token>@domain`, RFC 5321
 // §4.5.3.1.1 allows 64) and survives mail systems that lower-case addresses.
 import { createHash, createHmac, createSecretKey, hkdfSync, timingSafeEqual, type KeyObject } from 'node:crypto'
+import { base32Decode, base32Encode } from './totp.ts'
 
 /** unsubscribe: what a mail client's Unsubscribe does (the owner's setting); block: blocks the contact */
 export type LinkPurpose = 'unsubscribe' | 'block'
@@ -25,7 +26,6 @@ const CODES: Record<string, number> = { 'unsubscribe/alias': 1, 'unsubscribe/con
 const SUBJECTS = Object.fromEntries(Object.entries(CODES).map(([k, v]) => [v, k.split('/')])) as Record<number, [LinkPurpose, 'alias' | 'contact']>
 const MAC_BYTES = 10
 const BODY_BYTES = 1 + 16 + 4
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567'
 
 const keys = new Map<string, KeyObject>()
 function keyOf(secretKey: string): KeyObject {
@@ -46,7 +46,7 @@ export function signLinkToken(secretKey: string, subject: Omit<LinkSubject, 'exp
 
 /** What the token allows; 'expired' when it is ours but past its time; undefined when it is not ours. */
 export function verifyLinkToken(secretKey: string, token: string, now = new Date()): LinkSubject | 'expired' | undefined {
-  const raw = unbase32(token.toLowerCase())
+  const raw = /^[a-z2-7]{50}$/i.test(token) ? base32Decode(token) : undefined
   // one spelling per token: the spent-token record could otherwise be dodged by the last letter's spare bits
   if (!raw || raw.length !== BODY_BYTES + MAC_BYTES || base32(raw) !== token.toLowerCase()) return undefined
   const body = raw.subarray(0, BODY_BYTES)
@@ -63,34 +63,5 @@ export function verifyLinkToken(secretKey: string, token: string, now = new Date
 /** The key a spent token is recorded under (never the token itself). */
 export const linkTokenHash = (token: string) => createHash('sha256').update(token.toLowerCase()).digest()
 
-function base32(data: Buffer): string {
-  let out = ''
-  let bits = 0
-  let value = 0
-  for (const byte of data) {
-    value = (value << 8) | byte
-    bits += 8
-    while (bits >= 5) {
-      out += ALPHABET[(value >>> (bits - 5)) & 31]
-      bits -= 5
-    }
-  }
-  if (bits > 0) out += ALPHABET[(value << (5 - bits)) & 31]
-  return out
-}
-
-function unbase32(text: string): Buffer | undefined {
-  if (!/^[a-z2-7]{1,64}$/.test(text)) return undefined
-  const out: number[] = []
-  let bits = 0
-  let value = 0
-  for (const char of text) {
-    value = ((value << 5) | ALPHABET.indexOf(char)) & 0xffff
-    bits += 5
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 255)
-      bits -= 8
-    }
-  }
-  return Buffer.from(out)
-}
+/** RFC 4648 §6 without padding, lower-cased (the TOTP secret's encoder). */
+const base32 = (data: Buffer) => base32Encode(data).toLowerCase()

@@ -21,6 +21,7 @@ import { acquireDataDirLock, DataDirBusyError } from './data-dir-lock.ts'
 import { migrateAll } from './migrate-all.ts'
 import { readProcfile, type ProcessLine } from './procfile.ts'
 import { ensureWebBuild } from './web-build.ts'
+import { rspamdInstalled, RSPAMD_BINARY, startRspamd, type RspamdServer } from '../lib/rspamd-server.ts'
 
 const ROOT = path.join(import.meta.dirname, '..')
 const COLORS = [36, 35, 33, 32, 34, 91]
@@ -50,6 +51,7 @@ try {
 }
 
 let db: EmbeddedDatabase | undefined
+let rspamd: RspamdServer | undefined
 let shuttingDown = false
 const children = new Map<string, ChildProcess>()
 
@@ -64,6 +66,10 @@ async function shutdown(code: number) {
     setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
   }))
   await Promise.all(exits)
+  if (rspamd) {
+    say('stopping rspamd')
+    await rspamd.stop()
+  }
   if (db) {
     say('stopping Postgres')
     await db.stop()
@@ -95,7 +101,9 @@ try {
   await ensureWebBuild(say)
   if (shuttingDown) await new Promise(() => {})
 
-  const env = { ...process.env, DATABASE_URL: databaseUrl, VEILMAIL_SUPERVISOR_PID: String(process.pid) }
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, VEILMAIL_SUPERVISOR_PID: String(process.pid) }
+  const spamFilter = await startSpamFilter()
+  if (spamFilter) env.RSPAMD_URL = spamFilter
   const sql = createSql(databaseUrl, { max: 1, name: 'veilmail-start' })
   const [{ now: spawnedAt }] = await sql<{ now: Date }[]>`select now()`
   readProcfile().forEach((line, i) => supervise(line, COLORS[i % COLORS.length], env))
@@ -110,6 +118,36 @@ try {
 } catch (error) {
   process.stderr.write(`Could not start: ${error instanceof Error ? error.message : String(error)}\n`)
   await shutdown(1)
+}
+
+/**
+ * The spam filter the MX asks: RSPAMD_URL when set; else a private rspamd in DATA_DIR/rspamd when
+ * Debian's rspamd is installed (lib/rspamd-server.ts); else none, said plainly (mail is then
+ * accepted unscored). Its URL, for the children's RSPAMD_URL.
+ */
+async function startSpamFilter(): Promise<string | undefined> {
+  if (cfg.rspamdUrl) {
+    say(`spam filter: rspamd at ${cfg.rspamdUrl} (RSPAMD_URL)`)
+    return undefined
+  }
+  if (!rspamdInstalled()) {
+    say(`no spam filter: ${RSPAMD_BINARY} is not installed (Debian package rspamd) and RSPAMD_URL is unset, so mail is accepted without spam scoring`)
+    return undefined
+  }
+  const dir = path.join(cfg.dataDir, 'rspamd')
+  say(`starting rspamd in ${dir} (its first start compiles its rules, up to a minute)`)
+  try {
+    rspamd = await startRspamd({ dir, dnsServers: cfg.dnsServers })
+  } catch (error) {
+    say(`no spam filter: ${error instanceof Error ? error.message : String(error)}; mail is accepted without spam scoring`)
+    return undefined
+  }
+  const url = rspamd.url
+  void rspamd.exited.then(() => {
+    if (!shuttingDown) say(`rspamd exited (see ${path.join(dir, 'rspamd.log')}); the MX accepts mail unscored until npm start is run again`)
+  })
+  say(`spam filter: rspamd at ${url}`)
+  return url
 }
 
 /** The embedded Postgres restarted with backoff when it dies (killed, out of memory). */

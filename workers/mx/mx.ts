@@ -40,6 +40,8 @@ async function serve(underPrimary: boolean) {
     async start({ sql, boss }) {
       const mx = createMxServer({ sql, boss, config: cfg, tls, ...(underPrimary ? { admission: clusterAdmission() } : {}) })
       const port = await mx.listen()
+      if (cfg.rspamdUrl) log.info('mx.spam_filter', { rspamd: cfg.rspamdUrl, timeoutMs: cfg.rspamdTimeoutMs })
+      else if (!underPrimary || cluster.worker?.id === 1) log.warn('mx.no_spam_filter', { message: 'RSPAMD_URL is unset: mail is accepted without spam scoring' })
       // under a primary, it says mx.listening once every MX process listens
       log.info(underPrimary ? 'mx.process_listening' : 'mx.listening', { port })
       if (underPrimary) reportReady({ port })

@@ -104,10 +104,13 @@ export async function deleteEmailProvider(db: Db, userId: string, id: string): P
   return rows.length > 0
 }
 
-/** A sync starts (or a sync or first login is queued again after an error the user fixed). */
+/**
+ * A sync starts (or a sync or first login is queued again after an error the user fixed). Once a
+ * sync has logged in, an earlier error (a server that was down) no longer says anything true.
+ */
 export async function markProviderSyncing(db: Db, id: string, total: number): Promise<void> {
   await db`
-    update email_providers set state = 'syncing', progress_done = 0, progress_total = ${total}, updated_at = now()
+    update email_providers set state = 'syncing', progress_done = 0, progress_total = ${total}, last_error = null, updated_at = now()
     where id = ${id}`
 }
 

@@ -57,8 +57,16 @@ const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ETIMEOUT', 'GREETING_TIMEOUT', 'CON
  * step that failed, never by the words of its message (a greeting timeout's text says "Maybe should
  * use TLS?", and a server's words are its own).
  */
-export function classifyImapError(error: unknown, creds: Pick<ImapCredentials, 'host' | 'port'>): ImapConnectError {
-  if (error instanceof ImapConnectError) return error
+const refusedError = (port: number, reachedBefore: boolean) => new ImapConnectError('refused', reachedBefore
+  ? `The mail server could not be reached (it refused the connection on port ${port}). It will be tried again.`
+  : `The mail server refused the connection on port ${port}. Check the port and security setting.`)
+
+/**
+ * `reachedBefore`: the account has synced before, so a refused connection is a server that is
+ * down for now, not a wrong port or security setting.
+ */
+export function classifyImapError(error: unknown, creds: Pick<ImapCredentials, 'host' | 'port'>, { reachedBefore = false } = {}): ImapConnectError {
+  if (error instanceof ImapConnectError) return error.kind === 'refused' && reachedBefore ? refusedError(creds.port, true) : error
   if (error instanceof ImapLimitError) {
     if (error.limit === 'too-large') return new ImapConnectError('too-large', 'The mail server sent far more data than it announced, and the connection was closed. It will be tried again later.')
     if (error.limit === 'stopped') return new ImapConnectError('connection', 'The sync was stopped while the service restarted. It will be tried again.')
@@ -79,7 +87,7 @@ export function classifyImapError(error: unknown, creds: Pick<ImapCredentials, '
     return new ImapConnectError('tls', `The mail server does not offer a secure connection (STARTTLS) on port ${creds.port}. Use SSL/TLS (port 993) or check the port and security setting.`)
   }
   if (TLS_CODES.test(code)) return new ImapConnectError('tls', 'The secure connection to the mail server failed: its certificate could not be verified.')
-  if (code === 'ECONNREFUSED') return new ImapConnectError('refused', `The mail server refused the connection on port ${creds.port}. Check the port and security setting.`)
+  if (code === 'ECONNREFUSED') return refusedError(creds.port, reachedBefore)
   // a socket error (a Node code such as ECONNRESET, during the TLS upgrade too) or one imapflow raised on the session
   const network = /^E[A-Z]+$/.test(code) || code === 'NoConnection' || e?.serverResponseCode !== undefined || 'executedCommand' in (e ?? {})
   if (network) return new ImapConnectError('connection', 'The connection to the mail server was lost. It will be tried again.')

@@ -49,7 +49,7 @@ export function mailboxChangesHandler(deps: SyncDeps) {
       // what else changed on the server meanwhile comes in with a sync right after
       await requestSync(sql, deps.boss, providerId)
     } catch (error) {
-      const failure = classifyImapError(guard?.error ?? error, creds)
+      const failure = classifyImapError(guard?.error ?? error, creds, { reachedBefore: provider.lastSyncAt !== null })
       log.warn('mailbox_changes.failed', { job: ctx.jobId, provider: providerId, kind: failure.kind, attempt: ctx.retryCount })
       if (failure.credentialsRefused) {
         await markProviderError(sql, providerId, failure.message, true)

@@ -127,7 +127,8 @@ export async function syncProvider(deps: SyncDeps, provider: ProviderForSync): P
       // past the slice, the commands in flight get one command's time to finish before the connection is closed
       session = { client, guard: new ImapGuard(client, { deadlineMs: config.sync.sliceMs + config.sync.commandTimeoutMs, signal: deps.stopSignal }) }
     } catch (error) {
-      throw classifyImapError(error, creds)
+      // an account that synced before and is refused now: its server is down, not set up wrong
+      throw classifyImapError(error, creds, { reachedBefore: provider.lastSyncAt !== null })
     }
     try {
       if (connection === 0) {

@@ -14,6 +14,8 @@ const PUBLIC = new Set([
   'POST /api/auth/reset-password', 'POST /api/auth/confirm-target',
   // the second step of a sign-in: the pending sign-in's cookie is what it carries, not a session
   'GET /api/auth/second-factor', 'POST /api/auth/second-factor', 'POST /api/auth/passkey/options', 'POST /api/auth/passkey',
+  // a forward's unsubscribe and block links (issue 30): the signed token in the path is the authority, for whoever holds the mail
+  'GET /api/unsubscribe/:token', 'GET /api/unsubscribe/:token/details', 'POST /api/unsubscribe/:token',
 ])
 /** Pages a browser navigates to (Microsoft sign-in for a mailbox): without a session they send it to sign in. */
 const SIGN_IN_FIRST = new Set(['GET /api/auth/microsoft', 'GET /api/auth/microsoft/callback'])
@@ -67,7 +69,7 @@ describe('route table', () => {
   })
 
   it("answers 404 to user A for every resource of user B", async () => {
-    for (const r of apiRoutes().filter((r) => r.path.includes(':'))) {
+    for (const r of apiRoutes().filter((r) => r.path.includes(':') && !PUBLIC.has(`${r.method} ${r.path}`))) {
       const res = await a.request(r.method, fill(r.path), r.method === 'GET' ? undefined : {})
       expect(`${r.method} ${r.path} → ${res.status}`).toBe(`${r.method} ${r.path} → 404`)
     }
@@ -79,6 +81,8 @@ describe('route table', () => {
     const list = await b.json(b.get(`/api/aliases/${ofB.userId}`))
     expect(list.body.aliases).toHaveLength(1)
     expect(list.body.aliases[0]).toMatchObject({ active: true, forwardTo: 'b@example.com' })
+    expect((await b.json(b.get(`/api/alias-contacts/${ofB.aliasId}`))).body.contacts).toMatchObject([{ id: ofB.contactId, blockedAt: null }])
+    expect((await b.json(b.get('/api/unsubscribe-events'))).body.events).toMatchObject([{ id: ofB.eventId }])
     const keys = await b.json(b.get('/api/encryption-keys'))
     expect(keys.body.keys).toMatchObject([{ id: ofB.keyId, isDefault: true }])
     expect((await a.json(a.get('/api/undelivered'))).body.undelivered).toEqual([])

@@ -25,6 +25,12 @@ export async function listAliasContacts(db: Db, userId: string, aliasId: string,
     order by coalesce(r.last_mail_at, r.created_at) desc, r.id limit ${limit}`
 }
 
+/** Whether the contact is one of the user's alias's. */
+export async function isOwnContact(db: Db, userId: string, aliasId: string, contactId: string): Promise<boolean> {
+  const rows = await db`select 1 from reverse_aliases r join aliases a on a.id = r.alias_id where r.id = ${contactId} and r.alias_id = ${aliasId} and a.user_id = ${userId}`
+  return rows.length > 0
+}
+
 /** Blocks or unblocks one of the user's contacts; undefined when it is not theirs. */
 export async function setContactBlocked(db: Db, userId: string, aliasId: string, contactId: string, blocked: boolean): Promise<AliasContact | undefined> {
   const [row] = await db<AliasContact[]>`

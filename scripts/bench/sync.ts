@@ -270,6 +270,9 @@ async function apiFigures(sql: Sql, config: Config, user: ApiClient, userId: str
   const [{ providerId: storedAccount }] = await sql<{ providerId: string }[]>`select provider_id from mailbox_folders where id = ${storedFolder}`
   const figures = [
     ['list page 1 (50, all accounts)', '/api/emails?providerId=all&limit=50&offset=0&category=inbox'],
+    // the inbox's own list: 50 conversations and how many the list holds (the pager's total)
+    ['list page 1 by conversation (the inbox\'s rows)', '/api/emails?providerId=all&limit=50&offset=0&category=inbox&by=conversation'],
+    ['list page 100 by conversation (offset 4,950)', '/api/emails?providerId=all&limit=50&offset=4950&category=inbox&by=conversation'],
     ['list page 1, unread', '/api/emails?providerId=all&limit=50&offset=0&category=unread'],
     ['list page 1, starred', '/api/emails?providerId=all&limit=50&offset=0&category=starred'],
     ['list page 100 (offset 4,950)', '/api/emails?providerId=all&limit=50&offset=4950&category=inbox'],

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { ThemeProvider } from '../components/theme/theme-provider.tsx'
-import { Toaster } from '../components/ui/toaster.tsx'
+import { LazyToaster } from '../components/ui/lazy-toaster.tsx'
 import { queryClient } from '../lib/query-client.ts'
 
 /** Providers that do not need the router. AuthProvider lives in the root route (it navigates). */
@@ -10,7 +10,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
     <QueryClientProvider client={queryClient}>
       <ThemeProvider defaultTheme="system">
         {children}
-        <Toaster />
+        <LazyToaster />
       </ThemeProvider>
     </QueryClientProvider>
   )

@@ -1,33 +1,34 @@
-import { lazy, type ComponentType, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { createBrowserRouter } from 'react-router-dom'
 import { AppShell } from './layout/app-shell.tsx'
 import { RedirectSignedIn } from './layout/redirect-signed-in.tsx'
 import { RequireAuth } from './layout/require-auth.tsx'
 import { RouteError } from './layout/route-error.tsx'
-import { AuthRoute } from './routes/auth.tsx'
-import { HomeRoute } from './routes/home.tsx'
+import { loadHomePage, loadInboxEmailPage, loadInboxPage } from './page-preload.ts'
 import { IndexRoute } from './routes/index.tsx'
-import { RegisterRoute } from './routes/register.tsx'
-import { CheckEmailRoute } from './routes/check-email.tsx'
-import { ConfirmTargetPage } from '../features/auth/components/confirm-target-page.tsx'
-import { ForgotPasswordPage } from '../features/auth/components/forgot-password-page.tsx'
-import { ResetPasswordPage } from '../features/auth/components/reset-password-page.tsx'
-import { VerifyEmailPage } from '../features/auth/components/verify-email-page.tsx'
-import { SecondFactorPage } from '../features/auth/components/second-factor-page.tsx'
+import { lazyRoute } from './lazy-route.ts'
 
-// Landing and sign-in pages ship in the first bundle; every other page loads on first visit.
-function lazyRoute<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
-  return lazy(() => load().then((module) => ({ default: pick(module) })))
-}
+// Every page loads on first visit, the landing and sign-in pages too (their sections, forms'
+// validation and WebAuthn code weighed on every signed-in page's first load); the page opened
+// first is fetched at start-up beside the session check (page-preload.ts).
+const HomeRoute = lazyRoute(loadHomePage, (m) => m.HomeRoute)
+const AuthRoute = lazyRoute(() => import('./routes/auth.tsx'), (m) => m.AuthRoute)
+const RegisterRoute = lazyRoute(() => import('./routes/register.tsx'), (m) => m.RegisterRoute)
+const CheckEmailRoute = lazyRoute(() => import('./routes/check-email.tsx'), (m) => m.CheckEmailRoute)
+const ConfirmTargetPage = lazyRoute(() => import('../features/auth/components/confirm-target-page.tsx'), (m) => m.ConfirmTargetPage)
+const ForgotPasswordPage = lazyRoute(() => import('../features/auth/components/forgot-password-page.tsx'), (m) => m.ForgotPasswordPage)
+const ResetPasswordPage = lazyRoute(() => import('../features/auth/components/reset-password-page.tsx'), (m) => m.ResetPasswordPage)
+const VerifyEmailPage = lazyRoute(() => import('../features/auth/components/verify-email-page.tsx'), (m) => m.VerifyEmailPage)
+const SecondFactorPage = lazyRoute(() => import('../features/auth/components/second-factor-page.tsx'), (m) => m.SecondFactorPage)
 
 const DashboardRoute = lazyRoute(() => import('./routes/dashboard.tsx'), (m) => m.DashboardRoute)
 const UnsubscribeRoute = lazyRoute(() => import('./routes/unsubscribe.tsx'), (m) => m.UnsubscribeRoute)
 const SettingsRoute = lazyRoute(() => import('./routes/settings.tsx'), (m) => m.SettingsRoute)
 const ComposeRoute = lazyRoute(() => import('./routes/compose.tsx'), (m) => m.ComposeRoute)
 const DecryptRoute = lazyRoute(() => import('./routes/decrypt.tsx'), (m) => m.DecryptRoute)
-const InboxRoute = lazyRoute(() => import('./routes/inbox.tsx'), (m) => m.InboxRoute)
+const InboxRoute = lazyRoute(loadInboxPage, (m) => m.InboxRoute)
 const InboxSettingsRoute = lazyRoute(() => import('./routes/inbox-settings.tsx'), (m) => m.InboxSettingsRoute)
-const InboxEmailRoute = lazyRoute(() => import('./routes/inbox-email.tsx'), (m) => m.InboxEmailRoute)
+const InboxEmailRoute = lazyRoute(loadInboxEmailPage, (m) => m.InboxEmailRoute)
 const AboutRoute = lazyRoute(() => import('./routes/about.tsx'), (m) => m.AboutRoute)
 const PrivacyRoute = lazyRoute(() => import('./routes/privacy.tsx'), (m) => m.PrivacyRoute)
 const TermsRoute = lazyRoute(() => import('./routes/terms.tsx'), (m) => m.TermsRoute)

@@ -1,5 +1,6 @@
 // The one way the browser talks to the API: same-origin cookie, JSON in and out,
 // one error shape, and a redirect to /auth when the session has ended.
+import { takeEarly } from './early-requests.ts'
 
 export type FieldErrors = Record<string, string[]>
 
@@ -73,12 +74,13 @@ async function parseBody<T>(res: Response): Promise<T> {
 /** Sends a request; `data` becomes a JSON body only when given. Throws ApiError when not OK. */
 export async function apiRequest<T>(method: string, url: string, data?: unknown): Promise<T> {
   const hasBody = data !== undefined
-  const res = await fetch(url, {
+  const early = method === 'GET' && !hasBody ? takeEarly(url) : undefined
+  const res = await (early ?? fetch(url, {
     method,
     credentials: 'include',
     headers: hasBody ? { 'Content-Type': 'application/json' } : undefined,
     body: hasBody ? JSON.stringify(data) : undefined,
-  })
+  }))
   if (!res.ok) throw await toApiError(url, res)
   return parseBody<T>(res)
 }

@@ -7,8 +7,10 @@ import { apiGet, apiRequest } from './api-client.ts'
 /** Every change to a connected account refreshes this list. */
 export const emailProvidersKey = ['email-providers'] as const
 
+export const EMAIL_PROVIDERS_URL = '/api/email-providers'
+
 export async function getEmailProviders(): Promise<EmailProviderView[]> {
-  return (await apiGet<{ providers: EmailProviderView[] }>('/api/email-providers')).providers
+  return (await apiGet<{ providers: EmailProviderView[] }>(EMAIL_PROVIDERS_URL)).providers
 }
 
 export function useEmailProviders(refetchInterval?: (providers: EmailProviderView[] | undefined) => number | false) {

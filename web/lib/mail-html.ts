@@ -69,9 +69,16 @@ export function mailFrameDocument(html: string, showRemote: boolean): string {
     `</head><body>${html}</body></html>`
 }
 
+const loadSanitizer = () => Promise.all([import('dompurify'), import('./mail-css.ts'), import('./event-handler-attributes.ts')])
+
+/** DOMPurify and the CSS tokenizer fetched ahead, while an inbox page is idle, for the first HTML message. */
+export function preloadMailSanitizer(): void {
+  loadSanitizer().catch(() => {})
+}
+
 /** Sanitizes `html` for the frame. DOMPurify and the CSS tokenizer load on first use, not with the page. */
 export async function sanitizeMailHtml(html: string, options: SanitizeMailOptions): Promise<SanitizedMail> {
-  const [{ default: DOMPurify }, { rewriteCss }, { withoutEventHandlers }] = await Promise.all([import('dompurify'), import('./mail-css.ts'), import('./event-handler-attributes.ts')])
+  const [{ default: DOMPurify }, { rewriteCss }, { withoutEventHandlers }] = await loadSanitizer()
   const purify = DOMPurify(window)
   let blocked = 0
   purify.addHook('uponSanitizeElement', (node, data) => {

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react'
 import { Link, useLocation } from 'react-router-dom'
 import { LogOut, Menu } from 'lucide-react'
 import { Logo } from '../../components/logo.tsx'
+import { DESKTOP_QUERY, useMediaQuery } from '../../hooks/use-media-query.ts'
 import { ThemeToggle } from '../../components/theme/theme-toggle.tsx'
 import { Button, buttonClasses } from '../../components/ui/button.tsx'
 import { cn } from '../../lib/cn.ts'
@@ -9,7 +10,8 @@ import { useAuth } from '../../lib/auth-context.ts'
 import { NAV_ITEMS } from './nav-items.ts'
 import { UserStatus } from './user-status.tsx'
 
-// The dropdown's code (menu, popper) is only needed by signed-in users on small screens.
+// The dropdown's code (menu, popper) is only needed by signed-in users on small screens: it loads
+// only there (a desktop never renders it, so never downloads it).
 const MobileMenu = lazy(() => import('./mobile-menu.tsx').then((m) => ({ default: m.MobileMenu })))
 
 function MobileMenuPlaceholder() {
@@ -48,6 +50,7 @@ function DesktopNav() {
 
 export function NavBar() {
   const { user, isAuthenticated, authMethod, logout } = useAuth()
+  const desktop = useMediaQuery(DESKTOP_QUERY)
   return (
     <header className="sticky top-0 z-40 print:hidden border-b border-border bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-4 sm:px-6">
@@ -67,9 +70,11 @@ export function NavBar() {
                   <LogOut aria-hidden="true" />
                 </Button>
               </span>
-              <Suspense fallback={<MobileMenuPlaceholder />}>
-                <MobileMenu onSignOut={() => void logout()} />
-              </Suspense>
+              {!desktop && (
+                <Suspense fallback={<MobileMenuPlaceholder />}>
+                  <MobileMenu onSignOut={() => void logout()} />
+                </Suspense>
+              )}
             </>
           ) : (
             <Link to="/auth" className={buttonClasses('primary', 'sm', 'font-mono tracking-wide')}>

@@ -1,8 +1,11 @@
 import type { ReactNode } from 'react'
 import { PageSpinner } from '../../components/ui/spinner.tsx'
 import { useAuth } from '../../lib/auth-context.ts'
-import { AuthPage } from '../../features/auth/components/auth-page.tsx'
-import { PendingVerification } from '../../features/auth/components/pending-verification.tsx'
+import { lazyRoute } from '../lazy-route.ts'
+
+// loaded only when shown: a signed-in reader of these pages needs neither
+const AuthPage = lazyRoute(() => import('../../features/auth/components/auth-page.tsx'), (m) => () => <m.AuthPage mode="login" />)
+const PendingVerification = lazyRoute(() => import('../../features/auth/components/pending-verification.tsx'), (m) => m.PendingVerification)
 
 /**
  * Sign-in-required routes: a spinner while the session loads, the sign-in page when signed out,
@@ -11,7 +14,7 @@ import { PendingVerification } from '../../features/auth/components/pending-veri
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { isLoading, isAuthenticated, user } = useAuth()
   if (isLoading) return <PageSpinner />
-  if (!isAuthenticated) return <AuthPage mode="login" />
+  if (!isAuthenticated) return <AuthPage />
   // An e-mail account can do nothing until its address is confirmed (the API refuses with 403).
   if (user?.email && user.authMethod === 'email' && !user.emailVerified) return <PendingVerification />
   return children

@@ -6,7 +6,6 @@ import { toast } from '../../../components/ui/use-toast.ts'
 import { getSession, SESSION_QUERY_KEY } from '../api/get-session.ts'
 import { loginWithEmail } from '../api/login.ts'
 import { submitSecondFactor } from '../api/second-factor.ts'
-import { signInWithPasskey } from '../api/passkey-sign-in.ts'
 import { registerWithEmail } from '../api/register.ts'
 import { verifyEmail as verifyEmailRequest } from '../api/account-links.ts'
 import { signInWithWallet } from '../api/sign-in-with-wallet.ts'
@@ -76,6 +75,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [setUser])
 
   const passkeySignIn = useCallback(async (autofill?: boolean) => {
+    // the WebAuthn client loads with the sign-in page that asks for it, not with every page
+    const { signInWithPasskey } = await import('../api/passkey-sign-in.ts')
     const signedIn = await signInWithPasskey(autofill)
     await setUser(signedIn)
     return signedIn

@@ -8,9 +8,13 @@ export const emailCountsKey = (userId: string) => ['email-counts', userId] as co
 
 /** Unread, starred, total and stored bytes, for every account, one, or one folder of one. */
 export function getEmailCounts(account: string, folder?: string): Promise<EmailCountsView> {
+  return apiGet<EmailCountsView>(emailCountsUrl(account, folder))
+}
+
+export function emailCountsUrl(account: string, folder?: string): string {
   const params = new URLSearchParams({ providerId: account })
   if (folder) params.set('folder', folder)
-  return apiGet<EmailCountsView>(`/api/emails/counts?${params}`)
+  return `/api/emails/counts?${params}`
 }
 
 export function useEmailCounts(userId: string | undefined, account: string, folder?: string) {

@@ -18,6 +18,12 @@ export interface EmailsPage { emails: EmailListView[]; conversations?: number; u
  * holds every unread conversation.
  */
 export async function getEmails(view: Pick<InboxView, 'account' | 'folder' | 'category' | 'page' | 'q'>): Promise<EmailsPage> {
+  const page = await apiGet<EmailListPage>(emailsUrl(view))
+  return { emails: page.emails, conversations: page.total, unsearched: page.unsearched }
+}
+
+/** The list's URL for a view (also read early, at start-up: web/app/page-preload.ts). */
+export function emailsUrl(view: Pick<InboxView, 'account' | 'folder' | 'category' | 'page' | 'q'>): string {
   const unread = view.category === 'unread'
   const params = new URLSearchParams({
     providerId: view.account, category: view.category,
@@ -26,8 +32,7 @@ export async function getEmails(view: Pick<InboxView, 'account' | 'folder' | 'ca
   if (!unread) params.set('by', 'conversation')
   if (view.folder) params.set('folder', view.folder)
   if (view.q) params.set('q', view.q)
-  const page = await apiGet<EmailListPage>(`/api/emails?${params}`)
-  return { emails: page.emails, conversations: page.total, unsearched: page.unsearched }
+  return `/api/emails?${params}`
 }
 
 /**

@@ -13,9 +13,10 @@ import { removeCachedEmails } from '../api/email-cache.ts'
 import { refetchMail } from '../api/each-email.ts'
 import { useArchiveFolders, useTrashFolders } from '../api/trash-folders.ts'
 import { useQueryClient } from '@tanstack/react-query'
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx'
+import { LazyConfirmDialog } from '../../../components/ui/lazy-confirm-dialog.tsx'
 import { useEmailProviders } from '../../../lib/email-providers.ts'
 import { useEmails } from '../api/get-emails.ts'
+import { prefetchConversation } from '../api/prefetch-conversation.ts'
 import { useSyncAccount } from '../api/sync-account.ts'
 import { useFlagEmails } from '../api/update-email-flags.ts'
 import { groupConversations, pageRange, type Conversation } from '../lib/conversations.ts'
@@ -24,6 +25,7 @@ import { folderName, inboxSearch, PAGE_SIZE, readInboxView } from '../lib/inbox-
 import { EmailListToolbar } from './email-list-toolbar.tsx'
 import { InboxSearchBox, UnsearchedNotice } from './inbox-search-box.tsx'
 import { EmailRow } from './email-row.tsx'
+import { usePreloadWhenIdle } from './inbox-parts.ts'
 import { ShortcutKeys } from './shortcut-keys.tsx'
 
 // With no account the first visit goes to the settings (nothing to show without one); later visits show the empty state.
@@ -54,6 +56,7 @@ export function EmailList() {
   const remove = useDeleteEmails()
   const sync = useSyncAccount()
   const conversations = useMemo(() => groupConversations(emails.data?.emails ?? []), [emails.data])
+  usePreloadWhenIdle(conversations.length > 0)
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
   const [confirmingDelete, setConfirmingDelete] = useState(false)
   // the keyboard's row (j/k), focused so the ring shows where it is
@@ -195,6 +198,7 @@ export function EmailList() {
   }
   function open(c: Conversation) {
     lastOpened = c.threadId
+    prefetchConversation(queryClient, c)
     navigate(`/inbox/${c.latestEmail.id}${inboxSearch(view)}`)
   }
   const target = chosen.length > 0 ? chosen : currentConversation ? [currentConversation] : []
@@ -228,7 +232,8 @@ export function EmailList() {
   }
 
   let body: ReactNode
-  if (providers.isPending || emails.isPending) {
+  // rows show as soon as they come: the accounts (for "connect one" and the rows' account labels) may come after
+  if (emails.isPending || (providers.isPending && !emails.data?.emails.length)) {
     body = <EmptyState icon={<Spinner decorative />} text="Loading emails..." />
   } else if (providers.data?.length === 0) {
     body = (
@@ -291,7 +296,7 @@ export function EmailList() {
       />
       {body}
       <ShortcutKeys on={keys} />
-      <ConfirmDialog
+      <LazyConfirmDialog
         open={confirmingDelete}
         onOpenChange={setConfirmingDelete}
         title="Delete Emails"

@@ -1,4 +1,4 @@
-import { createContext, useContext, type ComponentType } from 'react'
+import { createContext, useContext, useEffect, type ComponentType } from 'react'
 import type { ComposeRequest } from './inbox-compose-context.ts'
 
 /**
@@ -9,6 +9,8 @@ import type { ComposeRequest } from './inbox-compose-context.ts'
 export interface InboxParts {
   ComposeDialog: ComponentType<{ request: ComposeRequest | undefined; onClose: () => void }>
   EncryptedBlock: ComponentType<{ armored: string }>
+  /** Fetches the code of what the list's reader may open next (the message page, the compose dialog); called once the list shows and the page is idle. */
+  preload: () => void
 }
 
 export const InboxPartsContext = createContext<InboxParts | null>(null)
@@ -17,4 +19,15 @@ export function useInboxParts(): InboxParts {
   const parts = useContext(InboxPartsContext)
   if (!parts) throw new Error('useInboxParts() outside <InboxLayout parts={…}>')
   return parts
+}
+
+/** Once `ready` (the list shows), the parts' code the reader may open next is fetched while the page is idle. */
+export function usePreloadWhenIdle(ready: boolean): void {
+  const { preload } = useInboxParts()
+  useEffect(() => {
+    if (!ready) return
+    if (typeof requestIdleCallback !== 'function') return preload()
+    const handle = requestIdleCallback(preload, { timeout: 2000 })
+    return () => cancelIdleCallback(handle)
+  }, [ready, preload])
 }

@@ -1,0 +1,30 @@
+// What the page being opened needs, asked for at start-up beside the session check: its code
+// (the route's chunk: the landing page's, the inbox's) and, for the inbox, its first reads (the list or the message, the accounts,
+// the counts), instead of each waiting for the one before (session → code → data). The reads
+// are taken by the page's own first request (web/lib/early-requests.ts); signed out, nobody takes
+// them and the page shows the sign-in as before.
+import { emailCountsUrl } from '../features/inbox/api/get-email-counts.ts'
+import { emailUrl } from '../features/inbox/api/get-email.ts'
+import { emailsUrl } from '../features/inbox/api/get-emails.ts'
+import { readInboxView } from '../features/inbox/lib/inbox-view.ts'
+import { requestEarly } from '../lib/early-requests.ts'
+import { EMAIL_PROVIDERS_URL } from '../lib/email-providers.ts'
+
+export const loadHomePage = () => import('./routes/home.tsx')
+export const loadInboxPage = () => import('./routes/inbox.tsx')
+export const loadInboxEmailPage = () => import('./routes/inbox-email.tsx')
+
+const MESSAGE_PATH = /^\/inbox\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i
+
+/** Starts the code and reads of the page at `pathname`: the landing page's code, the inbox's code and reads. */
+export function preloadPage(pathname: string, search: string): void {
+  if (pathname === '/' || pathname === '/home') loadHomePage().catch(() => {})
+  const message = MESSAGE_PATH.exec(pathname)?.[1]
+  if (pathname !== '/inbox' && !message) return
+  const view = readInboxView(new URLSearchParams(search))
+  ;(message ? loadInboxEmailPage() : loadInboxPage()).catch(() => {})
+  requestEarly(message ? emailUrl(message) : emailsUrl(view))
+  requestEarly(EMAIL_PROVIDERS_URL)
+  requestEarly(emailCountsUrl('all'))
+  if (view.account !== 'all') requestEarly(emailCountsUrl(view.account))
+}

@@ -1,6 +1,7 @@
 // email_providers: connected mailboxes. `credentials` is sealed and only the sync process opens
 // it; the functions the API uses never select it.
 import type { Db } from './client.ts'
+import { syncLockHeld } from './sync-lock.ts'
 
 export type ProviderKind = 'gmail' | 'outlook' | 'yahoo' | 'other'
 export type ProviderState = 'connecting' | 'idle' | 'syncing' | 'error'
@@ -188,15 +189,22 @@ export interface ProviderOverview {
   lastSyncAt: Date | null
   /** the schedule skips it (dueProviderIds) until the user fixes the account */
   scheduleStopped: boolean
+  /** says it is syncing, but no sync holds its lock (db/sync-lock.ts) */
+  stalled: boolean
+  /** messages stored */
+  messages: number
   createdAt: Date
 }
 
-/** Every account, those needing attention (schedule stopped, in error) first. */
+/** Every account, those needing attention (schedule stopped, in error, stalled) first. */
 export async function listProviderOverview(db: Db, limit: number): Promise<ProviderOverview[]> {
   return db<ProviderOverview[]>`
-    select id, user_id, provider, lower(split_part(email, '@', 2)) as domain, state, progress_done, progress_total, last_error,
-           last_sync_at, (not is_active or auth_failed) as schedule_stopped, created_at
-    from email_providers
-    order by (not is_active or auth_failed) desc, state = 'error' desc, created_at, id
+    select p.*, (select count(*)::int from received_emails e where e.provider_id = p.id) as messages
+    from (
+      select id, user_id, provider, lower(split_part(email, '@', 2)) as domain, state, progress_done, progress_total, last_error,
+             last_sync_at, (not is_active or auth_failed) as schedule_stopped, state = 'syncing' and not ${syncLockHeld(db, 'id')} as stalled, created_at
+      from email_providers
+    ) p
+    order by schedule_stopped desc, state = 'error' desc, stalled desc, created_at, id
     limit ${limit}`
 }

@@ -244,15 +244,16 @@ describe('npm run ops', () => {
       const listed = await json('accounts')
       // the one whose schedule stopped (login refused: the owner must fix it) first
       expect(listed).toEqual([
-        { id: badId, userId: alias.userId, provider: 'other', domain: 'imap-bad.example', state: 'error', lastSyncAt: null, lastError: stored.lastError, progress: { done: 0, total: 0 }, scheduleStopped: true },
-        { id: goodId, userId: alias.userId, provider: 'other', domain: 'imap-good.example', state: 'idle', lastSyncAt: expect.any(String), lastError: null, progress: { done: 3, total: 3 }, scheduleStopped: false },
+        { id: badId, userId: alias.userId, provider: 'other', domain: 'imap-bad.example', state: 'error', lastSyncAt: null, lastError: stored.lastError, messages: 0, progress: { done: 0, total: 0 }, stalled: false, scheduleStopped: true },
+        { id: goodId, userId: alias.userId, provider: 'other', domain: 'imap-good.example', state: 'idle', lastSyncAt: expect.any(String), lastError: null, messages: 3, progress: { done: 3, total: 3 }, stalled: false, scheduleStopped: false },
       ])
       expect(stored.lastError).toMatch(/password/i)
       const table = await ops('accounts')
       expect(table.code).toBe(0)
-      expect(table.stdout).toMatch(/^id\s+user\s+provider\s+domain\s+state\s+progress\s+last sync\s+schedule\s+last error/m)
-      expect(table.stdout).toMatch(new RegExp(`^${badId}\\s+${alias.userId}\\s+other\\s+imap-bad\\.example\\s+error\\s+0/0\\s+-\\s+STOPPED\\s+\\S`, 'm'))
-      expect(table.stdout).toMatch(new RegExp(`^${goodId}\\s+${alias.userId}\\s+other\\s+imap-good\\.example\\s+idle\\s+3/3\\s+\\d{4}-\\S+\\s+running\\s+-`, 'm'))
+      expect(table.stdout).toMatch(/^id\s+user\s+provider\s+domain\s+state\s+messages\s+last sync\s+schedule\s+last error/m)
+      // an idle account shows what it holds, not the counts of its last incremental sync
+      expect(table.stdout).toMatch(new RegExp(`^${badId}\\s+${alias.userId}\\s+other\\s+imap-bad\\.example\\s+error\\s+0 stored\\s+-\\s+STOPPED\\s+\\S`, 'm'))
+      expect(table.stdout).toMatch(new RegExp(`^${goodId}\\s+${alias.userId}\\s+other\\s+imap-good\\.example\\s+idle\\s+3 stored\\s+\\d{4}-\\S+\\s+running\\s+-`, 'm'))
       for (const out of [table.stdout, JSON.stringify(listed)]) {
         expect(out).not.toContain('-owner@')
         expect(out).not.toContain(SUBJECT)

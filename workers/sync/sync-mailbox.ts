@@ -27,6 +27,7 @@ import { loginMailbox } from '../../db/mailbox-login.ts'
 import { openCredentials } from '../../lib/mailbox-credentials.ts'
 import { queues, type Payload, type WorkContext } from '../../db/queues.ts'
 import { requestMailboxChanges, requestSync } from '../../db/sync-requests.ts'
+import { SYNC_LOCK } from '../../db/sync-lock.ts'
 import { imapUid, serverFlags, storableInteger, storableModseq } from './server-values.ts'
 import { isCleanLine } from './stored-text.ts'
 
@@ -42,8 +43,6 @@ export interface SyncDeps {
 
 /** Flag updates sent to Postgres per statement. */
 const FLAG_CHUNK = 2000
-/** pg_try_advisory_lock namespace of "a sync of this account is running". */
-const SYNC_LOCK = 7_461_013
 /** Folders of one account that are recorded (INBOX and the special-use ones first). */
 export const MAX_FOLDERS = 1000
 /** Longest folder name recorded (a name is sent back to the server as it is). */

@@ -1,6 +1,7 @@
 // Real `sync` processes against a private Dovecot: one killed half-way through an initial sync
 // resumes from the last stored UID; two running at once never sync one account at the same time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listProviderOverview } from '../../db/email-providers.ts'
 import { queues } from '../../db/queues.ts'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
@@ -95,6 +96,10 @@ describe.skipIf(!run)('sync processes', () => {
       await holder`select pg_advisory_unlock(${HOLD})`
       holder.release()
       await t.db.sql.unsafe('drop trigger test_hold_insert on received_emails; drop function test_hold_insert()')
+      // meanwhile the account says it is syncing, and the operator sees that nothing runs it
+      const overview = async () => (await listProviderOverview(t.db.sql, 100)).find((r) => r.id === providerId)
+      await expect.poll(async () => (await overview())?.stalled, { timeout: 30_000, interval: 200 }).toBe(true)
+      expect(await overview()).toMatchObject({ state: 'syncing', progressTotal: 120 })
 
       processes.start()
       // the same job, taken up again once its heartbeat lapsed; nobody pressed Sync
@@ -104,6 +109,7 @@ describe.skipIf(!run)('sync processes', () => {
       expect((await t.db.sql`select id from mailbox_sync_jobs where provider_id = ${providerId}`).map((r) => r.id)).toEqual([jobId])
       const [{ count }] = await t.db.sql`select count(distinct uid)::int from received_emails where provider_id = ${providerId}`
       expect(count).toBe(120)
+      expect(await overview()).toMatchObject({ state: 'idle', stalled: false, messages: 120 })
     } finally {
       await t.boss.updateQueue(queues.syncMailbox.name, { retryDelay: queues.syncMailbox.retryDelay, retryBackoff: queues.syncMailbox.retryBackoff })
     }

@@ -226,6 +226,25 @@ export async function listConversationPage(db: Db, userId: string, q: ListQuery)
     order by e.received_at desc, e.id desc`
 }
 
+/**
+ * A search's page of conversations and their total from one pass over its matches (issue 26): the
+ * matching messages (found through the trigram index of migration 0063) are read and grouped by
+ * conversation once, and the page and the count both come from that grouping, where a page and a
+ * separate count would each read every match. Undefined total: the page is past the last one.
+ */
+export async function searchConversationPage(db: Db, userId: string, q: ListQuery & { search: StoredSearch }): Promise<{ rows: ReceivedEmailListRow[]; total?: number }> {
+  const matching = db`${listScope(db, userId, q)} and not deleted ${searchCondition(db, q.search)}`
+  const rows = await db<(ReceivedEmailListRow & { total: number })[]>`
+    with threads as materialized (select thread_id, max(received_at) as newest from received_emails where ${matching} group by thread_id),
+    page as (select thread_id from threads order by newest desc, thread_id desc offset ${q.offset} limit ${q.limit})
+    select e.*, (select count(*)::int from threads) as total from page t cross join lateral (
+      select ${listColumns(db)} from received_emails
+      where user_id = ${userId} and thread_id = t.thread_id and ${matching}
+      order by received_at desc, id desc limit ${PAGE_THREAD_MESSAGES}) e
+    order by e.received_at desc, e.id desc`
+  return { rows, total: rows[0]?.total ?? (q.offset === 0 ? 0 : undefined) }
+}
+
 /** How many conversations a list holds: the pager's total, in the unit of its rows. */
 export async function countConversations(db: Db, userId: string, q: Omit<ListQuery, 'limit' | 'offset'>): Promise<number> {
   const [row] = await db<{ total: number }[]>`

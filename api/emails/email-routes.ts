@@ -5,7 +5,7 @@ import { Hono } from 'hono'
 import { findUserFolder } from '../../db/mailbox-folders.ts'
 import { findAttachment, listAttachments } from '../../db/received-attachments.ts'
 import {
-  countConversations, countFolderEmails, countReceivedEmails, findReceivedEmail, listConversation, listConversationPage, listReceivedEmails, markEmailDeleted, markEmailMoved, ownsReceivedEmail, restoreDeletedEmail, setEmailFlags, type ReceivedEmailListRow,
+  countConversations, countFolderEmails, countReceivedEmails, findReceivedEmail, listConversation, listConversationPage, listReceivedEmails, markEmailDeleted, markEmailMoved, ownsReceivedEmail, restoreDeletedEmail, searchConversationPage, setEmailFlags, type ReceivedEmailListRow,
 } from '../../db/received-emails.ts'
 import type { SecretBox } from '../../lib/secret-box.ts'
 import { receivedMailBox } from '../../lib/received-mail-box.ts'
@@ -49,10 +49,14 @@ export const emailRoutes = new Hono<AppEnv>()
     const body = searching ? await searchBodies(c.var.deps, c.var.user.id, parsed.search.words, where) : undefined
     const scope = { ...where, category: q.category, ...(body ? { search: { search: parsed.search, bodyIds: body.ids } } : {}) }
     const byConversation = q.by === 'conversation'
-    const [rows, total] = await Promise.all([
-      (byConversation ? listConversationPage : listReceivedEmails)(sql, c.var.user.id, { ...scope, limit: q.limit, offset: q.offset }),
-      byConversation ? countConversations(sql, c.var.user.id, scope) : undefined,
-    ])
+    const [rows, total] = scope.search && byConversation
+      // a search reads its matches once for the page and the total
+      ? await searchConversationPage(sql, c.var.user.id, { ...scope, search: scope.search, limit: q.limit, offset: q.offset })
+        .then(async (page) => [page.rows, page.total ?? await countConversations(sql, c.var.user.id, scope)] as const)
+      : await Promise.all([
+        (byConversation ? listConversationPage : listReceivedEmails)(sql, c.var.user.id, { ...scope, limit: q.limit, offset: q.offset }),
+        byConversation ? countConversations(sql, c.var.user.id, scope) : undefined,
+      ])
     // the list holds the user's own mail only, so a folder with rows is theirs; an empty page may be
     // another user's folder (or none), which is not found like any resource of theirs
     if (q.folder && rows.length === 0 && !(await findUserFolder(sql, c.var.user.id, q.folder))) return notFound(c)

@@ -154,6 +154,12 @@ describe.skipIf(!run)('searching the inbox', () => {
     const page = await user.json(user.get(`/api/emails?by=conversation&limit=1&offset=1&q=${encodeURIComponent('is:unread')}`))
     expect(page.body.total).toBe(2)
     expect(page.body.emails.map((e: { subject: string }) => e.subject)).toEqual(['Quarterly figures'])
+    // past the last page: no rows, the same total
+    const past = await user.json(user.get(`/api/emails?by=conversation&limit=1&offset=5&q=${encodeURIComponent('is:unread')}`))
+    expect([past.body.emails, past.body.total]).toEqual([[], 2])
+    // by message, as the unread category pages: the search holds there too
+    const messages = await user.json(user.get(`/api/emails?limit=10&q=${encodeURIComponent('from:bob')}`))
+    expect(messages.body.emails.map((e: { subject: string }) => e.subject)).toEqual(['Lunch plans'])
   })
 
   it('leaves out an account whose server is down and names it, while the stored matches still come', async () => {

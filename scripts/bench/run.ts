@@ -10,6 +10,8 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   // only the memory part of mx: 40 concurrent 24 MB messages, peak RSS of the MX and the delivery process
   'mx-memory': () => import('./mx.ts').then((m) => ({ run: () => m.run(['memory']) })),
   queue: () => import('./queue.ts'),
+  // inbox search at 100,000 messages (BENCH_SEARCH_MESSAGES): p50/p95 of typical searches through GET /api/emails?q=
+  search: () => import('./search.ts'),
   send: () => import('./send.ts'),
   sync: () => import('./sync.ts'),
   'sync-hostile': () => import('./sync-hostile.ts'),

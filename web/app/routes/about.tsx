@@ -10,7 +10,7 @@ const PRINCIPLES = [
   },
   {
     title: 'Zero logs',
-    body: 'No message content, subject or e-mail address ever goes into our logs. Per alias we count four things: forwarded, replied, dropped, failed.',
+    body: 'No message content, subject or e-mail address ever goes into our logs. Per alias we count five things: forwarded, replied, dropped, dropped as spam, failed.',
   },
   {
     title: 'Open standards',

@@ -51,8 +51,8 @@ export function PrivacyRoute() {
           </li>
           <li>
             <strong>Your aliases.</strong> Each alias's name and domain, where it forwards (e-mail addresses and
-            webhook URLs), your note, whether it is active, when it was created, and four counters: forwarded,
-            replied, dropped and failed.
+            webhook URLs), your note, whether it is active, what becomes of its spam, when it was created, and five
+            counters: forwarded, replied, dropped, dropped as spam and failed.
           </li>
           <li>
             <strong>Your domains.</strong> If you add your own domain: its name, the verification token and the DKIM

@@ -55,7 +55,7 @@ export function TransparencyRoute() {
       <ProseSection title="What we could disclose if compelled">
         <ul>
           <li>How an account signs in (e-mail address, Google ID or wallet address) and when it was created.</li>
-          <li>The account's aliases, their forwarding targets, notes and forwarded, replied, dropped and failed counters.</li>
+          <li>The account's aliases, their forwarding targets, notes and forwarded, replied, dropped, dropped as spam and failed counters.</li>
           <li>Technical and security logs, which hold no message content and are kept for {SECURITY_LOG_RETENTION_DAYS} days.</li>
           <li>Messages synced from mailboxes the user connected, and mail still waiting in the outgoing queue.</li>
         </ul>

@@ -1,4 +1,4 @@
-import { Ban, Forward, Reply, TriangleAlert, type LucideIcon } from 'lucide-react'
+import { Ban, Forward, Reply, ShieldAlert, TriangleAlert, type LucideIcon } from 'lucide-react'
 import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { Tooltip } from '../../../components/ui/tooltip.tsx'
 import { cn } from '../../../lib/cn.ts'
@@ -9,10 +9,11 @@ const COUNTERS: { name: CounterName; label: string; hint: string; icon: LucideIc
   { name: 'forwarded', label: 'forwarded', hint: 'Messages forwarded to your targets', icon: Forward },
   { name: 'replied', label: 'replied', hint: 'Anonymous replies sent through this alias', icon: Reply },
   { name: 'dropped', label: 'dropped', hint: 'Messages dropped while the alias was paused', icon: Ban },
+  { name: 'spam', label: 'dropped as spam', hint: 'Messages dropped as spam (the alias drops what the spam filter calls spam)', icon: ShieldAlert },
   { name: 'failed', label: 'failed', hint: 'Deliveries that failed for good (the last 30 days, with the reason, are under Undelivered)', icon: TriangleAlert },
 ]
 
-/** The alias's only mail records (zero-logs policy): four counts as small chips. */
+/** The alias's only mail records (zero-logs policy): five counts as small chips. */
 export function AliasCounters({ counters }: { counters: AliasView['counters'] }) {
   return (
     <ul className="flex flex-wrap gap-1" aria-label="Mail counters" data-testid="alias-counters">

@@ -2,6 +2,7 @@ import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { aliasAddress, isAliasOn } from '../lib/alias-state.ts'
 import { useAliasParts } from './alias-parts.ts'
 import { ForwardEncryptionPanel } from './forward-encryption-panel.tsx'
+import { SpamHandlingPanel } from './spam-handling-panel.tsx'
 import { WebhookSecretPanel } from './webhook-secret-panel.tsx'
 
 /**
@@ -13,6 +14,7 @@ export function AliasDetails({ alias }: { alias: AliasView }) {
   return (
     <div className="grid gap-4" data-testid="alias-details">
       <ForwardEncryptionPanel alias={alias} />
+      <SpamHandlingPanel alias={alias} />
       <SmtpPanel aliasId={alias.id} address={aliasAddress(alias)} paused={!isAliasOn(alias)} />
       <WebhookSecretPanel alias={alias} />
       <ContactsPanel aliasId={alias.id} />

@@ -14,7 +14,7 @@ const FEATURES = [
   {
     icon: ScrollText,
     title: 'Zero Logs Policy',
-    body: 'We never log message content, subjects or addresses. For each alias we keep four counters: forwarded, replied, dropped, failed.',
+    body: 'We never log message content, subjects or addresses. For each alias we keep five counters: forwarded, replied, dropped, dropped as spam, failed.',
   },
 ]
 

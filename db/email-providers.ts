@@ -88,16 +88,19 @@ export async function updateProviderCredentials(db: Db, id: string, credentials:
 }
 
 /**
- * An Outlook account signed in again: its new tokens, its error cleared and its schedule back on,
- * its next sync the first login. False when the user has no Outlook account of this id.
+ * An account with a new login (an Outlook account signed in again; a password account's server,
+ * user name or password edited): its error cleared and its schedule back on, its next sync the
+ * first login. False when the user has no such account of this id (`oauth`: Outlook, else a password one).
  */
-export async function reconnectOutlookProvider(db: Db, userId: string, id: string, credentials: Buffer): Promise<boolean> {
+export async function reconnectProvider(db: Db, userId: string, id: string, credentials: Buffer, oauth: boolean): Promise<boolean> {
   const rows = await db`
     update email_providers set credentials = ${credentials}, state = 'connecting', last_error = null, auth_failed = false, is_active = true, updated_at = now()
-    where id = ${id} and user_id = ${userId} and provider = 'outlook'
+    where id = ${id} and user_id = ${userId} and (provider = 'outlook') = ${oauth}
     returning id`
   return rows.length > 0
 }
+
+export const reconnectOutlookProvider = (db: Db, userId: string, id: string, credentials: Buffer) => reconnectProvider(db, userId, id, credentials, true)
 
 /** Removes the account; its folders, mail and attachments go with it (foreign keys cascade). */
 export async function deleteEmailProvider(db: Db, userId: string, id: string): Promise<boolean> {

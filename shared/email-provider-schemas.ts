@@ -24,19 +24,40 @@ export const CreateEmailProviderSchema = v.object({
 const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i
 const IPV6 = /^\[?[0-9a-f:.]*:[0-9a-f:.]*\]?$/i
 
-/** The decoded credentials: { email, password, host, port, secure }. */
+const USERNAME = 'Please enter a valid user name.'
+/** The IMAP login, when it is not the address (empty: the address); one line, as IMAP LOGIN sends it. */
+const Username = v.pipe(v.string(USERNAME), v.trim(), v.maxLength(254, 'User name is too long'), v.check((s) => !/[\u0000-\u001f\u007f]/.test(s), USERNAME))
+const Host = v.pipe(v.string('Please enter the IMAP server address.'), v.trim(), v.toLowerCase(),
+  v.check((h) => h === '' || HOST.test(h) || IPV6.test(h), 'Please enter a valid IMAP server address.'))
+// a port that is not a number falls back to 993, the IMAPS port (RFC 8314)
+const Port = v.pipe(v.unknown(), v.transform((p) => {
+  const n = typeof p === 'number' ? p : typeof p === 'string' && /^\d+$/.test(p.trim()) ? Number(p) : NaN
+  return Number.isInteger(n) && n > 0 && n < 65536 ? n : 993
+}))
+const Secure = v.boolean('Security must be SSL/TLS (true) or STARTTLS (false)')
+const Password = v.pipe(v.string(REQUIRED), v.maxLength(1024, 'Password is too long'))
+
+/** The decoded credentials: { email (the login), password, host, port, secure }. */
 export const ImapCredentialsSchema = v.object({
-  email: v.optional(v.string(), ''),
-  password: v.pipe(v.string(REQUIRED), v.nonEmpty(REQUIRED), v.maxLength(1024, 'Password is too long')),
-  host: v.optional(v.pipe(v.string('Please enter the IMAP server address.'), v.trim(), v.toLowerCase(),
-    v.check((h) => h === '' || HOST.test(h) || IPV6.test(h), 'Please enter a valid IMAP server address.')), ''),
-  // a port that is not a number falls back to 993, the IMAPS port (RFC 8314)
-  port: v.pipe(v.optional(v.unknown()), v.transform((p) => {
-    const n = typeof p === 'number' ? p : typeof p === 'string' && /^\d+$/.test(p.trim()) ? Number(p) : NaN
-    return Number.isInteger(n) && n > 0 && n < 65536 ? n : 993
-  })),
-  secure: v.optional(v.boolean('Security must be SSL/TLS (true) or STARTTLS (false)'), true),
+  email: v.optional(Username, ''),
+  password: v.pipe(Password, v.nonEmpty(REQUIRED)),
+  host: v.optional(Host, ''),
+  port: v.optional(Port, 993),
+  secure: v.optional(Secure, true),
 })
+
+const EDIT_FIELDS = ['username', 'password', 'host', 'port', 'secure'] as const
+
+/**
+ * PATCH /api/email-providers/{id}: a password account's connection fixed (one whose first login
+ * failed, say). Each field left out stays as stored; an empty password keeps the stored one, an
+ * empty user name logs in with the address. Gmail's and Yahoo's servers stay their presets.
+ */
+export const UpdateEmailProviderSchema = v.pipe(
+  v.object({ username: v.optional(Username), password: v.optional(Password), host: v.optional(Host), port: v.optional(Port), secure: v.optional(Secure) }),
+  v.check((input) => EDIT_FIELDS.some((f) => input[f] !== undefined), 'At least one field (username, password, host, port or secure) must be provided'),
+)
+export type UpdateEmailProviderInput = v.InferOutput<typeof UpdateEmailProviderSchema>
 
 export interface FolderView {
   id: string
@@ -57,6 +78,8 @@ export interface EmailProviderView {
   id: string
   provider: ProviderKind
   email: string
+  /** the IMAP login: the address unless the user gave another user name */
+  username: string
   host: string
   port: number
   secure: boolean

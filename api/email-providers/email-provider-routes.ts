@@ -4,19 +4,19 @@
 import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
 import * as v from 'valibot'
-import { deleteEmailProvider, findEmailProvider, getProviderForSync, insertEmailProvider, listEmailProviders, updateProviderSmtp, type EmailProviderRow } from '../../db/email-providers.ts'
+import { deleteEmailProvider, findEmailProvider, getProviderForSync, insertEmailProvider, listEmailProviders, reconnectProvider, updateProviderSmtp, type EmailProviderRow } from '../../db/email-providers.ts'
 import { forgetFolderCursor, listFolderCounts, setFolderEnabled, type FolderCountRow } from '../../db/mailbox-folders.ts'
 import { deleteFolderEmails } from '../../db/received-emails.ts'
 import { deleteWaitingMailboxJobs } from '../../db/mailbox-jobs.ts'
 import { findSyncJob } from '../../db/mailbox-sync-jobs.ts'
 import type { Config } from '../../lib/config.ts'
 import { queues } from '../../db/queues.ts'
-import { openCredentials, openSmtpLogin, sealCredentials, sealSmtpLogin } from '../../lib/mailbox-credentials.ts'
+import { isOAuth, openCredentials, openSmtpLogin, sealCredentials, sealSmtpLogin } from '../../lib/mailbox-credentials.ts'
 import { requestSync } from '../../db/sync-requests.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { fieldErrors, jsonBody } from '../http/validate.ts'
-import { CreateEmailProviderSchema, ImapCredentialsSchema, PROVIDER_PRESETS, UpdateFolderSchema, type EmailProviderView } from '../../shared/email-provider-schemas.ts'
+import { CreateEmailProviderSchema, ImapCredentialsSchema, PROVIDER_PRESETS, UpdateEmailProviderSchema, UpdateFolderSchema, type EmailProviderView } from '../../shared/email-provider-schemas.ts'
 import { smtpServerOf, UpdateSmtpSchema, type SmtpView } from '../../shared/mailbox-smtp-schemas.ts'
 
 /** The account's sending settings as the browser sees them: the server, whose login (a user name, never a password). */
@@ -30,7 +30,7 @@ function smtpView(config: Config, row: EmailProviderRow & { smtpCredentials?: Bu
 function providerView(config: Config, row: EmailProviderRow & { credentials?: Buffer }, folders: FolderCountRow[]): EmailProviderView {
   const creds = row.credentials ? openCredentials(config, { id: row.id, credentials: row.credentials }) : undefined
   return {
-    id: row.id, provider: row.provider, email: row.email,
+    id: row.id, provider: row.provider, email: row.email, username: creds?.email || row.email,
     host: creds?.host ?? '', port: creds?.port ?? 993, secure: creds?.secure ?? true,
     isActive: row.isActive, state: row.state, progressDone: row.progressDone, progressTotal: row.progressTotal,
     lastError: row.lastError, needsAttention: row.authFailed,
@@ -101,6 +101,33 @@ export const emailProviderRoutes = new Hono<AppEnv>()
     })
     if (!deleted) return notFound(c)
     return c.json({ message: 'Email account removed' })
+  })
+  .patch('/:providerId', signedIn, async (c, next) => {
+    // another user's account answers 404 whatever the body
+    if (!(await findEmailProvider(c.var.deps.sql, c.var.user.id, c.req.param('providerId')))) return notFound(c)
+    await next()
+  }, jsonBody(UpdateEmailProviderSchema), async (c) => {
+    // a login that failed is fixed here instead of removing the account; as when adding, the next
+    // sync's login is the check (the API never connects to IMAP), its job id for the page to poll
+    const { sql, boss, config } = c.var.deps
+    const providerId = c.req.param('providerId')
+    const input = c.req.valid('json')
+    const row = (await getProviderForSync(sql, providerId))!
+    const stored = openCredentials(config, row)
+    if (isOAuth(stored)) {
+      return c.json({ message: 'Outlook accounts sign in with Microsoft: press Re-authenticate instead.', errors: { provider: ['Outlook signs in with Microsoft'] } }, 400)
+    }
+    const preset = PROVIDER_PRESETS[row.provider]
+    if (preset && input.host !== undefined && input.host !== preset.host) {
+      return c.json({ message: `The IMAP server of this account is ${preset.host}.`, errors: { host: [`The IMAP server of this account is ${preset.host}.`] } }, 400)
+    }
+    const server = preset ?? { host: input.host ?? stored.host, port: input.port ?? stored.port, secure: input.secure ?? stored.secure }
+    if (!server.host) return c.json({ message: 'Please enter the IMAP server address.', errors: { host: ['Please enter the IMAP server address.'] } }, 400)
+    const login = { email: input.username === undefined ? stored.email : input.username || row.email, password: input.password || stored.password }
+    const credentials = sealCredentials(config, providerId, { ...login, ...server })
+    if (!(await reconnectProvider(sql, c.var.user.id, providerId, credentials, false))) return notFound(c)
+    const jobId = await requestSync(sql, boss, providerId)
+    return c.json({ message: 'Connecting…', provider: await viewOf(c, providerId), jobId }, 202)
   })
   .post('/:providerId/sync', signedIn, async (c) => {
     const { sql, boss } = c.var.deps

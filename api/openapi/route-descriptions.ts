@@ -111,6 +111,7 @@ export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'GET /api/email-providers': { tag: 'mailboxes', summary: "The user's connected IMAP mailboxes with their sync state, progress and last error", signedIn: true },
   'POST /api/email-providers': { tag: 'mailboxes', summary: 'Connect an IMAP mailbox (credentials sealed; the first sync job checks them by logging in)', signedIn: true },
   'DELETE /api/email-providers/{providerId}': { tag: 'mailboxes', summary: 'Disconnect a mailbox, with its stored mail and waiting jobs', signedIn: true },
+  'PATCH /api/email-providers/{providerId}': { tag: 'mailboxes', summary: "Fix a password account's connection ({ username, password, host, port, secure }, each optional): saved sealed, the account connecting again; its first sync job checks the login", signedIn: true },
   'POST /api/email-providers/{providerId}/sync': { tag: 'mailboxes', summary: 'Queue a sync of a mailbox; answers at once with the job id to poll', signedIn: true },
   'GET /api/email-providers/{providerId}/sync-jobs/{syncJobId}': { tag: 'mailboxes', summary: 'The status of a sync job, with newEmailsCount when done', signedIn: true },
   'PUT /api/email-providers/{providerId}/smtp': { tag: 'mailboxes', summary: 'The SMTP server to send as this mailbox through ({ host, port, security: tls | starttls }), with a login of its own ({ username, password }) or, both left out, its IMAP login', signedIn: true },

@@ -92,7 +92,7 @@ const Folder = v.object({
   id, path: v.string(), specialUse: nullable(v.string()), enabled: v.boolean(), messageCount: v.number(), unseenCount: v.number(), stored: v.number(), unread: v.number(),
 })
 const Provider = v.object({
-  id, provider: v.string(), email: v.string(), host: nullable(v.string()), port: nullable(v.number()), secure: nullable(v.boolean()), isActive: v.boolean(),
+  id, provider: v.string(), email: v.string(), username: v.string(), host: nullable(v.string()), port: nullable(v.number()), secure: nullable(v.boolean()), isActive: v.boolean(),
   state: v.string(), progressDone: v.number(), progressTotal: v.number(), lastError: nullable(v.string()), needsAttention: v.boolean(),
   lastSyncAt: nullable(time), createdAt: time, updatedAt: time, folders: v.array(Folder),
   smtp: nullable(v.object({ host: v.string(), port: v.number(), security: v.picklist(['tls', 'starttls']), preset: v.boolean(), username: nullable(v.string()) })),
@@ -237,6 +237,7 @@ export const ROUTE_RESPONSES: Record<string, RouteResponses> = {
   'GET /api/email-providers': { ok: { status: 200, description: 'Mailboxes', body: v.object({ success: v.literal(true), providers: v.array(Provider) }) }, errors: [] },
   'POST /api/email-providers': { ok: { status: 202, description: 'Stored; the first sync is queued', body: withMessage({ provider: Provider, jobId: v.string() }) }, errors: [409] },
   'DELETE /api/email-providers/{providerId}': { ok: { status: 200, description: 'Removed', body: message('Email account removed') }, errors: [] },
+  'PATCH /api/email-providers/{providerId}': { ok: { status: 202, description: 'Saved; a sync is queued, whose login is the check', body: withMessage({ provider: Provider, jobId: v.string() }) }, errors: [] },
   'POST /api/email-providers/{providerId}/sync': { ok: { status: 202, description: 'Queued', body: withMessage({ jobId: v.string(), provider: Provider }) }, errors: [] },
   'GET /api/email-providers/{providerId}/sync-jobs/{syncJobId}': { ok: { status: 200, description: 'The job', body: v.object({ success: v.literal(true), jobId: v.string(), providerId: id, status: v.string(), syncResult: nullable(v.object({ newEmailsCount: v.number() })), error: nullable(v.string()), provider: Provider }) }, errors: [] },
   'PUT /api/email-providers/{providerId}/smtp': { ok: { status: 200, description: 'Saved: the account\'s sending settings (a user name, never a password)', body: withMessage({ provider: Provider }) }, errors: [] },

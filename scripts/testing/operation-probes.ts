@@ -223,6 +223,7 @@ export const OPERATION_PROBES: Record<string, Probe> = {
     const { client, r } = await ctx.fresh()
     return client.delete(`/api/email-providers/${r.providerId}`)
   },
+  'PATCH /api/email-providers/{providerId}': ({ a, r }) => a.patch(`/api/email-providers/${r.providerId}`, { username: 'login-name', host: 'imap2.mail.example', port: 143, secure: false }),
   'POST /api/email-providers/{providerId}/sync': ({ a, r }) => a.post(`/api/email-providers/${r.providerId}/sync`),
   'GET /api/email-providers/{providerId}/sync-jobs/{syncJobId}': ({ a, r }) => a.get(`/api/email-providers/${r.providerId}/sync-jobs/${r.syncJobId}`),
   'PUT /api/email-providers/{providerId}/smtp': ({ a, r }) => a.put(`/api/email-providers/${r.providerId}/smtp`, { host: 'smtp.example.org', port: 465, security: 'tls' }),

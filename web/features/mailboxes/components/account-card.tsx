@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { LogIn, RefreshCw, Trash2, TriangleAlert } from 'lucide-react'
+import { LogIn, Pencil, RefreshCw, Trash2, TriangleAlert } from 'lucide-react'
 import type { EmailProviderView } from '../../../../shared/email-provider-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx'
@@ -8,6 +8,8 @@ import { Switch } from '../../../components/ui/switch.tsx'
 import { cn } from '../../../lib/cn.ts'
 import { accountStatus, folderLines, inProgress, lastSyncText, PROVIDER_LABELS } from '../lib/account-status.ts'
 import { OUTLOOK_START_URL } from '../lib/outlook-return.ts'
+import type { CreatedEmailProvider } from '../api/create-email-provider.ts'
+import { EditAccountDialog } from './edit-account-dialog.tsx'
 import { SmtpSettings } from './smtp-settings.tsx'
 
 interface AccountCardProps {
@@ -20,11 +22,14 @@ interface AccountCardProps {
   /** a folder other than INBOX turned on or off */
   onFolderChange: (path: string, name: string, enabled: boolean) => void
   folderBusy: boolean
+  /** its server or login saved (Edit): the sync that logs in with it */
+  onEdited: (saved: CreatedEmailProvider) => void
 }
 
 /** One connected account with its state, last sync, folders (each but INBOX can be synced or not), Sync and delete. */
-export function AccountCard({ provider: p, syncBusy, onSync, onDelete, deleting, onFolderChange, folderBusy }: AccountCardProps) {
+export function AccountCard({ provider: p, syncBusy, onSync, onDelete, deleting, onFolderChange, folderBusy, onEdited }: AccountCardProps) {
   const [confirming, setConfirming] = useState(false)
+  const [editing, setEditing] = useState(false)
   const status = accountStatus(p)
   const active = p.isActive && !p.needsAttention
   const busy = syncBusy || inProgress(p)
@@ -103,12 +108,29 @@ export function AccountCard({ provider: p, syncBusy, onSync, onDelete, deleting,
           {busy ? <Spinner decorative /> : <RefreshCw aria-hidden="true" />}
           {busy ? 'Syncing…' : 'Sync'}
         </Button>
+        {/* a password account's server and login can be fixed (an Outlook account signs in again instead) */}
+        {p.provider !== 'outlook' && (
+          <Button variant="outline" size="sm" onClick={() => setEditing(true)} aria-label={`Edit connection of ${p.email}`}>
+            <Pencil aria-hidden="true" />
+            Edit connection
+          </Button>
+        )}
         <Button variant="outline" size="sm" onClick={() => setConfirming(true)} className="text-destructive hover:text-destructive sm:ml-auto" aria-label={`Remove ${p.email}`}>
           <Trash2 aria-hidden="true" />
           Remove
         </Button>
       </div>
 
+      {editing && p.provider !== 'outlook' && (
+        <EditAccountDialog
+          provider={{ ...p, provider: p.provider }}
+          onClose={() => setEditing(false)}
+          onSaved={(saved) => {
+            setEditing(false)
+            onEdited(saved)
+          }}
+        />
+      )}
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}

@@ -20,7 +20,7 @@ const GUIDANCE: Partial<Record<ProviderKind, string>> = {
   yahoo: 'Yahoo needs an app password, not your Yahoo password: create one under Account Info → Account Security → Generate app password.',
 }
 
-type Errors = Partial<Record<'email' | 'password' | 'host' | 'port', string>>
+type Errors = Partial<Record<'email' | 'username' | 'password' | 'host' | 'port', string>>
 
 interface AddAccountFormProps {
   outlookEnabled: boolean
@@ -43,7 +43,7 @@ export function AddAccountForm({ outlookEnabled, onAdded, emailRef }: AddAccount
     if (provider !== 'outlook') setForm((f) => selectProvider(f, provider))
   }
 
-  const set = (field: 'email' | 'password' | 'host' | 'port') => (value: string) => {
+  const set = (field: 'email' | 'username' | 'password' | 'host' | 'port') => (value: string) => {
     setForm((f) => ({ ...f, [field]: value }))
     setErrors((e) => ({ ...e, [field]: undefined }))
   }
@@ -61,12 +61,12 @@ export function AddAccountForm({ outlookEnabled, onAdded, emailRef }: AddAccount
     setErrors({})
     creation.mutate(createProviderRequest(form), {
       onSuccess: (created) => {
-        setForm((f) => ({ ...f, email: '', password: '' }))
+        setForm((f) => ({ ...f, email: '', username: '', password: '' }))
         onAdded(created)
       },
       onError: (error) => {
         const fields = error instanceof ApiError ? error.errors : undefined
-        setErrors({ email: fields?.email?.[0], password: fields?.password?.[0], host: fields?.host?.[0] })
+        setErrors({ email: fields?.email?.[0], username: fields?.username?.[0], password: fields?.password?.[0], host: fields?.host?.[0] })
         toast({ title: 'Failed to add email account', description: errorMessage(error, 'The account could not be added.'), variant: 'destructive' })
       },
     })
@@ -135,6 +135,17 @@ export function AddAccountForm({ outlookEnabled, onAdded, emailRef }: AddAccount
                   )}
                 </Field>
               </div>
+              <FormField
+                label="User Name"
+                name="username"
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="the email address"
+                hint="The server's login, when it is not the email address"
+                value={form.username}
+                onChange={(e) => set('username')(e.target.value)}
+                error={errors.username}
+              />
             </>
           )}
           <div className="md:col-span-2">

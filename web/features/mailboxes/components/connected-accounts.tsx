@@ -90,6 +90,7 @@ export function ConnectedAccounts({ providers, loading, loadError, tracked, onTr
           deleting={removal.isPending && removal.variables === p.id}
           onFolderChange={(path, name, enabled) => handleFolderChange(p.id, path, name, enabled)}
           folderBusy={folderChange.isPending && folderChange.variables?.providerId === p.id}
+          onEdited={({ jobId }) => onTrack({ providerId: p.id, jobId, purpose: 'reconnect' })}
         />
       ))}
     </ul>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ImapCredentialsSchema } from '../../../../shared/email-provider-schemas.ts'
 import * as v from 'valibot'
-import { checkAccountForm, createProviderRequest, EMPTY_ACCOUNT_FORM, parsePort, selectProvider, selectSecurity, type AccountForm } from './account-form.ts'
+import { checkAccountForm, createProviderRequest, editAccountForm, EMPTY_ACCOUNT_FORM, parsePort, selectProvider, selectSecurity, updateProviderRequest, type AccountForm } from './account-form.ts'
 
 const filled = (over: Partial<AccountForm> = {}): AccountForm => ({ ...EMPTY_ACCOUNT_FORM, email: 'me@example.com', password: 'app pass', ...over })
 /** What the server reads back: base64 → UTF-8 → JSON. */
@@ -9,7 +9,7 @@ const decode = (b64: string) => JSON.parse(new TextDecoder().decode(Uint8Array.f
 
 describe('add-account form', () => {
   it('starts as the spec says: Gmail, empty e-mail and password, port 993, secure', () => {
-    expect(EMPTY_ACCOUNT_FORM).toEqual({ provider: 'gmail', email: '', password: '', host: '', port: '993', secure: true })
+    expect(EMPTY_ACCOUNT_FORM).toEqual({ provider: 'gmail', email: '', username: '', password: '', host: '', port: '993', secure: true })
   })
 
   it('presets Gmail and Yahoo to their IMAP server on 993 with TLS, and clears a preset host for Custom IMAP', () => {
@@ -55,5 +55,30 @@ describe('add-account form', () => {
     expect(decode(gmail.encryptedCredentials)).toEqual({ email: 'me@example.com', password: 'app pass', host: 'imap.gmail.com', port: 993, secure: true })
     const oddPort = createProviderRequest(filled({ provider: 'other', host: 'imap.example.org', port: 'nine' }))
     expect(decode(oddPort.encryptedCredentials).port).toBe(993)
+  })
+
+  it("logs in with Custom IMAP's user name when one is given, else the address", () => {
+    const named = createProviderRequest(filled({ provider: 'other', host: 'imap.example.org', username: ' me-login ' }))
+    expect(named.email).toBe('me@example.com')
+    expect(decode(named.encryptedCredentials).email).toBe('me-login')
+    expect(v.parse(ImapCredentialsSchema, decode(named.encryptedCredentials)).email).toBe('me-login')
+    // a preset's login is the address (the field is not shown there)
+    expect(decode(createProviderRequest(filled({ provider: 'gmail', username: 'typed-before' })).encryptedCredentials).email).toBe('me@example.com')
+  })
+})
+
+describe('edit-account form', () => {
+  const custom = { provider: 'other' as const, email: 'me@example.org', username: 'me-login', host: 'imap.example.org', port: 143, secure: false }
+  it('starts from the account (no password; the address as login shows as an empty user name)', () => {
+    expect(editAccountForm(custom)).toEqual({ provider: 'other', username: 'me-login', password: '', host: 'imap.example.org', port: '143', secure: false })
+    expect(editAccountForm({ ...custom, username: custom.email }).username).toBe('')
+  })
+
+  it('sends the server and login of Custom IMAP, only the login of a preset, and a password only when typed', () => {
+    const form = editAccountForm(custom)
+    expect(updateProviderRequest({ ...form, host: ' imap2.example.org ', port: 'x' })).toEqual({ username: 'me-login', host: 'imap2.example.org', port: 993, secure: false })
+    expect(updateProviderRequest({ ...form, password: 'new pw' })).toMatchObject({ password: 'new pw' })
+    expect(updateProviderRequest({ ...form, host: '  ' })).toEqual({ title: 'Missing IMAP server', description: 'Please enter the IMAP server address.', field: 'host' })
+    expect(updateProviderRequest(editAccountForm({ ...custom, provider: 'gmail', host: 'imap.gmail.com', port: 993, secure: true }))).toEqual({ username: 'me-login' })
   })
 })

@@ -12,6 +12,8 @@ export const STARTTLS_PORT = 143
 export interface AccountForm {
   provider: PasswordProvider
   email: string
+  /** Custom IMAP: the server's login when it is not the address (empty: the address) */
+  username: string
   password: string
   host: string
   /** as typed; read by parsePort */
@@ -20,7 +22,7 @@ export interface AccountForm {
   secure: boolean
 }
 
-export const EMPTY_ACCOUNT_FORM: AccountForm = { provider: 'gmail', email: '', password: '', host: '', port: String(SSL_PORT), secure: true }
+export const EMPTY_ACCOUNT_FORM: AccountForm = { provider: 'gmail', email: '', username: '', password: '', host: '', port: String(SSL_PORT), secure: true }
 
 export interface FormProblem {
   title: string
@@ -38,7 +40,7 @@ export function selectProvider(form: AccountForm, provider: PasswordProvider): A
 }
 
 /** SSL/TLS goes with port 993, STARTTLS with 143. */
-export const selectSecurity = (form: AccountForm, secure: boolean): AccountForm => ({ ...form, secure, port: String(secure ? SSL_PORT : STARTTLS_PORT) })
+export const selectSecurity = <F extends Pick<AccountForm, 'secure' | 'port'>>(form: F, secure: boolean): F => ({ ...form, secure, port: String(secure ? SSL_PORT : STARTTLS_PORT) })
 
 /** A port that is not a number falls back to 993, the IMAP-over-TLS port (RFC 8314 §3.3). */
 export function parsePort(port: string): number {
@@ -77,5 +79,29 @@ export function createProviderRequest(form: AccountForm): CreateEmailProviderReq
   const email = form.email.trim()
   const preset = PROVIDER_PRESETS[form.provider]
   const server = preset ?? { host: form.host.trim(), port: parsePort(form.port), secure: form.secure }
-  return { provider: form.provider, email, encryptedCredentials: base64Json({ email, password: form.password, ...server }) }
+  const login = (!preset && form.username.trim()) || email
+  return { provider: form.provider, email, encryptedCredentials: base64Json({ email: login, password: form.password, ...server }) }
+}
+
+/** The edit form of a connected password account: its server (Custom IMAP) and login; an empty password keeps the saved one. */
+export type EditAccountForm = Omit<AccountForm, 'email'>
+
+export function editAccountForm(p: { provider: PasswordProvider; email: string; username: string; host: string; port: number; secure: boolean }): EditAccountForm {
+  return { provider: p.provider, username: p.username === p.email ? '' : p.username, password: '', host: p.host, port: String(p.port), secure: p.secure }
+}
+
+export interface UpdateEmailProviderRequest {
+  username: string
+  password?: string
+  host?: string
+  port?: number
+  secure?: boolean
+}
+
+/** What PATCH /api/email-providers/{id} takes; a problem (the server left empty) instead when there is one. */
+export function updateProviderRequest(form: EditAccountForm): UpdateEmailProviderRequest | FormProblem {
+  const login = { username: form.username.trim(), ...(form.password ? { password: form.password } : {}) }
+  if (PROVIDER_PRESETS[form.provider]) return login
+  if (!form.host.trim()) return { title: 'Missing IMAP server', description: 'Please enter the IMAP server address.', field: 'host' }
+  return { ...login, host: form.host.trim(), port: parsePort(form.port), secure: form.secure }
 }

@@ -71,11 +71,13 @@ export function folderLines(folders: FolderView[]): FolderLine[] {
 export const syncCompletedText = (newEmailsCount: number) =>
   newEmailsCount > 0 ? `${newEmailsCount} new emails synced successfully.` : 'Email data refreshed successfully.'
 
-/** What a finished job was for: adding the account (its first login) or a sync. */
-export type SyncJobPurpose = 'connect' | 'sync'
+/** What a finished job was for: adding the account (its first login), its login edited, or a sync. */
+export type SyncJobPurpose = 'connect' | 'reconnect' | 'sync'
 
 /** The toast a finished job announces; none while it runs. */
 export function syncJobToast(purpose: SyncJobPurpose, job: Pick<SyncJobView, 'status' | 'error' | 'syncResult'>): ToastInput | undefined {
+  if (job.status === 'done' && purpose === 'reconnect') return { title: 'Email account connected', description: 'The new settings work: the account is syncing again.' }
+  if (job.status === 'failed' && purpose === 'reconnect') return { title: 'Connection failed', description: job.error ?? 'The mail server could not be reached.', variant: 'destructive' }
   if (job.status === 'done') {
     return purpose === 'connect'
       ? { title: 'Email account added', description: 'Your email account has been connected successfully.' }

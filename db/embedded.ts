@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import os from 'node:os'
 import path from 'node:path'
 import { createSql } from './client.ts'
+import { isAlive } from '../lib/process-alive.ts'
 
 export interface EmbeddedDatabase {
   url: string
@@ -94,14 +95,7 @@ export function runningPostmasterPid(dir: string): number | undefined {
   return undefined
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
+export { isAlive }
 
 async function waitForExit(pid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import path from 'node:path'
 import { freePort } from './free-port.ts'
+import { isAlive } from './process-alive.ts'
 
 export const RSPAMD_BINARY = '/usr/bin/rspamd'
 const STOCK_CONFIG = '/etc/rspamd'
@@ -78,15 +79,6 @@ function configFiles(port: number, dnsServers: string[] | undefined): Record<str
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /** An rspamd left running on this directory by an `npm start` that was killed: stopped first. */
 async function stopOrphan(pidFile: string): Promise<void> {
   let pid: number
@@ -95,11 +87,11 @@ async function stopOrphan(pidFile: string): Promise<void> {
   } catch {
     return
   }
-  if (!(pid > 0) || !alive(pid)) return
+  if (!(pid > 0) || !isAlive(pid)) return
   const cmdline = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8') : ''
   if (!cmdline.includes('rspamd')) return // the pid was reused by another program
   process.kill(pid, 'SIGTERM')
-  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100))
+  for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100))
 }
 
 async function pong(url: string): Promise<boolean> {

@@ -8,6 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { treeCpuMs } from './process-cpu.ts'
+import { isAlive } from '../../lib/process-alive.ts'
 
 const run = promisify(execFile)
 
@@ -94,7 +95,7 @@ default_destination_concurrency_limit = 20
     // master exits shortly after `stop`; its pid file tells whether it is gone.
     for (let i = 0; i < 100; i++) {
       const pid = masterPid()
-      if (!pid || !alive(pid)) break
+      if (!pid || !isAlive(pid)) break
       await new Promise((r) => setTimeout(r, 100))
     }
     rmSync(dir, { recursive: true, force: true })
@@ -126,14 +127,6 @@ function readFileOr(file: string): string {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 export async function waitForPort(port: number, timeoutMs = 30_000): Promise<void> {
   const net = await import('node:net')

@@ -57,6 +57,15 @@ describe('configuration', () => {
     expect(loadConfig({ ...base, QUEUE_CONCURRENCY: 'send-email=64,forward-email=16' }).delivery.queueConcurrency).toEqual({ 'send-email': 64, 'forward-email': 16 })
   })
 
+  it('reads the spam filter settings: rspamd off unless RSPAMD_URL names its HTTP worker, a 10 s timeout', () => {
+    expect(loadConfig(base)).toMatchObject({ rspamdUrl: undefined, rspamdTimeoutMs: 10_000 })
+    expect(loadConfig({ ...base, RSPAMD_URL: 'http://127.0.0.1:11333/', RSPAMD_TIMEOUT_MS: '2500' })).toMatchObject({ rspamdUrl: 'http://127.0.0.1:11333', rspamdTimeoutMs: 2500 })
+    for (const bad of ['127.0.0.1:11333', 'http://127.0.0.1:11333/checkv2', 'smtp://rspamd.example', 'http://rspamd.example/?a=1']) {
+      expect(() => loadConfig({ ...base, RSPAMD_URL: bad })).toThrow(/RSPAMD_URL: must be an http:\/\/ URL/)
+    }
+    for (const bad of ['0', '-5', 'soon']) expect(() => loadConfig({ ...base, RSPAMD_TIMEOUT_MS: bad })).toThrow(/RSPAMD_TIMEOUT_MS/)
+  })
+
   it('reads the throughput settings and refuses bad DNS servers', () => {
     const cfg = loadConfig({ ...base, DNS_SERVERS: '127.0.0.1:5353, ::1, [2001:db8::53]:53', MX_GREET_PAUSE_MS: '250', OUTBOUND_SMTP_CONNECTIONS: '4' })
     expect(cfg.dnsServers).toEqual(['127.0.0.1:5353', '::1', '[2001:db8::53]:53'])

@@ -217,4 +217,26 @@ describe('npm start', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   }, 120_000)
+
+  it('refuses once, before starting anything, when DKIM_KEYS_DIR has no key for a mail domain', async () => {
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'veilmail-dkim-'))
+    try {
+      const refused = start(false, { DKIM_KEYS_DIR: empty })
+      expect(await refused.exited).toBe(78)
+      expect(refused.output()).toMatch(/Invalid configuration:\n {2}DKIM_KEYS_DIR: no key for \S+ \(expected \S+\.pem\)/)
+      expect(refused.output()).not.toMatch(/started \(pid|restarting/)
+    } finally {
+      rmSync(empty, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it('stops everything, once, when a process refuses its configuration instead of restarting it again and again', async () => {
+    const refused = start(false, { QUEUE_CONCURRENCY: 'no-such-queue=4' })
+    expect(await refused.exited).toBe(78)
+    const output = refused.output()
+    expect(output).toContain('QUEUE_CONCURRENCY: no queue named no-such-queue')
+    expect(output).toMatch(/delivery refused its configuration \(see above\); stopping/)
+    expect(output).not.toMatch(/delivery exited .*restarting/)
+    expect(output).toMatch(/stopping Postgres[^]*stopped\n$/)
+  }, 120_000)
 })

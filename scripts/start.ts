@@ -21,9 +21,12 @@ import { acquireDataDirLock, DataDirBusyError } from './data-dir-lock.ts'
 import { migrateAll } from './migrate-all.ts'
 import { readProcfile, type ProcessLine } from './procfile.ts'
 import { ensureWebBuild } from './web-build.ts'
+import { DkimConfigError, loadDkimKeys } from '../lib/dkim-keys.ts'
 import { rspamdInstalled, RSPAMD_BINARY, startRspamd, type RspamdServer } from '../lib/rspamd-server.ts'
 
 const ROOT = path.join(import.meta.dirname, '..')
+/** sysexits.h EX_CONFIG: a process that exits with it found its configuration wrong */
+const EX_CONFIG = 78
 const COLORS = [36, 35, 33, 32, 34, 91]
 const say = (line: string) => process.stdout.write(`\x1b[1mveilmail\x1b[0m | ${line}\n`)
 
@@ -39,6 +42,16 @@ function prefixed(stream: NodeJS.ReadableStream, name: string, color: number) {
 }
 
 const cfg = config()
+// Each mail domain's DKIM key, as the delivery will load it (generated into DATA_DIR/dkim when
+// DKIM_KEYS_DIR is unset): a missing key is said once here, before anything starts, not by a
+// delivery process restarted again and again.
+try {
+  loadDkimKeys(cfg)
+} catch (error) {
+  if (!(error instanceof DkimConfigError)) throw error
+  process.stderr.write(`Invalid configuration:\n  ${error.message}\n`)
+  process.exit(EX_CONFIG)
+}
 let release: () => void
 try {
   release = acquireDataDirLock(cfg.dataDir)
@@ -197,6 +210,11 @@ function supervise(line: ProcessLine, color: number, env: NodeJS.ProcessEnv, att
   prefixed(child.stderr!, line.name, color)
   child.on('exit', (code, signal) => {
     if (shuttingDown) return
+    // its configuration is wrong (it said why above): starting it again would only say it again
+    if (code === EX_CONFIG) {
+      say(`${line.name} refused its configuration (see above); stopping`)
+      return void shutdown(EX_CONFIG)
+    }
     // A child that ran a while before dying starts again from the shortest delay.
     const next = Date.now() - started > 60_000 ? 0 : attempt + 1
     const delay = Math.min(30_000, 1000 * 2 ** Math.max(0, next - 1))

@@ -55,6 +55,13 @@ export function PrivacyRoute() {
             counters: forwarded, replied, dropped, dropped as spam and failed.
           </li>
           <li>
+            <strong>Your aliases' contacts.</strong> The address and name of each sender whose mail an alias forwarded
+            (or who was copied on it), with its reply address, when its first and last mail came, how many forwards and
+            how much blocked mail it had, and whether you blocked it; what your Unsubscribe and block links did, until you
+            undo or dismiss it; and your three choices for them. Of each link used, only a fingerprint (SHA-256), kept
+            until the link would have expired, so it works once.
+          </li>
+          <li>
             <strong>Your domains.</strong> If you add your own domain: its name, the verification token and the DKIM
             key made for it (the private key encrypted at rest), whether it is verified, its catch-all setting and
             target, and what the last DNS check of its records found. If you choose a personal subdomain: its

@@ -223,6 +223,7 @@ export const DEFAULT_RATE_LIMITS = {
   'first-use-domain': { limit: 100, seconds: 60 * 60 }, // aliases made on first use (catch-all, personal subdomain) per domain; past it the MX answers 450 4.7.1
   'api-key-ip': { limit: 30, seconds: 15 * 60 }, // wrong API keys from one address (the native and compat APIs)
   'decrypt-user': { limit: 20, seconds: 60 }, // server-side age passphrase decryptions
+  'mail-search-user': { limit: 60, seconds: 60 }, // searches of message bodies per user: each asks every account's IMAP server (past it, stored matches only)
   'smtp-auth-ip': { limit: 10, seconds: 15 * 60 }, // failed SMTP AUTH
   'smtp-send-credential': { limit: 200, seconds: 60 * 60 },
   'mail-address': { limit: 5, seconds: 60 * 60 }, // account mails (verify, reset, notices, target confirmation) to one address

@@ -9,6 +9,7 @@ import type { ImapFlow } from 'imapflow'
 import type { Sql } from '../../db/client.ts'
 import { getProviderForSync } from '../../db/email-providers.ts'
 import { idsOfFolderUids, listSearchFolders, type SearchFolder } from '../../db/mail-search.ts'
+import { hitRateLimit } from '../../db/rate-limits.ts'
 import { loginMailbox } from '../../db/mailbox-login.ts'
 import type { Config } from '../../lib/config.ts'
 import { classifyImapError, closeImap } from '../../lib/imap-connect.ts'
@@ -30,6 +31,8 @@ export interface BodySearchResult { ids: string[]; unsearched: UnsearchedAccount
 /** The newest matches of one folder kept (highest UIDs): a server answering a million UIDs costs no more than this. */
 export const MAX_FOLDER_HITS = 5000
 
+const TOO_MANY = 'too many searches in a short time; try again in a minute'
+
 /** A NO or BAD answer to UID SEARCH (imapflow resolves false) */
 const SEARCH_REFUSED = 'SEARCH_REFUSED'
 
@@ -42,6 +45,12 @@ export async function searchBodies(deps: BodySearchDeps, userId: string, words: 
     .filter((f) => (!scope.providerId || f.providerId === scope.providerId) && (!scope.folderId || f.folderId === scope.folderId))
   const accounts = new Map<string, SearchFolder[]>()
   for (const folder of folders) accounts.set(folder.providerId, [...(accounts.get(folder.providerId) ?? []), folder])
+  if (accounts.size === 0) return { ids: [], unsearched: [] }
+  // each search logs in to every account's server: past the user's limit, the stored matches only
+  const rule = deps.config.rateLimits['mail-search-user']
+  if (!(await hitRateLimit(deps.sql, 'mail-search-user', userId, rule.limit, rule.seconds, { userId })).allowed) {
+    return { ids: [], unsearched: [...accounts.values()].map(([f]) => ({ providerId: f.providerId, email: f.email, reason: TOO_MANY })) }
+  }
   const budgetMs = deps.config.search.imapBudgetMs
   const results = await Promise.all([...accounts.values()].map((accountFolders) => searchAccount(deps, userId, accountFolders, words, budgetMs)))
   const ids = new Set<string>()

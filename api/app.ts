@@ -17,6 +17,7 @@ import { aliasRoutes } from './aliases/alias-routes.ts'
 import { forwardTargetRoutes } from './aliases/forward-target-routes.ts'
 import { smtpRoutes } from './smtp/smtp-routes.ts'
 import { emailJobRoutes } from './email-jobs/email-job-routes.ts'
+import { draftRoutes } from './drafts/draft-routes.ts'
 import { encryptionRoutes } from './encryption/encryption-routes.ts'
 import { undeliveredRoutes } from './undelivered/undelivered-routes.ts'
 import { emailProviderRoutes } from './email-providers/email-provider-routes.ts'
@@ -72,6 +73,7 @@ export function createApi() {
     .route('/forward-targets', forwardTargetRoutes)
     .route('/smtp-credentials', smtpRoutes)
     .route('/email-jobs', emailJobRoutes)
+    .route('/drafts', draftRoutes)
     .route('/undelivered', undeliveredRoutes)
     .route('/email-providers', emailProviderRoutes)
     .route('/emails', emailRoutes)

@@ -34,6 +34,8 @@ export const CreateEmailJobSchema = v.pipe(
     /** the alias it leaves from, or instead `fromProviderId`: a connected mailbox, sent through its own SMTP server */
     fromAliasId: v.optional(v.pipe(text('Please select a sender alias'), v.nonEmpty('Please select a sender alias'), v.uuid('Please select a sender alias'))),
     fromProviderId: v.optional(v.pipe(text('Please select a sender'), v.uuid('Please select a sender'))),
+    /** the draft this mail was written as (PUT /api/drafts/{id}): sent, it leaves the account's Drafts folder */
+    draftId: v.optional(v.pipe(text('The draft must be a draft id'), v.uuid('The draft must be a draft id'))),
     useEncryption: v.optional(v.boolean(), false),
     recipientPublicKey: AgeKey("Recipient's public key is required when encryption is enabled"),
     shareMyPublicKey: v.optional(v.boolean(), false),

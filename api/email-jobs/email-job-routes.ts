@@ -12,6 +12,8 @@ import { jsonBody } from '../http/validate.ts'
 import { countRecipient } from '../../db/recipient-limits.ts'
 import { originalParts } from './original-email.ts'
 import { findJobSender } from './job-sender.ts'
+import { discardDraft } from '../../db/mailbox-drafts.ts'
+import { requestMailboxChanges } from '../../db/sync-requests.ts'
 import { CreateEmailJobSchema, type EmailJobStatusView } from '../../shared/email-job-schemas.ts'
 
 function statusView(job: EmailJobRow): EmailJobStatusView {
@@ -52,11 +54,16 @@ export const emailJobRoutes = new Hono<AppEnv>()
       sharedPublicKey: input.shareMyPublicKey ? input.myPublicKeyToShare : undefined,
       inReplyTo: parts?.threading?.inReplyTo, references: parts?.threading?.references, attachments: parts?.attachments,
     })
-    await sql.begin((tx) => queueEmailJob(tx, { boss, config }, {
-      id, userId: c.var.user.id, aliasId: sender.aliasId, providerId: sender.providerId, source: 'compose', recipientEmail: input.to, raw,
-      useEncryption: input.useEncryption, shareMyPublicKey: input.shareMyPublicKey, priority: input.priority, scheduledAt, undoUntil,
-      original: input.original && { emailId: input.original.emailId, action: input.original.action },
-    }))
+    await sql.begin(async (tx) => {
+      await queueEmailJob(tx, { boss, config }, {
+        id, userId: c.var.user.id, aliasId: sender.aliasId, providerId: sender.providerId, source: 'compose', recipientEmail: input.to, raw,
+        useEncryption: input.useEncryption, shareMyPublicKey: input.shareMyPublicKey, priority: input.priority, scheduledAt, undoUntil,
+        original: input.original && { emailId: input.original.emailId, action: input.original.action },
+      })
+      // the draft it was written as leaves the account's Drafts folder (Undo brings the text back to compose, which saves it anew)
+      const draft = input.draftId ? await discardDraft(tx, c.var.user.id, input.draftId) : undefined
+      if (draft) await requestMailboxChanges(tx, boss, draft.providerId)
+    })
     return c.json({ jobId: id, canUndo: config.undoSeconds > 0 }, 201)
   })
   .get('/:jobId/status', signedIn, async (c) => {

@@ -93,7 +93,7 @@ const Folder = v.object({
 })
 const Provider = v.object({
   id, provider: v.string(), email: v.string(), username: v.string(), host: nullable(v.string()), port: nullable(v.number()), secure: nullable(v.boolean()), isActive: v.boolean(),
-  state: v.string(), progressDone: v.number(), progressTotal: v.number(), lastError: nullable(v.string()), needsAttention: v.boolean(),
+  state: v.string(), progressDone: v.number(), progressTotal: v.number(), lastError: nullable(v.string()), needsAttention: v.boolean(), stalled: v.boolean(),
   lastSyncAt: nullable(time), createdAt: time, updatedAt: time, folders: v.array(Folder),
   smtp: nullable(v.object({ host: v.string(), port: v.number(), security: v.picklist(['tls', 'starttls']), preset: v.boolean(), username: nullable(v.string()) })),
 })
@@ -213,7 +213,7 @@ export const ROUTE_RESPONSES: Record<string, RouteResponses> = {
   'DELETE /api/unsubscribe-events/{eventId}': { ok: { status: 200, description: 'Dismissed', body: message('Dismissed') }, errors: [], errorNotes: { 404: 'Not found, not yours, or undone or dismissed already' } },
   'GET /api/unsubscribe/{token}': { ok: redirect('To the confirmation page /unsubscribe/{token}') , errors: [] },
   'GET /api/unsubscribe/{token}/details': { ok: { status: 200, description: 'What the link does, or why it would be refused', body: v.object({ link: v.union([v.object({ status: v.literal('ok'), action: v.picklist(['pause', 'block']), alias: v.string(), contact: nullable(v.string()) }), v.object({ status: v.picklist(['invalid', 'expired', 'used', 'gone']) })]) }) }, errors: [] },
-  'POST /api/unsubscribe/{token}': { ok: { status: 200, description: 'Done', body: withMessage({ action: v.picklist(['pause', 'block']), alias: v.string(), contact: nullable(v.string()) }) }, errors: [400, 404, 410], errorNotes: { 400: 'The body is not List-Unsubscribe=One-Click', 404: 'The link is not ours, or its alias or sender is gone', 410: 'The link expired, or was used already' } },
+  'POST /api/unsubscribe/{token}': { ok: { status: 200, description: 'Done', body: withMessage({ action: v.picklist(['pause', 'block']), alias: v.string(), contact: nullable(v.string()) }) }, errors: [400, 404, 410, 429], errorNotes: { 400: 'The body is not List-Unsubscribe=One-Click', 404: 'The link is not ours, or its alias or sender is gone', 410: 'The link expired, or was used already', 429: 'Too many refused link uses from this address (token-ip); uses that work are not counted' } },
   'GET /api/forward-targets': { ok: { status: 200, description: 'Targets', body: v.object({ targets: v.array(v.object({ email: v.string(), confirmed: v.boolean(), held: v.number() })) }) }, errors: [] },
   'POST /api/forward-targets/resend': { ok: { status: 200, description: 'Sent', body: message('Sent') }, errors: [404, 429] },
 
@@ -240,6 +240,8 @@ export const ROUTE_RESPONSES: Record<string, RouteResponses> = {
   'PATCH /api/email-providers/{providerId}': { ok: { status: 202, description: 'Saved; a sync is queued, whose login is the check', body: withMessage({ provider: Provider, jobId: v.string() }) }, errors: [] },
   'POST /api/email-providers/{providerId}/sync': { ok: { status: 202, description: 'Queued', body: withMessage({ jobId: v.string(), provider: Provider }) }, errors: [] },
   'GET /api/email-providers/{providerId}/sync-jobs/{syncJobId}': { ok: { status: 200, description: 'The job', body: v.object({ success: v.literal(true), jobId: v.string(), providerId: id, status: v.string(), syncResult: nullable(v.object({ newEmailsCount: v.number() })), error: nullable(v.string()), provider: Provider }) }, errors: [] },
+  'PUT /api/drafts/{draftId}': { ok: { status: 200, description: 'Saved here; written to the account\'s Drafts folder by its write-back job (savedVersion catches up with version)', body: v.object({ draft: v.object({ id, providerId: id, version: v.number(), savedVersion: v.number(), lastError: nullable(v.string()) }) }) }, errors: [] },
+  'DELETE /api/drafts/{draftId}': { ok: { status: 200, description: 'Discarded', body: message('Draft discarded') }, errors: [] },
   'PUT /api/email-providers/{providerId}/smtp': { ok: { status: 200, description: 'Saved: the account\'s sending settings (a user name, never a password)', body: withMessage({ provider: Provider }) }, errors: [] },
   'PATCH /api/email-providers/{providerId}/folders': { ok: { status: 200, description: 'Changed; jobId of the sync queued when a folder is turned on', body: withMessage({ jobId: nullable(v.string()), provider: Provider }) }, errors: [] },
   'GET /api/emails': { ok: { status: 200, description: 'A page of mail; with by=conversation, the newest message of each conversation and total, the number of conversations; with q, only what it matches, and unsearched: the accounts whose bodies could not be searched this time', body: v.object({ success: v.literal(true), emails: v.array(EmailSummary), total: v.optional(v.number()), unsearched: v.optional(v.array(v.object({ providerId: v.string(), email: v.string(), reason: v.string() }))) }) }, errors: [404], errorNotes: { 404: 'The folder is not found or not yours' } },

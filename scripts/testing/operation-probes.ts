@@ -226,6 +226,8 @@ export const OPERATION_PROBES: Record<string, Probe> = {
   'PATCH /api/email-providers/{providerId}': ({ a, r }) => a.patch(`/api/email-providers/${r.providerId}`, { username: 'login-name', host: 'imap2.mail.example', port: 143, secure: false }),
   'POST /api/email-providers/{providerId}/sync': ({ a, r }) => a.post(`/api/email-providers/${r.providerId}/sync`),
   'GET /api/email-providers/{providerId}/sync-jobs/{syncJobId}': ({ a, r }) => a.get(`/api/email-providers/${r.providerId}/sync-jobs/${r.syncJobId}`),
+  'PUT /api/drafts/{draftId}': ({ a, r }) => a.put(`/api/drafts/${r.draftId}`, { providerId: r.providerId, to: 'friend@example.org', subject: 'probe', body: 'half written' }),
+  'DELETE /api/drafts/{draftId}': ({ a, r }) => a.delete(`/api/drafts/${r.draftId}`),
   'PUT /api/email-providers/{providerId}/smtp': ({ a, r }) => a.put(`/api/email-providers/${r.providerId}/smtp`, { host: 'smtp.example.org', port: 465, security: 'tls' }),
   'PATCH /api/email-providers/{providerId}/folders': async ({ t, a, r }) => {
     // the folders a sync listed from the IMAP server (the sync's own tests list them from Dovecot)

@@ -47,6 +47,9 @@ export async function makeRouteResources(t: TestApp, client: ApiClient, user: { 
   }))
   r.providerId = provider.body.provider.id
   r.syncJobId = provider.body.jobId
+  const draftId = crypto.randomUUID()
+  await client.json(client.put(`/api/drafts/${draftId}`, { providerId: r.providerId, subject: 'a draft' }))
+  r.draftId = draftId
   const [folder] = await t.db.sql<{ id: string }[]>`
     insert into mailbox_folders (provider_id, path, enabled) values (${r.providerId}, 'INBOX', true) returning id`
   r.folderId = folder.id

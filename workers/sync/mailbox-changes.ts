@@ -3,7 +3,8 @@
 // forward of it was sent (send-email.ts). \Seen and \Flagged are set or cleared to match the row
 // (RFC 3501 §6.4.6 STORE); a deleted message is moved to the Trash folder (RFC 6851 MOVE, RFC
 // 6154 \Trash; created when the account has none) once its undo window has passed, or flagged
-// \Deleted and expunged by UID (RFC 4315 UID EXPUNGE) when it is already in Trash. Idempotent: a retried job sets the same flags again. Every command
+// \Deleted and expunged by UID (RFC 4315 UID EXPUNGE) when it is already in Trash; drafts saved as
+// the mailbox go to its Drafts folder (save-drafts.ts). Idempotent: a retried job sets the same flags again. Every command
 // is bounded in bytes and time like the sync's (lib/imap-limits.ts), and the whole job by the sync's slice.
 import type { ImapFlow } from 'imapflow'
 import { getProviderForSync, markProviderError } from '../../db/email-providers.ts'
@@ -17,6 +18,8 @@ import { openCredentials } from '../../lib/mailbox-credentials.ts'
 import { enqueue, queues, type Payload, type WorkContext } from '../../db/queues.ts'
 import type { SyncDeps } from './sync-mailbox.ts'
 import { requestSync } from '../../db/sync-requests.ts'
+import { listPendingDrafts } from '../../db/mailbox-drafts.ts'
+import { writeDrafts } from './save-drafts.ts'
 
 export function mailboxChangesHandler(deps: SyncDeps) {
   return async ({ providerId }: Payload<typeof queues.mailboxChanges>, ctx: WorkContext): Promise<void> => {
@@ -24,7 +27,8 @@ export function mailboxChangesHandler(deps: SyncDeps) {
     const provider = await getProviderForSync(sql, providerId)
     if (!provider) return
     const pending = await listPendingChanges(sql, providerId, DELETE_UNDO_SECONDS)
-    if (pending.length === 0) return
+    const drafts = await listPendingDrafts(sql, providerId)
+    if (pending.length === 0 && drafts.length === 0) return
     const folders = await listFolders(sql, providerId)
     // a delete that moves to Trash waits out its undo window (Undo takes the row back meanwhile); in Trash a delete is final
     const trashPath = trashFolder(folders)?.path
@@ -32,7 +36,7 @@ export function mailboxChangesHandler(deps: SyncDeps) {
     // written by a later job, once this one has written the rest (a failed one's retry takes them along instead)
     const later = () => (waiting.length > 0 ? writeLater(deps, providerId, Math.max(...waiting.map((c) => c.undoLeft))) : undefined)
     const changes = pending.filter((c) => !waiting.includes(c))
-    if (changes.length === 0) return later()
+    if (changes.length === 0 && drafts.length === 0) return later()
     const creds = openCredentials(config, provider)
     let client: ImapFlow | undefined
     let guard: ImapGuard | undefined
@@ -44,6 +48,11 @@ export function mailboxChangesHandler(deps: SyncDeps) {
       const byFolder = new Map<string, PendingChange[]>()
       for (const c of changes) byFolder.set(c.folderPath, [...(byFolder.get(c.folderPath) ?? []), c])
       for (const [path, folderChanges] of byFolder) await writeFolder(deps, { client, guard }, path, folderChanges, trash)
+      if (drafts.length > 0) {
+        await writeDrafts(deps, { client, guard }, providerId, drafts)
+        // saved again while this job ran (its own job was refused behind this one): written next
+        if ((await listPendingDrafts(sql, providerId)).length > 0) await writeLater(deps, providerId, 0)
+      }
       log.info('mailbox_changes.done', { job: ctx.jobId, provider: providerId, changes: changes.length })
       await later()
       // what else changed on the server meanwhile comes in with a sync right after

@@ -93,7 +93,7 @@ const Folder = v.object({
 })
 const Provider = v.object({
   id, provider: v.string(), email: v.string(), username: v.string(), host: nullable(v.string()), port: nullable(v.number()), secure: nullable(v.boolean()), isActive: v.boolean(),
-  state: v.string(), progressDone: v.number(), progressTotal: v.number(), lastError: nullable(v.string()), needsAttention: v.boolean(), stalled: v.boolean(),
+  state: v.string(), progressDone: v.number(), progressTotal: v.number(), lastError: nullable(v.string()), needsAttention: v.boolean(),
   lastSyncAt: nullable(time), createdAt: time, updatedAt: time, folders: v.array(Folder),
   smtp: nullable(v.object({ host: v.string(), port: v.number(), security: v.picklist(['tls', 'starttls']), preset: v.boolean(), username: nullable(v.string()) })),
 })
@@ -213,7 +213,7 @@ export const ROUTE_RESPONSES: Record<string, RouteResponses> = {
   'DELETE /api/unsubscribe-events/{eventId}': { ok: { status: 200, description: 'Dismissed', body: message('Dismissed') }, errors: [], errorNotes: { 404: 'Not found, not yours, or undone or dismissed already' } },
   'GET /api/unsubscribe/{token}': { ok: redirect('To the confirmation page /unsubscribe/{token}') , errors: [] },
   'GET /api/unsubscribe/{token}/details': { ok: { status: 200, description: 'What the link does, or why it would be refused', body: v.object({ link: v.union([v.object({ status: v.literal('ok'), action: v.picklist(['pause', 'block']), alias: v.string(), contact: nullable(v.string()) }), v.object({ status: v.picklist(['invalid', 'expired', 'used', 'gone']) })]) }) }, errors: [] },
-  'POST /api/unsubscribe/{token}': { ok: { status: 200, description: 'Done', body: withMessage({ action: v.picklist(['pause', 'block']), alias: v.string(), contact: nullable(v.string()) }) }, errors: [400, 404, 410, 429], errorNotes: { 400: 'The body is not List-Unsubscribe=One-Click', 404: 'The link is not ours, or its alias or sender is gone', 410: 'The link expired, or was used already', 429: 'Too many refused link uses from this address (token-ip); uses that work are not counted' } },
+  'POST /api/unsubscribe/{token}': { ok: { status: 200, description: 'Done', body: withMessage({ action: v.picklist(['pause', 'block']), alias: v.string(), contact: nullable(v.string()) }) }, errors: [400, 404, 410], errorNotes: { 400: 'The body is not List-Unsubscribe=One-Click', 404: 'The link is not ours, or its alias or sender is gone', 410: 'The link expired, or was used already' } },
   'GET /api/forward-targets': { ok: { status: 200, description: 'Targets', body: v.object({ targets: v.array(v.object({ email: v.string(), confirmed: v.boolean(), held: v.number() })) }) }, errors: [] },
   'POST /api/forward-targets/resend': { ok: { status: 200, description: 'Sent', body: message('Sent') }, errors: [404, 429] },
 

@@ -92,6 +92,11 @@ describe.skipIf(!run)('searching the inbox in the browser', () => {
       await client.logout()
     }
     await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox-search-results.png') })
+    // on a phone the box spans the list, its cross inside it
+    await page.setViewportSize({ width: 375, height: 800 })
+    await expect.poll(() => searchBox().boundingBox().then((box) => Math.round(box?.width ?? 0))).toBeGreaterThan(300)
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox-search-mobile.png') })
+    await page.setViewportSize({ width: 1280, height: 900 })
   })
 
   it('narrows by the operators, keeps each search in the address for Back and Forward, and clears', async () => {

@@ -7,6 +7,7 @@ import { insertEmailProvider } from './email-providers.ts'
 import { upsertFolder } from './mailbox-folders.ts'
 import { countConversations, insertReceivedEmails, listConversationPage, listReceivedEmails, PAGE_THREAD_MESSAGES, type NewReceivedEmail } from './received-emails.ts'
 import { insertUser } from './users.ts'
+import { seededRandom } from '../scripts/testing/seeded-random.ts'
 import { createTestDatabase, type TestDatabase } from '../scripts/testing/test-database.ts'
 
 let db: TestDatabase
@@ -127,5 +128,54 @@ describe('listConversationPage', () => {
     expect(await countConversations(db.sql, other.id, scope)).toBe(0)
     expect(await listConversationPage(db.sql, other.id, { ...scope, limit: 50, offset: 0 })).toEqual([])
     expect(await listConversationPage(db.sql, other.id, { folderId: folder.id, category: 'inbox', limit: 50, offset: 0 })).toEqual([])
+  })
+  it("reads a first page from the list's newest messages, not all of the user's mail", async () => {
+    const user = (await insertUser(db.sql, { email: 'first-page@veilmail.test', authMethod: 'email' }))!
+    const providerId = randomUUID()
+    await insertEmailProvider(db.sql, { id: providerId, userId: user.id, provider: 'other', email: 'first-page@example.test', credentials: Buffer.from('x') })
+    const folder = await upsertFolder(db.sql, providerId, 'INBOX', '\\Inbox', true)
+    // 6,000 messages in conversations of three, a minute apart
+    const threads = Array.from({ length: 2000 }, () => randomUUID())
+    for (let start = 0; start < 6000; start += 1000) {
+      await insertReceivedEmails(db.sql, Array.from({ length: 1000 }, (_, i) => stored({
+        userId: user.id, providerId, folderId: folder.id, uid: start + i + 1, receivedAt: new Date(Date.UTC(2024, 0, 1) + (start + i) * 60_000), threadId: threads[Math.floor((start + i) / 3)],
+      })))
+    }
+    await db.sql`vacuum analyze received_emails`
+    await db.sql.begin(async (tx) => {
+      // rows this transaction read from the table, by scans and through indexes
+      const read = async () => (await tx<{ rows: number }[]>`select (seq_tup_read + idx_tup_fetch)::int as rows from pg_stat_xact_user_tables where relname = 'received_emails'`)[0]?.rows ?? 0
+      const before = await read()
+      const page = await listConversationPage(tx, user.id, { providerId, category: 'inbox', limit: 50, offset: 0 })
+      expect(new Set(page.map((r) => r.threadId)).size).toBe(50)
+      expect(page[0].threadId).toBe(threads[1999])
+      // the newest 400 and the page's 150: not the 6,000 (grouped all of them before)
+      expect(await read() - before).toBeLessThanOrEqual(600)
+    })
+  })
+
+  it('ranks threads the same on the pages read from the newest messages and on those that group everything, ties and long threads included', async () => {
+    const user = (await insertUser(db.sql, { email: 'same-order@veilmail.test', authMethod: 'email' }))!
+    const providerId = randomUUID()
+    await insertEmailProvider(db.sql, { id: providerId, userId: user.id, provider: 'other', email: 'same-order@example.test', credentials: Buffer.from('x') })
+    const folder = await upsertFolder(db.sql, providerId, 'INBOX', '\\Inbox', true)
+    // 700 threads: many newest messages at the same minute (ties broken by thread id), some of
+    // 30 messages (more than the 8 a thread the first pages read), spread over the whole list
+    const random = seededRandom(26)
+    const threads = Array.from({ length: 700 }, () => randomUUID())
+    let uid = 0
+    const rows = threads.flatMap((threadId, t) => Array.from({ length: t % 23 === 0 ? 30 : 1 + Math.floor(random() * 3) }, () => stored({
+      userId: user.id, providerId, folderId: folder.id, uid: ++uid, threadId, receivedAt: new Date(Date.UTC(2025, 0, 1) + Math.floor(random() * 400) * 60_000),
+    })))
+    await insertReceivedEmails(db.sql, rows)
+    const newest = new Map<string, number>()
+    for (const r of rows) newest.set(r.threadId, Math.max(newest.get(r.threadId) ?? 0, r.receivedAt.getTime()))
+    const expected = [...newest].sort(([a, x], [b, y]) => y - x || (a < b ? 1 : -1)).map(([threadId]) => threadId)
+    // pages 1-5 from the newest messages, 6 onwards by grouping: each page holds the threads of its
+    // place in one order (its rows are by message, so ties between threads may show either way round)
+    for (let offset = 0; offset < 700; offset += 50) {
+      const page = await listConversationPage(db.sql, user.id, { providerId, category: 'inbox', limit: 50, offset })
+      expect([...new Set(page.map((r) => r.threadId))].sort()).toEqual(expected.slice(offset, offset + 50).sort())
+    }
   })
 })

@@ -4,7 +4,6 @@ import { PROVIDER_PRESETS, type ProviderKind } from '../../../../shared/email-pr
 import { Button } from '../../../components/ui/button.tsx'
 import { Field } from '../../../components/ui/field.tsx'
 import { FormField } from '../../../components/ui/form-field.tsx'
-import { NativeSelect } from '../../../components/ui/native-select.tsx'
 import { PasswordInput } from '../../../components/ui/password-input.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
@@ -12,6 +11,7 @@ import { ApiError, errorMessage } from '../../../lib/api-client.ts'
 import { useCreateEmailProvider, type CreatedEmailProvider } from '../api/create-email-provider.ts'
 import { checkAccountForm, createProviderRequest, EMPTY_ACCOUNT_FORM, selectProvider, selectSecurity, type AccountForm, type FormProblem } from '../lib/account-form.ts'
 import { OUTLOOK_START_URL } from '../lib/outlook-return.ts'
+import { ImapServerFields } from './imap-server-fields.tsx'
 import { ProviderPicker } from './provider-picker.tsx'
 
 /** Gmail and Outlook show guidance; Yahoo needs an app password too (README "Connecting a mailbox"). */
@@ -114,27 +114,14 @@ export function AddAccountForm({ outlookEnabled, onAdded, emailRef }: AddAccount
             </p>
           ) : (
             <>
-              <FormField
-                label="IMAP Server"
-                name="host"
-                autoComplete="off"
-                spellCheck={false}
-                placeholder="imap.example.com"
-                value={form.host}
-                onChange={(e) => set('host')(e.target.value)}
-                error={errors.host}
+              <ImapServerFields
+                host={form.host}
+                port={form.port}
+                secure={form.secure}
+                hostError={errors.host}
+                onChange={(field, value) => set(field)(value)}
+                onSecurity={(secure) => setForm((f) => selectSecurity(f, secure))}
               />
-              <div className="grid grid-cols-[6rem_minmax(0,1fr)] gap-4">
-                <FormField label="Port" name="port" inputMode="numeric" autoComplete="off" value={form.port} onChange={(e) => set('port')(e.target.value)} />
-                <Field label="Security">
-                  {(control) => (
-                    <NativeSelect {...control} name="security" value={form.secure ? 'ssl' : 'starttls'} onChange={(e) => setForm((f) => selectSecurity(f, e.target.value === 'ssl'))}>
-                      <option value="ssl">SSL/TLS (port 993)</option>
-                      <option value="starttls">STARTTLS (port 143)</option>
-                    </NativeSelect>
-                  )}
-                </Field>
-              </div>
               <FormField
                 label="User Name"
                 name="username"

@@ -4,13 +4,13 @@ import { Button } from '../../../components/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx'
 import { Field } from '../../../components/ui/field.tsx'
 import { FormField } from '../../../components/ui/form-field.tsx'
-import { NativeSelect } from '../../../components/ui/native-select.tsx'
 import { PasswordInput } from '../../../components/ui/password-input.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { ApiError, errorMessage } from '../../../lib/api-client.ts'
 import type { CreatedEmailProvider } from '../api/create-email-provider.ts'
 import { useUpdateEmailProvider } from '../api/update-email-provider.ts'
+import { ImapServerFields } from './imap-server-fields.tsx'
 import { editAccountForm, selectSecurity, updateProviderRequest, type EditAccountForm, type PasswordProvider } from '../lib/account-form.ts'
 
 type Errors = Partial<Record<'username' | 'password' | 'host', string>>
@@ -59,20 +59,14 @@ export function EditAccountDialog({ provider, onClose, onSaved }: { provider: Em
           {preset ? (
             <p className="text-sm text-muted-foreground">Server: <span className="font-mono text-foreground">{preset.host}</span>, port {preset.port}, SSL/TLS</p>
           ) : (
-            <>
-              <FormField label="IMAP Server" name="host" autoComplete="off" spellCheck={false} value={form.host} onChange={(e) => set('host')(e.target.value)} error={errors.host} />
-              <div className="grid grid-cols-[6rem_minmax(0,1fr)] gap-4">
-                <FormField label="Port" name="port" inputMode="numeric" autoComplete="off" value={form.port} onChange={(e) => set('port')(e.target.value)} />
-                <Field label="Security">
-                  {(control) => (
-                    <NativeSelect {...control} name="security" value={form.secure ? 'ssl' : 'starttls'} onChange={(e) => setForm((f) => selectSecurity(f, e.target.value === 'ssl'))}>
-                      <option value="ssl">SSL/TLS (port 993)</option>
-                      <option value="starttls">STARTTLS (port 143)</option>
-                    </NativeSelect>
-                  )}
-                </Field>
-              </div>
-            </>
+            <ImapServerFields
+              host={form.host}
+              port={form.port}
+              secure={form.secure}
+              hostError={errors.host}
+              onChange={(field, value) => set(field)(value)}
+              onSecurity={(secure) => setForm((f) => selectSecurity(f, secure))}
+            />
           )}
           <FormField
             label="User Name"

@@ -58,6 +58,12 @@ export async function listEmailProviders(db: Db, userId: string): Promise<EmailP
   return db<EmailProviderRow[]>`select ${columns(db)} from email_providers where user_id = ${userId} order by created_at, id`
 }
 
+/** The user's accounts that say they are syncing while no sync holds their lock (db/sync-lock.ts). */
+export async function stalledProviderIds(db: Db, userId: string): Promise<Set<string>> {
+  const rows = await db<{ id: string }[]>`select id from email_providers where user_id = ${userId} and state = 'syncing' and not ${syncLockHeld(db, 'id')}`
+  return new Set(rows.map((r) => r.id))
+}
+
 export async function findEmailProvider(db: Db, userId: string, id: string): Promise<EmailProviderRow | undefined> {
   const [row] = await db<EmailProviderRow[]>`select ${columns(db)} from email_providers where id = ${id} and user_id = ${userId}`
   return row

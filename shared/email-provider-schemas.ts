@@ -91,6 +91,8 @@ export interface EmailProviderView {
   lastError: string | null
   /** the schedule is stopped until the account is fixed (a refused password, a forbidden host) */
   needsAttention: boolean
+  /** it says syncing, but no sync runs it now (its process stopped; the sync starts again by itself) */
+  stalled: boolean
   lastSyncAt: string | null
   createdAt: string
   updatedAt: string

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
 import * as v from 'valibot'
-import { deleteEmailProvider, findEmailProvider, getProviderForSync, insertEmailProvider, listEmailProviders, reconnectProvider, updateProviderSmtp, type EmailProviderRow } from '../../db/email-providers.ts'
+import { deleteEmailProvider, findEmailProvider, getProviderForSync, insertEmailProvider, stalledProviderIds, listEmailProviders, reconnectProvider, updateProviderSmtp, type EmailProviderRow } from '../../db/email-providers.ts'
 import { forgetFolderCursor, listFolderCounts, setFolderEnabled, type FolderCountRow } from '../../db/mailbox-folders.ts'
 import { deleteFolderEmails } from '../../db/received-emails.ts'
 import { deleteWaitingMailboxJobs } from '../../db/mailbox-jobs.ts'
@@ -27,13 +27,13 @@ function smtpView(config: Config, row: EmailProviderRow & { smtpCredentials?: Bu
   return { ...server, preset: row.smtpHost === null, username }
 }
 
-function providerView(config: Config, row: EmailProviderRow & { credentials?: Buffer }, folders: FolderCountRow[]): EmailProviderView {
+function providerView(config: Config, row: EmailProviderRow & { credentials?: Buffer }, folders: FolderCountRow[], stalled: Set<string>): EmailProviderView {
   const creds = row.credentials ? openCredentials(config, { id: row.id, credentials: row.credentials }) : undefined
   return {
     id: row.id, provider: row.provider, email: row.email, username: creds?.email || row.email,
     host: creds?.host ?? '', port: creds?.port ?? 993, secure: creds?.secure ?? true,
     isActive: row.isActive, state: row.state, progressDone: row.progressDone, progressTotal: row.progressTotal,
-    lastError: row.lastError, needsAttention: row.authFailed,
+    lastError: row.lastError, needsAttention: row.authFailed, stalled: stalled.has(row.id),
     lastSyncAt: row.lastSyncAt?.toISOString() ?? null, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
     folders: folders.filter((f) => f.providerId === row.id)
       .map(({ id, path, specialUse, enabled, messageCount, unseenCount, stored, unread }) => ({ id, path, specialUse, enabled, messageCount, unseenCount, stored, unread })),
@@ -55,15 +55,16 @@ async function viewOf(c: { var: AppEnv['Variables'] & { user: { id: string } } }
   const { sql, config } = c.var.deps
   const row = await getProviderForSync(sql, providerId)
   if (!row || row.userId !== c.var.user.id) return null
-  return providerView(config, row, await listFolderCounts(sql, c.var.user.id))
+  const [folders, stalled] = await Promise.all([listFolderCounts(sql, c.var.user.id), stalledProviderIds(sql, c.var.user.id)])
+  return providerView(config, row, folders, stalled)
 }
 
 export const emailProviderRoutes = new Hono<AppEnv>()
   .get('/', signedIn, async (c) => {
     const { sql, config } = c.var.deps
-    const [rows, folders] = await Promise.all([listEmailProviders(sql, c.var.user.id), listFolderCounts(sql, c.var.user.id)])
+    const [rows, folders, stalled] = await Promise.all([listEmailProviders(sql, c.var.user.id), listFolderCounts(sql, c.var.user.id), stalledProviderIds(sql, c.var.user.id)])
     const sealed = await Promise.all(rows.map((r) => getProviderForSync(sql, r.id)))
-    return c.json({ success: true, providers: sealed.filter((r) => r !== undefined).map((r) => providerView(config, r, folders)) })
+    return c.json({ success: true, providers: sealed.filter((r) => r !== undefined).map((r) => providerView(config, r, folders, stalled)) })
   })
   .post('/', signedIn, jsonBody(CreateEmailProviderSchema), async (c) => {
     const input = c.req.valid('json')

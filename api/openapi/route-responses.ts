@@ -93,7 +93,7 @@ const Folder = v.object({
 })
 const Provider = v.object({
   id, provider: v.string(), email: v.string(), username: v.string(), host: nullable(v.string()), port: nullable(v.number()), secure: nullable(v.boolean()), isActive: v.boolean(),
-  state: v.string(), progressDone: v.number(), progressTotal: v.number(), lastError: nullable(v.string()), needsAttention: v.boolean(),
+  state: v.string(), progressDone: v.number(), progressTotal: v.number(), lastError: nullable(v.string()), needsAttention: v.boolean(), stalled: v.boolean(),
   lastSyncAt: nullable(time), createdAt: time, updatedAt: time, folders: v.array(Folder),
   smtp: nullable(v.object({ host: v.string(), port: v.number(), security: v.picklist(['tls', 'starttls']), preset: v.boolean(), username: nullable(v.string()) })),
 })

@@ -100,6 +100,9 @@ describe.skipIf(!run)('sync processes', () => {
       const overview = async () => (await listProviderOverview(t.db.sql, 100)).find((r) => r.id === providerId)
       await expect.poll(async () => (await overview())?.stalled, { timeout: 30_000, interval: 200 }).toBe(true)
       expect(await overview()).toMatchObject({ state: 'syncing', progressTotal: 120 })
+      // and so does its owner's settings page
+      const view = async () => ((await user.json(user.get('/api/email-providers'))).body.providers as { id: string; state: string; stalled: boolean }[]).find((p) => p.id === providerId)
+      expect(await view()).toMatchObject({ state: 'syncing', stalled: true })
 
       processes.start()
       // the same job, taken up again once its heartbeat lapsed; nobody pressed Sync
@@ -110,6 +113,7 @@ describe.skipIf(!run)('sync processes', () => {
       const [{ count }] = await t.db.sql`select count(distinct uid)::int from received_emails where provider_id = ${providerId}`
       expect(count).toBe(120)
       expect(await overview()).toMatchObject({ state: 'idle', stalled: false, messages: 120 })
+      expect(await view()).toMatchObject({ state: 'idle', stalled: false })
     } finally {
       await t.boss.updateQueue(queues.syncMailbox.name, { retryDelay: queues.syncMailbox.retryDelay, retryBackoff: queues.syncMailbox.retryBackoff })
     }

@@ -67,7 +67,8 @@ export function AccountCard({ provider: p, syncBusy, onSync, onDelete, deleting,
           </div>
         ) : (
           <p className="flex items-center gap-2 text-sm" data-testid="account-status-text">
-            {status.kind !== 'idle' && <Spinner decorative className="text-primary" />}
+            {status.kind === 'stalled' && <TriangleAlert className="size-4 text-amber-600" aria-hidden="true" />}
+            {status.kind !== 'idle' && status.kind !== 'stalled' && <Spinner decorative className="text-primary" />}
             {status.text}
           </p>
         )}

@@ -10,6 +10,10 @@ describe('account status', () => {
     expect(accountStatus({ ...base, state: 'syncing', progressDone: 50, progressTotal: 200 })).toEqual({ kind: 'syncing', text: 'Syncing… 50 of 200', done: 50, total: 200, percent: 25 })
     expect(accountStatus({ ...base, state: 'syncing' })).toMatchObject({ text: 'Syncing…', percent: 0 })
     expect(accountStatus({ ...base, state: 'idle' })).toEqual({ kind: 'idle', text: 'Up to date' })
+    // a sync whose process stopped: said so, not a frozen "Syncing… 3000 of 5000"
+    expect(accountStatus({ ...base, state: 'syncing', progressDone: 3000, progressTotal: 5000, stalled: true })).toEqual({ kind: 'stalled', text: 'Sync interrupted at 3000 of 5000. It starts again by itself within a minute.' })
+    expect(accountStatus({ ...base, state: 'syncing', stalled: true })).toEqual({ kind: 'stalled', text: 'Sync interrupted. It starts again by itself within a minute.' })
+    expect(accountStatus({ ...base, state: 'syncing', progressDone: 1, progressTotal: 2, stalled: false }).kind).toBe('syncing')
     const reason = 'The mail server refused the e-mail address or password. Check them (Gmail and Yahoo need an app password).'
     expect(accountStatus({ ...base, state: 'error', lastError: reason })).toEqual({ kind: 'error', text: `Error: ${reason}` })
   })

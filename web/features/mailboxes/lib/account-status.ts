@@ -13,12 +13,18 @@ export const PROVIDER_LABELS: Record<ProviderKind, string> = { gmail: 'Gmail', o
 export type AccountStatus =
   | { kind: 'connecting'; text: string }
   | { kind: 'syncing'; text: string; done: number; total: number; percent: number }
+  | { kind: 'stalled'; text: string }
   | { kind: 'idle'; text: string }
   | { kind: 'outlook-expired'; text: string }
   | { kind: 'error'; text: string }
 
-export function accountStatus(p: Pick<EmailProviderView, 'state' | 'progressDone' | 'progressTotal' | 'lastError'>): AccountStatus {
+export function accountStatus(p: Pick<EmailProviderView, 'state' | 'progressDone' | 'progressTotal' | 'lastError'> & { stalled?: boolean }): AccountStatus {
   if (p.state === 'connecting') return { kind: 'connecting', text: 'Connecting…' }
+  // nothing runs it now (its process stopped): not a frozen "Syncing…"
+  if (p.state === 'syncing' && p.stalled) {
+    const at = p.progressTotal > 0 ? ` at ${p.progressDone} of ${Math.max(p.progressTotal, p.progressDone)}` : ''
+    return { kind: 'stalled', text: `Sync interrupted${at}. It starts again by itself within a minute.` }
+  }
   if (p.state === 'syncing') {
     const total = Math.max(p.progressTotal, p.progressDone)
     const percent = total > 0 ? Math.floor((p.progressDone / total) * 100) : 0

@@ -15,14 +15,20 @@ export function rspamdAvailable(): boolean {
   return false
 }
 
+const subjectRule = (name: string, map: string, result: string) =>
+  `${name} {\n  type = "header";\n  header = "Subject";\n  regexp = true;\n  map = "\${LOCAL_CONFDIR}/local.d/${map}";\n  ${result};\n  description = "Subject named by the test";\n}\n`
+const mapOf = (phrase: string) => `/${phrase.replace(/[^\w ]/g, '')}/i\n`
+
 /**
- * An operator's rule as rspamd reads it from local.d (multimap): a Subject containing `phrase`
- * scores 8, past rspamd's `add header` (6) and short of `reject` (15), so such mail is spam to tag.
+ * An operator's rules as rspamd reads them from local.d (multimap): a Subject containing `spam`
+ * scores 8, past rspamd's `add header` (6) and short of `reject` (15), so such mail is spam to tag;
+ * one containing `later` forces the action `soft reject`.
  */
-export function spamSubjectRule(phrase: string): Record<string, string> {
+export function subjectRules(phrases: { spam: string; later: string }): Record<string, string> {
   return {
-    'multimap.conf': 'VEILMAIL_TEST_SPAM_SUBJECT {\n  type = "header";\n  header = "Subject";\n  regexp = true;\n  map = "${LOCAL_CONFDIR}/local.d/spam-subjects.map";\n  score = 8.0;\n  description = "Subject named by the test";\n}\n',
-    'spam-subjects.map': `/${phrase.replace(/[^\w ]/g, '')}/i\n`,
+    'multimap.conf': subjectRule('VEILMAIL_TEST_SPAM_SUBJECT', 'spam-subjects.map', 'score = 8.0') + subjectRule('VEILMAIL_TEST_LATER_SUBJECT', 'later-subjects.map', 'action = "soft reject"'),
+    'spam-subjects.map': mapOf(phrases.spam),
+    'later-subjects.map': mapOf(phrases.later),
   }
 }
 

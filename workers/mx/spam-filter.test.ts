@@ -10,7 +10,7 @@ import { registry } from '../../db/metrics.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
 import { startDnsStandIn, type DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
-import { rspamdAvailable, spamSubjectRule, startTestRspamd } from '../../scripts/testing/rspamd.ts'
+import { rspamdAvailable, startTestRspamd, subjectRules } from '../../scripts/testing/rspamd.ts'
 import { splitMessage, firstValue } from '../mail/raw-message.ts'
 
 const run = rspamdAvailable()
@@ -31,7 +31,7 @@ describe.skipIf(!run)('spam filtering with rspamd', () => {
   let env: MailEnv
   beforeAll(async () => {
     dns = await startDnsStandIn()
-    rspamd = await startTestRspamd({ dnsServer: dns.server, localConfig: spamSubjectRule('cheap watches') })
+    rspamd = await startTestRspamd({ dnsServer: dns.server, localConfig: subjectRules({ spam: 'cheap watches', later: 'come back later' }) })
     env = await createMailEnv({ env: { RSPAMD_URL: rspamd.url, RSPAMD_TIMEOUT_MS: '20000' } })
   }, 180_000)
   afterAll(async () => {
@@ -94,6 +94,27 @@ describe.skipIf(!run)('spam filtering with rspamd', () => {
     // ordinary mail still reaches the dropping alias
     await env.send({ to: drop.address, subject: 'Minutes of the meeting' })
     expect(header((await relayed(env, 'Subject: Minutes of the meeting')).raw, 'x-spam-status')).toMatch(/^No, /)
+  })
+
+  it('answers 451 when rspamd says soft reject, and stores nothing', async () => {
+    const alias = await env.createAlias('owner@mailbox.example')
+    await expect(env.send({ to: alias.address, subject: 'Please come back later' }))
+      .rejects.toMatchObject({ responseCode: 451, response: '451 4.7.1 Message deferred by the spam filter, please try again later' })
+    expect(await env.db.sql`select 1 from deliveries where alias_id = ${alias.id}`).toHaveLength(0)
+  })
+
+  it('scores concurrent messages each on its own: every GTUBE refused, every other forwarded with its verdict', async () => {
+    const alias = await env.createAlias('many@mailbox.example')
+    const results = await Promise.allSettled(Array.from({ length: 24 }, (_, i) => env.send({
+      // rspamd looks for GTUBE in small text parts only (under about 10 kB); the others grow to 1.4 MB, past the spool's streaming size
+      to: alias.address, subject: `Concurrent ${i}`, text: i % 2 ? `Number ${i}\r\n${GTUBE}\r\n` : `Number ${i}\r\n${'filler line\r\n'.repeat(i * 5000)}`,
+    })))
+    results.forEach((r, i) => {
+      if (i % 2) expect(r).toMatchObject({ status: 'rejected', reason: { responseCode: 550 } })
+      else expect(r).toMatchObject({ status: 'fulfilled', value: { response: expect.stringMatching(/^250 2\.0\.0 Ok: queued as /) } })
+    })
+    for (let i = 0; i < 24; i += 2) expect(header((await relayed(env, `Subject: Concurrent ${i}`)).raw, 'x-spam-status')).toMatch(/^No, /)
+    expect(env.relay.messages.filter((m) => /Subject: Concurrent \d*[13579]\r\n/.test(m.raw.toString('latin1')))).toHaveLength(0)
   })
 
   it('forwards mail unscored when rspamd is stopped, and counts it', async () => {

@@ -6,8 +6,14 @@ import type { Db } from './client.ts'
 export interface ForwardTargetRow {
   email: string
   confirmedAt: Date | null
-  /** forwards waiting for the confirmation */
+  /** forwards waiting for the confirmation, or for the re-enable of a target marked for its bounces */
   held: number
+  /** hard bounces in a row */
+  bounces: number
+  /** marked after too many hard bounces in a row (target_bounces) */
+  disabledAt: Date | null
+  lastCode: number | null
+  lastReason: string | null
 }
 
 /**
@@ -34,24 +40,32 @@ export interface ForwardTargetState {
   key: string | undefined
   /** the owner wants the block link in forwards (issue 30; on unless turned off) */
   blockLink: boolean
+  /** hard bounces in a row (target_bounces); a forward that reaches the target clears them */
+  bounces: number
+  /** marked after too many bounces in a row: forwards are held until re-enabled */
+  disabled: boolean
 }
 
 /**
  * Whether each delivery's target may get the alias's mail now (the alias's owner confirmed it),
  * and the owner's default key, for a batch of deliveries in one statement, by their ids. Share-locks
  * the targets' rows for the caller's transaction, so a confirmation committing meanwhile waits and
- * then releases what was held.
+ * then releases what was held. A target marked for its bounces is share-locked the same way, so
+ * its re-enable waits for a forward deciding to hold; an unmarked one's bounce row is not locked
+ * (forwards to one target would otherwise wait for each other's bounce counts).
  */
 export async function getForwardTargetStates(db: Db, deliveryIds: string[]): Promise<Map<string, ForwardTargetState>> {
   if (deliveryIds.length === 0) return new Map()
-  const rows = await db<{ id: string; confirmedAt: Date | null; publicKey: string | null; blockLink: boolean | null }[]>`
+  const rows = await db<{ id: string; confirmedAt: Date | null; publicKey: string | null; blockLink: boolean | null; bounces: number | null; disabledAt: Date | null }[]>`
     select d.id,
+      (select b.consecutive from target_bounces b where b.user_id = a.user_id and b.email = lower(d.target)) as bounces,
+      (select b.disabled_at from target_bounces b where b.user_id = a.user_id and b.email = lower(d.target) and b.disabled_at is not null for share) as disabled_at,
       (select f.confirmed_at from forward_targets f where f.user_id = a.user_id and f.email = lower(d.target) for share) as confirmed_at,
       (select k.public_key from encryption_keys k where k.user_id = a.user_id and k.is_default) as public_key,
       (select s.block_link from sender_block_settings s where s.user_id = a.user_id) as block_link
     from deliveries d join aliases a on a.id = d.alias_id
     where d.id = any(${deliveryIds}::uuid[])`
-  return new Map(rows.map((r) => [r.id, { confirmed: Boolean(r.confirmedAt), key: r.publicKey ?? undefined, blockLink: r.blockLink ?? true }]))
+  return new Map(rows.map((r) => [r.id, { confirmed: Boolean(r.confirmedAt), key: r.publicKey ?? undefined, blockLink: r.blockLink ?? true, bounces: r.bounces ?? 0, disabled: Boolean(r.disabledAt) }]))
 }
 
 export async function confirmForwardTarget(db: Db, userId: string, email: string): Promise<void> {
@@ -65,8 +79,10 @@ export async function listForwardTargets(db: Db, userId: string): Promise<Forwar
   return db<ForwardTargetRow[]>`
     select f.email, f.confirmed_at, (
       select count(*)::int from deliveries d join aliases a on a.id = d.alias_id
-      where a.user_id = f.user_id and d.kind = 'email' and d.status = 'held' and d.target = f.email) as held
-    from forward_targets f where f.user_id = ${userId} order by f.created_at, f.email`
+      where a.user_id = f.user_id and d.kind = 'email' and d.status = 'held' and d.target = f.email) as held,
+      coalesce(b.consecutive, 0) as bounces, b.disabled_at, b.last_code, b.last_reason
+    from forward_targets f left join target_bounces b on b.user_id = f.user_id and b.email = f.email
+    where f.user_id = ${userId} order by f.created_at, f.email`
 }
 
 export async function findForwardTarget(db: Db, userId: string, email: string): Promise<{ confirmedAt: Date | null } | undefined> {

@@ -106,6 +106,19 @@ export const queues = {
     expireInSeconds: 10 * 60,
     heartbeatSeconds: LOST_JOB_HEARTBEAT,
   }),
+  /**
+   * The once-a-day bounce notice of one user (issue 30): queued by the first bounce that waits for
+   * one, due a day after the previous notice (bounce_settings); the dashboard's and the mail's.
+   */
+  bounceNotice: defineQueue({
+    name: 'bounce-notice',
+    schema: v.object({ userId: Uuid }),
+    retryLimit: 5,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 5 * 60,
+    heartbeatSeconds: LOST_JOB_HEARTBEAT,
+  }),
   /** Daily: expired sessions, spent wallet nonces, stale rate-limit windows and expired undelivered mail. */
   housekeeping: defineQueue({
     name: 'housekeeping',

@@ -40,6 +40,8 @@ export interface NewUndelivered {
   aliasId: string
   target: string
   reason: string
+  /** the server's reply code when it refused the forward for good (5xx) */
+  code?: number
   /** armored age and the key it is encrypted to, or nulls to record the failure only */
   encrypted: string | null
   recipient: string | null
@@ -47,8 +49,8 @@ export interface NewUndelivered {
 
 export async function insertUndeliveredMessage(db: Db, input: NewUndelivered): Promise<string> {
   const [row] = await db<{ id: string }[]>`
-    insert into undelivered_messages (kind, user_id, alias_id, target, reason, encrypted, recipient, size)
-    values (${input.kind ?? 'email'}, ${input.userId}, ${input.aliasId}, ${input.target}, ${input.reason}, ${input.encrypted}, ${input.recipient},
+    insert into undelivered_messages (kind, user_id, alias_id, target, reason, code, encrypted, recipient, size)
+    values (${input.kind ?? 'email'}, ${input.userId}, ${input.aliasId}, ${input.target}, ${input.reason}, ${input.code ?? null}, ${input.encrypted}, ${input.recipient},
             ${input.encrypted?.length ?? 0})
     returning id`
   return row.id

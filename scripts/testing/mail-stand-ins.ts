@@ -40,6 +40,8 @@ export interface Relay extends EventEmitter {
   messages: RelayedMessage[]
   /** reply code for RCPT TO (e.g. 550), or undefined to accept */
   rejectRcpt?: number
+  /** reply codes for RCPT TO of given (lower-case) recipients only, e.g. a target whose mailbox is gone */
+  refuse: Map<string, number>
   /** DATA is answered only once this resolves (to let a test kill a worker mid-send) */
   holdData?: Promise<void>
   close(): Promise<void>
@@ -48,10 +50,13 @@ export interface Relay extends EventEmitter {
 export async function startRelay(port = 0): Promise<Relay> {
   const relay = new EventEmitter() as Relay
   relay.messages = []
+  relay.refuse = new Map()
   const server = new SMTPServer({
     authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], logger: false, disableReverseLookup: true, closeTimeout: 100,
-    onRcptTo(_address, _session, callback) {
+    onRcptTo(address, _session, callback) {
       if (relay.rejectRcpt) return callback(Object.assign(new Error('5.1.1 rejected by test relay'), { responseCode: relay.rejectRcpt }))
+      const refused = relay.refuse.get(address.address.toLowerCase())
+      if (refused) return callback(Object.assign(new Error(`5.1.1 <${address.address}>: mailbox unavailable`), { responseCode: refused }))
       callback()
     },
     onData(stream, session, callback) {

@@ -1,5 +1,6 @@
 // What the forward handlers share: the database, the spool codec, the outbound transport, DKIM
 // keys, SRS and loop tokens. Built once per delivery process (or test).
+import type { PgBoss } from 'pg-boss'
 import type { Sql } from '../../db/client.ts'
 import type { Config } from '../../lib/config.ts'
 import { loadDkimKeys } from '../../lib/dkim-keys.ts'
@@ -30,6 +31,8 @@ export interface DeliveryDeps {
   resolver: DnsResolver
   /** that check, once per message (built on `resolver`) */
   auth: DeferredAuth
+  /** the queue, for the jobs a delivery starts (the owner's bounce notice); set by startDeliveryWorker */
+  boss?: PgBoss
   /** an extra trusted CA (PEM) for users' own SMTP and IMAP servers when sending as a mailbox (tests) */
   mailboxCa?: string
 }

@@ -6,6 +6,7 @@ import type { PgBoss } from 'pg-boss'
 import { abandonDelivery } from './delivery-step.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
 import { abandonForwardEmail, forwardEmailHandler } from './forward-email.ts'
+import { sendBounceNotice } from './bounce-notice.ts'
 import { forwardOperatorHandler } from './forward-operator.ts'
 import { forwardReplyHandler } from './forward-reply.ts'
 import { abandonForwardWebhook, forwardWebhookHandler } from './forward-webhook.ts'
@@ -77,6 +78,7 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   })
   // every handler below sends through the watch (and the caller's close() reaches the relay through it)
   deps.transport = relay.transport
+  deps.boss ??= boss
   const run = (queue: QueueDefinition) => ({ concurrency: concurrency[queue.name], pollSeconds })
   const dead = <Q extends QueueDefinition>(queue: Q): Q => ({ ...queue, name: deadLetterName(queue) })
   const idle = { pollSeconds: 60 }
@@ -101,6 +103,7 @@ export async function startDeliveryWorker(boss: PgBoss, deps: DeliveryDeps, opti
   loops[queues.sendEmail.name] = await work(boss, queues.sendEmail, sendEmailHandler(deps, boss), { ...run(queues.sendEmail), batchSize: Math.ceil(sendConcurrency / 2) })
   await work(boss, dead(queues.sendEmail), ({ emailJobId }) => abandonEmailJob(deps.sql, emailJobId), idle)
   await work(boss, queues.accountCleanup, (payload) => accountCleanup(deps.sql, payload), { ...run(queues.accountCleanup), ...idle })
+  await work(boss, queues.bounceNotice, ({ userId }) => sendBounceNotice(deps.sql, { boss, config: deps.config }, userId), { ...run(queues.bounceNotice), ...idle })
   await work(boss, queues.housekeeping, () => housekeeping(deps.sql), { ...run(queues.housekeeping), ...idle })
   await boss.schedule(queues.housekeeping.name, HOUSEKEEPING_CRON, {}, { tz: 'UTC' })
   await work(boss, queues.domainRecheck, () => recheckDomains(deps, boss), { ...run(queues.domainRecheck), ...idle })

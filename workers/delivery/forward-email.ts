@@ -5,7 +5,8 @@
 // When the owner has a default age key and the alias's switch is on, the content leaves
 // encrypted to that key (encrypted-payload.ts, encrypted-mail.ts). A forward that fails for good
 // is kept encrypted, or at least reported (keep-undelivered.ts). A target that has not confirmed
-// it wants the mail gets nothing: the forward is held until it does (forward_targets).
+// it wants the mail gets nothing: the forward is held until it does (forward_targets); nor does
+// one marked for its hard bounces in a row (target-bounce.ts), until it is re-enabled.
 // A plain forward streams (docs/mail-flow.md, "Streaming"): the header part is read and rewritten, the body goes
 // from the spool to the relay chunk by chunk (read once for the DKIM body hash, once to send).
 // An encrypted forward needs the whole message in memory: age encrypts the readable copy and the
@@ -29,6 +30,8 @@ import { srsDomain } from '../mail/srs-domain.ts'
 import { PermanentDeliveryError } from './outbound-transport.ts'
 import { fieldValue, firstValue, joinMessage, messageIds, splitMessage, utf8, type HeaderField } from '../mail/raw-message.ts'
 import { exhaustedReason, keepUndelivered, relayReason } from './keep-undelivered.ts'
+import { isHardBounce, recordBounce } from './target-bounce.ts'
+import { clearTargetBounces } from '../../db/target-bounces.ts'
 import type { SpoolMeta } from '../mail/spool-codec.ts'
 
 const MAX_CONTACTS = 50
@@ -101,6 +104,8 @@ export function forwardEmailHandler(deps: DeliveryDeps) {
       if (!delivery.target) return { status: 'failed', reason: 'no-target' }
       // Only to addresses that confirmed they want this user's mail (issue 11 item 5).
       if (!ctx.read?.confirmed) return { status: 'held' }
+      // Nor to a target marked for its hard bounces (issue 30): held until it is re-enabled.
+      if (ctx.read.disabled) return { status: 'held' }
       const original = await spooled.headers()
       const { headers, contactId } = await forwardHeadersOf(deps, alias, spoolId, original, meta, ctx.read.blockLink)
       const copy = ownerCopy(ctx, headers, async () => ctx.read?.key)
@@ -114,9 +119,14 @@ export function forwardEmailHandler(deps: DeliveryDeps) {
         await deps.transport.send({ id: delivery.id, from: deps.srs.forward(meta.mailFrom, srsDomain(deps.config, alias.domain)), to: delivery.target, raw: message })
       } catch (error) {
         if (!(error instanceof PermanentDeliveryError)) throw error
-        await keepUndelivered(ctx.tx, { alias, target: delivery.target, reason: relayReason(error), copy: await copyForRecord(copy) })
+        const code = isHardBounce(error.responseCode) ? error.responseCode : undefined
+        const reason = relayReason(error)
+        await keepUndelivered(ctx.tx, { alias, target: delivery.target, reason, code, copy: await copyForRecord(copy) })
+        if (code) await recordBounce(ctx.tx, deps.boss, { userId: alias.userId, aliasId: alias.id, target: delivery.target, code, reason })
         return { status: 'failed', reason: `smtp-${error.responseCode ?? 'rejected'}` }
       }
+      // the target took it: its earlier hard bounces are no longer in a row
+      if (ctx.read.bounces > 0) await clearTargetBounces(ctx.tx, alias.userId, delivery.target)
       // recorded with the sent mark, in its round trip
       return { status: 'sent', threadIds: threadIdsOf(original), contactId }
     }, getForwardTargetStates) // read with the lock of the delivery row, for the whole batch

@@ -29,6 +29,8 @@ export interface UndeliveredInput {
   alias: DeliveryAlias
   target: string
   reason: string
+  /** the server's reply code of a hard bounce */
+  code?: number
   /** the copy (armored age) and its recipient, when the owner has a key */
   copy?: { armored: string; recipient: string }
 }
@@ -40,7 +42,7 @@ export async function keepUndelivered(tx: Tx, input: UndeliveredInput): Promise<
     reason = `${reason}; no copy kept: ${UNDELIVERED_BUDGET_BYTES / 1024 / 1024} MB of undelivered mail is already kept`.slice(0, MAX_REASON * 2)
   }
   const id = await insertUndeliveredMessage(tx, {
-    kind: input.kind, userId: input.alias.userId, aliasId: input.alias.id, target: input.target, reason,
+    kind: input.kind, userId: input.alias.userId, aliasId: input.alias.id, target: input.target, reason, code: input.code,
     encrypted: copy?.armored ?? null, recipient: copy?.recipient ?? null,
   })
   log.info('undelivered.recorded', { undelivered: id, alias: input.alias.id, kept: Boolean(copy) })

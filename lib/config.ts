@@ -228,7 +228,7 @@ export const DEFAULT_RATE_LIMITS = {
   'smtp-send-credential': { limit: 200, seconds: 60 * 60 },
   'mail-address': { limit: 5, seconds: 60 * 60 }, // account mails (verify, reset, notices, target confirmation) to one address
   'mail-ip': { limit: 20, seconds: 60 * 60 }, // resend-verification and forgot-password requests from one address
-  'token-ip': { limit: 30, seconds: 15 * 60 }, // verification, reset and confirmation links used from one address
+  'token-ip': { limit: 30, seconds: 15 * 60 }, // verification, reset and confirmation links used from one address; refused unsubscribe and block links (issue 30)
   'confirm-user': { limit: 20, seconds: 60 * 60 }, // forward-target confirmation mails per user
   'recipients-hour': { limit: 200, seconds: 60 * 60 }, // recipients per user (compose and submission)
   'recipients-day': { limit: 1000, seconds: 24 * 60 * 60 },

@@ -196,9 +196,21 @@ describe.skipIf(!run)('inbox keyboard shortcuts', () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox-shortcuts-1280.png') })
     await press('Escape')
     await help.waitFor({ state: 'detached' })
+    // a row's checkbox clicked takes no text: j moves on from it
+    await row('Foxtrot').getByRole('checkbox').click()
+    await press('j')
+    await expect.poll(cursor).toMatchObject({ subject: 'Foxtrot', focused: true })
+    await row('Foxtrot').getByRole('checkbox').uncheck()
     if (hasSearch) {
+      // back from a message, its row is the keyboard's; typing a search keeps the focus in the box as results come
+      await press('o')
+      await page.getByTestId('email-detail').getByRole('heading', { name: 'Foxtrot', level: 1 }).waitFor()
+      await press('u')
+      await expect.poll(cursor).toMatchObject({ subject: 'Foxtrot', focused: true })
       await press('/')
       await expect.poll(() => searchBox.first().evaluate((el) => el === document.activeElement)).toBe(true)
+      await page.keyboard.type('Foxtrot')
+      await expect.poll(() => searchBox.first().evaluate((el) => el === document.activeElement && (el as HTMLInputElement).value)).toBe('Foxtrot')
     }
   })
 })

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react'
 import { Paperclip, Star } from 'lucide-react'
 import { cn } from '../../../lib/cn.ts'
 import { senderLabel, type Conversation } from '../lib/conversations.ts'
+import { isTypingTarget } from '../lib/inbox-shortcuts.ts'
 import { listDate } from '../lib/mail-dates.ts'
 
 interface EmailRowProps {
@@ -21,7 +22,8 @@ interface EmailRowProps {
 export function EmailRow({ conversation, selected, mobile, onSelect, onStar, onOpen, account, current = false }: EmailRowProps) {
   const openButton = useRef<HTMLButtonElement>(null)
   useEffect(() => {
-    if (current) openButton.current?.focus()
+    // never out of a field the reader is typing in (the search box, while its results come)
+    if (current && !isTypingTarget(document.activeElement as HTMLInputElement | null)) openButton.current?.focus()
   }, [current])
   const { latestEmail: latest } = conversation
   const unread = conversation.unreadCount > 0

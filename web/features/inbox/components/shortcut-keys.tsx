@@ -17,7 +17,7 @@ export function ShortcutKeys({ on }: { on: ShortcutHandlers }) {
   useEffect(() => {
     function onKeyDown(event: KeyboardEvent) {
       if (event.defaultPrevented || event.repeat || dialogOpen()) return
-      const action = shortcutAction({ key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, target: event.target as HTMLElement | null })
+      const action = shortcutAction({ key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, target: event.target as HTMLInputElement | null })
       // Enter on a button or link is that control's own press (the browser clicks it)
       if (!action || (event.key === 'Enter' && (event.target as HTMLElement | null)?.closest?.('button, a, [role="button"]'))) return
       const handler = handlers.current[action]

@@ -11,6 +11,9 @@ describe('inbox shortcuts', () => {
 
   it('leaves typing, modified keys and unbound keys alone', () => {
     for (const tagName of ['INPUT', 'TEXTAREA', 'SELECT', 'input']) expect(shortcutAction(press('j', { target: { tagName } }))).toBeUndefined()
+    for (const type of ['text', 'search', 'email', 'password', 'SEARCH']) expect(shortcutAction(press('/', { target: { tagName: 'INPUT', type } }))).toBeUndefined()
+    // a row's checkbox takes no text: j still moves on from it
+    expect(shortcutAction(press('j', { target: { tagName: 'INPUT', type: 'checkbox' } }))).toBe('next')
     expect(shortcutAction(press('j', { target: { tagName: 'DIV', isContentEditable: true } }))).toBeUndefined()
     expect(shortcutAction(press('r', { ctrlKey: true }))).toBeUndefined() // reload
     expect(shortcutAction(press('f', { metaKey: true }))).toBeUndefined() // find

@@ -59,10 +59,21 @@ export interface KeyPress {
   metaKey: boolean
   altKey: boolean
   /** the focused element: typing there is text, not a shortcut */
-  target: { tagName?: string; isContentEditable?: boolean } | null
+  target: FocusedElement | null
 }
 
-const TYPING = new Set(['INPUT', 'TEXTAREA', 'SELECT'])
+type FocusedElement = { tagName?: string; type?: string; isContentEditable?: boolean }
+
+/** Inputs that take no text: a key pressed on a row's checkbox is still a shortcut. */
+const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file', 'image'])
+
+/** The reader is typing there (a text field, a select, an editable element): keys are text, and the focus stays. */
+export function isTypingTarget(target: FocusedElement | null): boolean {
+  if (!target) return false
+  const tag = target.tagName?.toUpperCase() ?? ''
+  if (tag === 'INPUT') return !NOT_TEXT.has((target.type ?? 'text').toLowerCase())
+  return tag === 'TEXTAREA' || tag === 'SELECT' || target.isContentEditable === true
+}
 
 /**
  * The action of a key press, or undefined: with Ctrl, Cmd or Alt (the browser's and the system's
@@ -70,7 +81,6 @@ const TYPING = new Set(['INPUT', 'TEXTAREA', 'SELECT'])
  */
 export function shortcutAction(press: KeyPress): ShortcutAction | undefined {
   if (press.ctrlKey || press.metaKey || press.altKey) return undefined
-  const target = press.target
-  if (target && (TYPING.has(target.tagName?.toUpperCase() ?? '') || target.isContentEditable)) return undefined
+  if (isTypingTarget(press.target)) return undefined
   return Object.hasOwn(KEYS, press.key) ? KEYS[press.key] : undefined
 }

@@ -31,18 +31,21 @@ describe.skipIf(!run)('sync processes', () => {
     await dovecot?.stop()
   })
 
-  it('resumes a sync killed half-way from the last stored UID, not from zero', async () => {
-    const login = 'killed@example.test'
+  /**
+   * An account of `count` messages whose first sync a sync process started and was SIGKILLed in,
+   * half-way: the insert of UID 101 waits on a lock this test holds, so batches 1–50 and 51–100 are
+   * committed; the hold is lifted once the process is gone.
+   */
+  async function killedHalfWay(login: string, count: number) {
     const password = dovecot.addUser(login)
-    dovecot.writeMessages(login, Array.from({ length: 200 }, (_, i) => ({ raw: sampleMail(i).raw })))
-    // the insert of UID 101 waits on a lock this test holds: batches 1–50 and 51–100 are committed
+    dovecot.writeMessages(login, Array.from({ length: count }, (_, i) => ({ raw: sampleMail(i).raw })))
     await t.db.sql.unsafe(`
       create function test_hold_insert() returns trigger language plpgsql as $$
       begin if new.uid > 100 then perform pg_advisory_xact_lock_shared(${HOLD}); end if; return new; end $$;
       create trigger test_hold_insert before insert on received_emails for each row execute function test_hold_insert();`)
     const holder = await t.db.sql.reserve()
     await holder`select pg_advisory_lock(${HOLD})`
-    const { providerId, jobId } = await addImapAccount(user, dovecot, login, password)
+    const account = await addImapAccount(user, dovecot, login, password)
     const first = processes.start()
     await expect.poll(async () => (await t.db.sql`select 1 from pg_locks where locktype = 'advisory' and objid = ${HOLD} and not granted`).length, { timeout: 60_000 }).toBe(1)
     const exited = new Promise((resolve) => first.once('exit', resolve))
@@ -51,6 +54,11 @@ describe.skipIf(!run)('sync processes', () => {
     await holder`select pg_advisory_unlock(${HOLD})`
     holder.release()
     await t.db.sql.unsafe('drop trigger test_hold_insert on received_emails; drop function test_hold_insert()')
+    return account
+  }
+
+  it('resumes a sync killed half-way from the last stored UID, not from zero', async () => {
+    const { providerId, jobId } = await killedHalfWay('killed@example.test', 200)
 
     const before = await t.db.sql<{ id: string; uid: number }[]>`select id, uid::float8 as uid from received_emails where provider_id = ${providerId} order by uid`
     expect(before.map((r) => r.uid)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1))
@@ -78,24 +86,7 @@ describe.skipIf(!run)('sync processes', () => {
     // a retry delay of an hour: only the lost-job sweep of the sync process brings the job back in this test
     await t.boss.updateQueue(queues.syncMailbox.name, { retryDelay: 3600, retryBackoff: false })
     try {
-      const login = 'orphaned@example.test'
-      const password = dovecot.addUser(login)
-      dovecot.writeMessages(login, Array.from({ length: 120 }, (_, i) => ({ raw: sampleMail(i).raw })))
-      await t.db.sql.unsafe(`
-        create function test_hold_insert() returns trigger language plpgsql as $$
-        begin if new.uid > 100 then perform pg_advisory_xact_lock_shared(${HOLD}); end if; return new; end $$;
-        create trigger test_hold_insert before insert on received_emails for each row execute function test_hold_insert();`)
-      const holder = await t.db.sql.reserve()
-      await holder`select pg_advisory_lock(${HOLD})`
-      const { providerId, jobId } = await addImapAccount(user, dovecot, login, password)
-      const first = processes.start()
-      await expect.poll(async () => (await t.db.sql`select 1 from pg_locks where locktype = 'advisory' and objid = ${HOLD} and not granted`).length, { timeout: 60_000 }).toBe(1)
-      const exited = new Promise((resolve) => first.once('exit', resolve))
-      first.kill('SIGKILL')
-      await exited
-      await holder`select pg_advisory_unlock(${HOLD})`
-      holder.release()
-      await t.db.sql.unsafe('drop trigger test_hold_insert on received_emails; drop function test_hold_insert()')
+      const { providerId, jobId } = await killedHalfWay('orphaned@example.test', 120)
       // meanwhile the account says it is syncing, and the operator sees that nothing runs it
       const overview = async () => (await listProviderOverview(t.db.sql, 100)).find((r) => r.id === providerId)
       await expect.poll(async () => (await overview())?.stalled, { timeout: 30_000, interval: 200 }).toBe(true)

@@ -7,6 +7,7 @@ import { emailCountsUrl } from '../features/inbox/api/get-email-counts.ts'
 import { emailUrl } from '../features/inbox/api/get-email.ts'
 import { emailsUrl } from '../features/inbox/api/get-emails.ts'
 import { readInboxView } from '../features/inbox/lib/inbox-view.ts'
+import { SESSION_URL } from '../lib/api-client.ts'
 import { requestEarly } from '../lib/early-requests.ts'
 import { EMAIL_PROVIDERS_URL } from '../lib/email-providers.ts'
 
@@ -16,8 +17,10 @@ export const loadInboxEmailPage = () => import('./routes/inbox-email.tsx')
 
 const MESSAGE_PATH = /^\/inbox\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i
 
-/** Starts the code and reads of the page at `pathname`: the landing page's code, the inbox's code and reads. */
+/** Starts the session check and the code and reads of the page at `pathname`: the landing page's code, the inbox's code and reads. */
 export function preloadPage(pathname: string, search: string): void {
+  // before React renders the provider that asks for it
+  requestEarly(SESSION_URL)
   if (pathname === '/' || pathname === '/home') loadHomePage().catch(() => {})
   const message = MESSAGE_PATH.exec(pathname)?.[1]
   if (pathname !== '/inbox' && !message) return

@@ -11,7 +11,7 @@ import { ApiError, errorMessage } from '../../../lib/api-client.ts'
 import { useCreateEmailProvider, type CreatedEmailProvider } from '../api/create-email-provider.ts'
 import { checkAccountForm, createProviderRequest, EMPTY_ACCOUNT_FORM, selectProvider, selectSecurity, type AccountForm, type FormProblem } from '../lib/account-form.ts'
 import { OUTLOOK_START_URL } from '../lib/outlook-return.ts'
-import { ImapServerFields } from './imap-server-fields.tsx'
+import { ImapServerFields, UserNameField } from './imap-server-fields.tsx'
 import { ProviderPicker } from './provider-picker.tsx'
 
 /** Gmail and Outlook show guidance; Yahoo needs an app password too (README "Connecting a mailbox"). */
@@ -115,24 +115,12 @@ export function AddAccountForm({ outlookEnabled, onAdded, emailRef }: AddAccount
           ) : (
             <>
               <ImapServerFields
-                host={form.host}
-                port={form.port}
-                secure={form.secure}
+                form={form}
                 hostError={errors.host}
                 onChange={(field, value) => set(field)(value)}
                 onSecurity={(secure) => setForm((f) => selectSecurity(f, secure))}
               />
-              <FormField
-                label="User Name"
-                name="username"
-                autoComplete="off"
-                spellCheck={false}
-                placeholder="the email address"
-                hint="The server's login, when it is not the email address"
-                value={form.username}
-                onChange={(e) => set('username')(e.target.value)}
-                error={errors.username}
-              />
+              <UserNameField value={form.username} error={errors.username} placeholder="the email address" onChange={set('username')} />
             </>
           )}
           <div className="md:col-span-2">

@@ -3,14 +3,13 @@ import { PROVIDER_PRESETS, type EmailProviderView } from '../../../../shared/ema
 import { Button } from '../../../components/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog.tsx'
 import { Field } from '../../../components/ui/field.tsx'
-import { FormField } from '../../../components/ui/form-field.tsx'
 import { PasswordInput } from '../../../components/ui/password-input.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { ApiError, errorMessage } from '../../../lib/api-client.ts'
 import type { CreatedEmailProvider } from '../api/create-email-provider.ts'
 import { useUpdateEmailProvider } from '../api/update-email-provider.ts'
-import { ImapServerFields } from './imap-server-fields.tsx'
+import { ImapServerFields, UserNameField } from './imap-server-fields.tsx'
 import { editAccountForm, selectSecurity, updateProviderRequest, type EditAccountForm, type PasswordProvider } from '../lib/account-form.ts'
 
 type Errors = Partial<Record<'username' | 'password' | 'host', string>>
@@ -60,25 +59,13 @@ export function EditAccountDialog({ provider, onClose, onSaved }: { provider: Em
             <p className="text-sm text-muted-foreground">Server: <span className="font-mono text-foreground">{preset.host}</span>, port {preset.port}, SSL/TLS</p>
           ) : (
             <ImapServerFields
-              host={form.host}
-              port={form.port}
-              secure={form.secure}
+              form={form}
               hostError={errors.host}
               onChange={(field, value) => set(field)(value)}
               onSecurity={(secure) => setForm((f) => selectSecurity(f, secure))}
             />
           )}
-          <FormField
-            label="User Name"
-            name="username"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={provider.email}
-            hint="The server's login, when it is not the email address"
-            value={form.username}
-            onChange={(e) => set('username')(e.target.value)}
-            error={errors.username}
-          />
+          <UserNameField value={form.username} error={errors.username} placeholder={provider.email} onChange={set('username')} />
           <Field label={preset ? 'App Password' : 'Password'} error={errors.password} hint="Leave empty to keep the saved password">
             {(control) => <PasswordInput {...control} name="password" autoComplete="new-password" value={form.password} onChange={(e) => set('password')(e.target.value)} />}
           </Field>

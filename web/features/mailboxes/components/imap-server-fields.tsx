@@ -3,9 +3,7 @@ import { FormField } from '../../../components/ui/form-field.tsx'
 import { NativeSelect } from '../../../components/ui/native-select.tsx'
 
 interface ImapServerFieldsProps {
-  host: string
-  port: string
-  secure: boolean
+  form: { host: string; port: string; secure: boolean }
   hostError?: string
   onChange: (field: 'host' | 'port', value: string) => void
   /** SSL/TLS or STARTTLS chosen (each with its port: account-form.ts selectSecurity) */
@@ -13,7 +11,7 @@ interface ImapServerFieldsProps {
 }
 
 /** Custom IMAP's server, port and security, in the add-account form and the edit dialog. */
-export function ImapServerFields({ host, port, secure, hostError, onChange, onSecurity }: ImapServerFieldsProps) {
+export function ImapServerFields({ form: { host, port, secure }, hostError, onChange, onSecurity }: ImapServerFieldsProps) {
   return (
     <>
       <FormField
@@ -38,5 +36,22 @@ export function ImapServerFields({ host, port, secure, hostError, onChange, onSe
         </Field>
       </div>
     </>
+  )
+}
+
+/** The server's login when it is not the address (empty: the address). */
+export function UserNameField({ value, error, placeholder, onChange }: { value: string; error?: string; placeholder: string; onChange: (value: string) => void }) {
+  return (
+    <FormField
+      label="User Name"
+      name="username"
+      autoComplete="off"
+      spellCheck={false}
+      placeholder={placeholder}
+      hint="The server's login, when it is not the email address"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      error={error}
+    />
   )
 }

@@ -5,6 +5,7 @@
 import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { seriousViolations } from '../../scripts/testing/axe.ts'
 import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
 import { screenshotOnFailure } from '../../scripts/testing/browser-suite.ts'
@@ -190,6 +191,7 @@ describe.skipIf(!run)('inbox keyboard shortcuts', () => {
     const searchBox = page.locator('input[type="search"], [role="searchbox"]')
     const hasSearch = (await searchBox.count()) > 0
     expect([...new Set(listed)].sort()).toEqual(['#', '?', 'Enter', 'c', 'e', 'f', 'j', 'k', 'o', 'r', 's', 'u', ...(hasSearch ? ['/'] : [])].sort())
+    expect(await seriousViolations(page)).toEqual([])
     await page.setViewportSize({ width: 375, height: 812 })
     await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox-shortcuts-375.png') })
     await page.setViewportSize({ width: 1280, height: 900 })

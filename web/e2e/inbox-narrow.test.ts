@@ -78,6 +78,8 @@ describe.skipIf(!run)('the inbox at 375 px', () => {
     const names = await page.locator('[data-testid="account-folder"] > :first-child').evaluateAll((spans) => spans.map((s) => ({ text: s.textContent, cut: s.scrollWidth > s.clientWidth })))
     expect(names.length).toBeGreaterThan(1)
     expect(names.filter((n) => n.cut)).toEqual([])
+    // the way back, fixed before (issue 26): a link to the inbox above the settings
+    expect(await page.getByRole('link', { name: 'Back to inbox' }).getAttribute('href')).toBe('/inbox')
     await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox-settings-folders-375.png'), fullPage: true })
   })
 

@@ -5,6 +5,7 @@
 import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { seriousViolations } from '../../scripts/testing/axe.ts'
 import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
 import { screenshotOnFailure } from '../../scripts/testing/browser-suite.ts'
@@ -85,6 +86,7 @@ describe.skipIf(!run)('a connected account whose login is a user name', () => {
     expect(await dialog.getByLabel('User Name').inputValue()).toBe('')
     expect(await dialog.getByLabel('Password', { exact: true }).inputValue()).toBe('')
     await dialog.getByLabel('User Name').fill('sam-login')
+    expect(await seriousViolations(page)).toEqual([])
     await page.setViewportSize({ width: 375, height: 812 })
     await page.screenshot({ path: path.join(SCREENSHOTS, 'mailbox-edit-dialog-375.png') })
     await page.setViewportSize({ width: 1280, height: 900 })

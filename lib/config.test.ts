@@ -63,7 +63,7 @@ describe('configuration', () => {
     for (const bad of ['127.0.0.1:11333', 'http://127.0.0.1:11333/checkv2', 'smtp://rspamd.example', 'http://rspamd.example/?a=1']) {
       expect(() => loadConfig({ ...base, RSPAMD_URL: bad })).toThrow(/RSPAMD_URL: must be an http:\/\/ URL/)
     }
-    for (const bad of ['0', '-5', 'soon']) expect(() => loadConfig({ ...base, RSPAMD_TIMEOUT_MS: bad })).toThrow(/RSPAMD_TIMEOUT_MS/)
+    for (const bad of ['0', '-5', 'soon', '120000']) expect(() => loadConfig({ ...base, RSPAMD_TIMEOUT_MS: bad })).toThrow(/RSPAMD_TIMEOUT_MS/)
   })
 
   it('reads the throughput settings and refuses bad DNS servers', () => {

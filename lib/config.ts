@@ -53,7 +53,8 @@ const EnvSchema = v.object({
   MX_MAX_CLIENTS: v.optional(PositiveInt, '200'),
   DNS_TIMEOUT_MS: v.optional(PositiveInt, '3000'),
   RSPAMD_URL: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\/[^/?#]+\/?$/, 'must be an http:// URL of rspamd\'s normal worker, e.g. http://127.0.0.1:11333'))),
-  RSPAMD_TIMEOUT_MS: v.optional(PositiveInt, '10000'),
+  // under the MX's 120 s idle limit, which would otherwise close the session while it waits
+  RSPAMD_TIMEOUT_MS: v.optional(v.pipe(PositiveInt, v.maxValue(100_000, 'must be at most 100000 (the MX closes a session silent for 120 s)')), '10000'),
   // Throughput: connections per client address at the MX, the pause before its
   // greeting (0 = none; >0 refuses clients that talk first), DNS servers (host[:port], comma
   // separated; unset = the system's), connections kept open to the relay.

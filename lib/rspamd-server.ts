@@ -1,6 +1,6 @@
 // A private rspamd (Debian's `rspamd`) for `npm start` and the tests, as the embedded Postgres is
 // for the database: its configuration is made in `dir` (DATA_DIR/rspamd), where its databases and
-// log live too. It is Debian's stock configuration (/etc/rspamd) with one scanner worker (the
+// log live too. It is Debian's stock configuration (/etc/rspamd) with its scanner workers (the
 // "normal" worker, the HTTP protocol the MX speaks, `/checkv2`) on 127.0.0.1 at a free port, and
 // no controller (no web interface, no password to keep) and no proxy or fuzzy worker. Without redis
 // the modules that need it are off; greylisting and rate limits are turned off outright, as is the
@@ -63,8 +63,8 @@ function configFiles(port: number, dnsServers: string[] | undefined): Record<str
       '}',
       'worker "normal" {',
       `  bind_socket = "127.0.0.1:${port}";`,
+      // as many scanners as cores (rspamd's default): a 24 MB message keeps one busy for seconds
       '  .include "$CONFDIR/worker-normal.inc"',
-      '  count = 1;',
       '}',
       '',
     ].join('\n'),

@@ -195,6 +195,8 @@ export async function run(parts: string[] = PARTS) {
       // to compare batch sizes: the forward queues fetch DELIVERY_CONCURRENCY / 2 jobs at a time
       ...(process.env.DELIVERY_CONCURRENCY ? { DELIVERY_CONCURRENCY: process.env.DELIVERY_CONCURRENCY } : {}),
       ...(process.env.QUEUE_CONCURRENCY ? { QUEUE_CONCURRENCY: process.env.QUEUE_CONCURRENCY } : {}),
+      // the MX scoring every message with this rspamd (README, Spam filtering), for the figures with a spam filter
+      ...(process.env.RSPAMD_URL ? { RSPAMD_URL: process.env.RSPAMD_URL, RSPAMD_TIMEOUT_MS: process.env.RSPAMD_TIMEOUT_MS ?? '10000' } : {}),
     }
     // TLS certificate and DKIM keys made once here, not by two processes at once.
     const config = loadConfig(env)

@@ -123,6 +123,12 @@ describe.skipIf(!run)('inbox keyboard shortcuts', () => {
     const detail = page.getByTestId('email-detail')
     await detail.getByRole('heading', { name: 'Charlie', level: 1 }).waitFor()
     await detail.getByText('This is Charlie.').waitFor()
+    // j and k: the next and previous conversation of the list it was opened from
+    await press('j')
+    await detail.getByRole('heading', { name: 'Bravo', level: 1 }).waitFor()
+    await press('k')
+    await detail.getByRole('heading', { name: 'Charlie', level: 1 }).waitFor()
+    await detail.getByText('This is Charlie.').waitFor()
 
     // r and f open the compose dialog as the buttons do; Escape closes it
     await press('r')

@@ -15,7 +15,9 @@ import { useAuth } from '../../../lib/auth-context.ts'
 import { useQueryClient } from '@tanstack/react-query'
 import { useEmail } from '../api/get-email.ts'
 import { useFlagEmails } from '../api/update-email-flags.ts'
-import { initiallyExpanded } from '../lib/conversations.ts'
+import { groupConversations, initiallyExpanded } from '../lib/conversations.ts'
+import { rememberOpened } from '../lib/keyboard-row.ts'
+import { emailsQueryKey, type EmailsPage } from '../api/get-emails.ts'
 import { CONVERSATION_DELETE_FAILED, CONVERSATION_DELETED, EMAIL_DELETE_FAILED, EMAIL_DELETED, READ_FAILED, STAR_FAILED, UNREAD_FAILED } from '../lib/inbox-toasts.ts'
 import { inboxSearch, readInboxView } from '../lib/inbox-view.ts'
 import { forwardDraft, replyDraft, type QuotedEmail } from '../lib/reply-draft.ts'
@@ -114,6 +116,18 @@ export function EmailDetail({ emailId }: { emailId: string }) {
     })
   }
 
+  // j/k: the next or previous conversation of the list this message was opened from (read from its
+  // cache, never fetched: opened from a link, there is no list and the keys do nothing)
+  function goToNeighbour(step: number) {
+    const list = queryClient.getQueryData<EmailsPage>(emailsQueryKey(userId, view))
+    const rows = groupConversations(list?.emails ?? [])
+    const at = rows.findIndex((c) => c.threadId === email.data!.threadId)
+    const next = at < 0 ? undefined : rows[at + step]
+    if (!next) return
+    rememberOpened(next.threadId)
+    navigate(`/inbox/${next.latestEmail.id}${inboxSearch(view)}`)
+  }
+
   // Archive: the message (or conversation) to its account's \Archive folder, with Undo in the toast
   const archiveFolder = archiveFolders.get(email.data.providerId)
   const canArchive = archiveFolder !== undefined && archiveFolder !== email.data.folderId
@@ -203,6 +217,8 @@ export function EmailDetail({ emailId }: { emailId: string }) {
       </div>
       <ShortcutKeys
         on={{
+          next: () => goToNeighbour(1),
+          previous: () => goToNeighbour(-1),
           back: () => navigate(backTo),
           reply,
           forward,

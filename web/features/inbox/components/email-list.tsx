@@ -27,11 +27,10 @@ import { InboxSearchBox, UnsearchedNotice } from './inbox-search-box.tsx'
 import { EmailRow } from './email-row.tsx'
 import { usePreloadWhenIdle } from './inbox-parts.ts'
 import { ShortcutKeys } from './shortcut-keys.tsx'
+import { lastOpenedThread, rememberOpened } from '../lib/keyboard-row.ts'
 
 // With no account the first visit goes to the settings (nothing to show without one); later visits show the empty state.
 let sentToSettings = false
-// The conversation last opened from the list: back in the list ("u"), j and k go on from it.
-let lastOpened: string | undefined
 
 function EmptyState({ icon, text, action }: { icon?: ReactNode; text: string; action?: ReactNode }) {
   return (
@@ -60,7 +59,7 @@ export function EmailList() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
   const [confirmingDelete, setConfirmingDelete] = useState(false)
   // the keyboard's row (j/k), focused so the ring shows where it is
-  const [current, setCurrent] = useState<string | undefined>(lastOpened)
+  const [current, setCurrent] = useState<string | undefined>(lastOpenedThread)
   const trashFolders = useTrashFolders()
   const queryClient = useQueryClient()
   useEffect(() => setSelected(new Set()), [view.account, view.folder, view.category, view.page, view.q])
@@ -197,7 +196,7 @@ export function EmailList() {
     setCurrent(conversations[at < 0 ? 0 : Math.min(conversations.length - 1, Math.max(0, at + step))].threadId)
   }
   function open(c: Conversation) {
-    lastOpened = c.threadId
+    rememberOpened(c.threadId)
     prefetchConversation(queryClient, c)
     navigate(`/inbox/${c.latestEmail.id}${inboxSearch(view)}`)
   }

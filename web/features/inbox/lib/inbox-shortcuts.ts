@@ -41,6 +41,8 @@ export function shortcutHelp(searchBox: boolean): { title: string; shortcuts: Sh
     {
       title: 'In a message',
       shortcuts: [
+        { keys: ['j'], text: 'Next conversation of the list' },
+        { keys: ['k'], text: 'Previous conversation of the list' },
         { keys: ['u'], text: 'Back to the list' },
         { keys: ['r'], text: 'Reply' },
         { keys: ['f'], text: 'Forward' },

@@ -15,6 +15,7 @@ import { systemRoutes } from './system/system-routes.ts'
 import { accountRoutes } from './account/account-routes.ts'
 import { aliasRoutes } from './aliases/alias-routes.ts'
 import { forwardTargetRoutes } from './aliases/forward-target-routes.ts'
+import { bounceRoutes } from './bounces/bounce-routes.ts'
 import { smtpRoutes } from './smtp/smtp-routes.ts'
 import { emailJobRoutes } from './email-jobs/email-job-routes.ts'
 import { draftRoutes } from './drafts/draft-routes.ts'
@@ -71,6 +72,7 @@ export function createApi() {
     .route('/api-keys', apiKeyRoutes)
     .route('/app-alias-settings', appAliasSettingsRoutes)
     .route('/forward-targets', forwardTargetRoutes)
+    .route('/bounces', bounceRoutes)
     .route('/smtp-credentials', smtpRoutes)
     .route('/email-jobs', emailJobRoutes)
     .route('/drafts', draftRoutes)

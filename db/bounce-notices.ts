@@ -12,6 +12,8 @@ export interface BounceEntry {
   count: number
   /** the target is marked: forwards to it are held */
   disabled: boolean
+  /** a reply through a reverse alias (target: the contact), not a forward */
+  reply?: boolean
 }
 
 export interface BounceNotice {

@@ -103,6 +103,12 @@ export type AliasMadeBy = 'api' | 'simplelogin' | 'addy' | 'catch-all' | 'subdom
 export interface ForwardTargetView {
   email: string
   confirmed: boolean
-  /** forwards waiting for the confirmation */
+  /** forwards waiting for the confirmation, or for the re-enable of a target marked for its bounces */
   held: number
+  /** hard bounces in a row (issue 30) */
+  bounces: number
+  /** marked after too many hard bounces in a row: forwards to it are held */
+  disabled: boolean
+  /** the target's server's last refusal: its code and reason */
+  lastBounce: { code: number; reason: string } | null
 }

@@ -1,5 +1,6 @@
 // Forward targets on the dashboard (issue 11 item 5): each e-mail address the user forwards to,
-// whether it confirmed, how many forwards wait for it, and "resend the confirmation link".
+// whether it confirmed, how many forwards wait for it, and "resend the confirmation link"; its
+// hard bounces in a row, the mark that stops forwards, and "send a test mail" / re-enable (issue 30).
 import type { Context } from 'hono'
 import { Hono } from 'hono'
 import { findForwardTarget, listForwardTargets } from '../../db/forward-targets.ts'
@@ -12,6 +13,7 @@ import { notFound, signedIn } from '../http/ownership.ts'
 import { countAction, tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
 import type { ForwardTargetView } from '../../shared/alias-schemas.ts'
+import { reenableTarget, sendTargetTestMail } from './target-test-mail.ts'
 
 /**
  * Mails `email` a confirmation link for the signed-in user, counted per user and per address
@@ -30,7 +32,10 @@ export async function sendTargetConfirmation<E extends AuthedEnv>(c: Context<E>,
 export const forwardTargetRoutes = new Hono<AppEnv>()
   .get('/', signedIn, async (c) => {
     const rows = await listForwardTargets(c.var.deps.sql, c.var.user.id)
-    const targets: ForwardTargetView[] = rows.map((r) => ({ email: r.email, confirmed: r.confirmedAt !== null, held: r.held }))
+    const targets: ForwardTargetView[] = rows.map((r) => ({
+      email: r.email, confirmed: r.confirmedAt !== null, held: r.held, bounces: r.bounces, disabled: r.disabledAt !== null,
+      lastBounce: r.lastCode !== null ? { code: r.lastCode, reason: r.lastReason ?? '' } : null,
+    }))
     return c.json({ targets })
   })
   .post('/resend', signedIn, jsonBody(EmailOnlySchema), async (c) => {
@@ -41,4 +46,22 @@ export const forwardTargetRoutes = new Hono<AppEnv>()
     const refused = await sendTargetConfirmation(c, email)
     if (refused) return tooMany(c, refused, 'Too many confirmation e-mails. Please try again later.')
     return c.json({ message: `A new confirmation link is on its way to ${email}.` })
+  })
+  // issue 30: a target marked for its hard bounces takes forwards again once its owner says so…
+  .post('/enable', signedIn, jsonBody(EmailOnlySchema), async (c) => {
+    const email = c.req.valid('json').email.toLowerCase()
+    if (!(await findForwardTarget(c.var.deps.sql, c.var.user.id, email))) return notFound(c)
+    const enabled = await reenableTarget(c.var.deps, c.var.user.id, email)
+    return c.json({ message: enabled ? `Forwarding to ${email} is on again.` : 'This address is not stopped.' })
+  })
+  // …or once a test mail to it is taken (counted like the account's other mail to one address)
+  .post('/test', signedIn, jsonBody(EmailOnlySchema), async (c) => {
+    const email = c.req.valid('json').email.toLowerCase()
+    const target = await findForwardTarget(c.var.deps.sql, c.var.user.id, email)
+    if (!target?.confirmedAt) return notFound(c)
+    const hit = await countAction(c, 'mail-address', email)
+    if (!hit.allowed) return tooMany(c, hit, 'Too many mails to this address. Please try again later.')
+    const result = await sendTargetTestMail(c.var.deps, c.var.user.id, email)
+    if (result.delivered) return c.json({ message: `The test mail was taken for ${email}; forwarding to it is on.`, delivered: true })
+    return c.json({ message: `The test mail was not taken: ${result.reason}`, delivered: false, code: result.code ?? null })
   })

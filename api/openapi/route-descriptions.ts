@@ -89,6 +89,11 @@ export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'POST /api/unsubscribe/{token}': { tag: 'unsubscribe', summary: 'One-click unsubscribe (RFC 8058): body List-Unsubscribe=One-Click (application/x-www-form-urlencoded or multipart/form-data), no sign-in; the signed token pauses the alias or blocks the sender, once' },
   'GET /api/forward-targets': { tag: 'aliases', summary: "The user's forward target addresses, confirmed or awaiting confirmation, with the forwards each holds", signedIn: true },
   'POST /api/forward-targets/resend': { tag: 'aliases', summary: 'Mail the confirmation link to an unconfirmed forward target again', signedIn: true },
+  'POST /api/forward-targets/enable': { tag: 'aliases', summary: 'Forward to a target stopped for its hard bounces again (its held forwards leave)', signedIn: true },
+  'POST /api/forward-targets/test': { tag: 'aliases', summary: 'Send a test mail to a confirmed target now; taken, a stop for its bounces is lifted', signedIn: true },
+  'GET /api/bounces': { tag: 'aliases', summary: 'Bounce notices not yet dismissed (alias, target, code, reason) and the bounces in a row that stop a target', signedIn: true },
+  'PUT /api/bounces': { tag: 'aliases', summary: 'Set how many hard bounces in a row stop forwards to a target (1 to 100, 5 by default)', signedIn: true },
+  'DELETE /api/bounces/{noticeId}': { tag: 'aliases', summary: 'Dismiss a bounce notice', signedIn: true },
 
   'POST /api/smtp-credentials': { tag: 'smtp', summary: 'Create SMTP credentials for sending from an alias', signedIn: true },
   'GET /api/smtp-credentials/alias/{aliasId}': { tag: 'smtp', summary: "An alias's SMTP credentials", signedIn: true },

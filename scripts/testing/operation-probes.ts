@@ -193,6 +193,17 @@ export const OPERATION_PROBES: Record<string, Probe> = {
     await a.post(`/api/aliases/${user.id}`, { alias: `rs-${crypto.randomUUID().slice(0, 8)}`, domain: 'veilmail.test', forwardTo: target })
     return a.post('/api/forward-targets/resend', { email: target })
   },
+  'POST /api/forward-targets/enable': async ({ a, user }) => {
+    await a.post(`/api/aliases/${user.id}`, { alias: `en-${crypto.randomUUID().slice(0, 8)}`, domain: 'veilmail.test', forwardTo: user.email })
+    return a.post('/api/forward-targets/enable', { email: user.email })
+  },
+  'POST /api/forward-targets/test': async ({ a, user }) => {
+    await a.post(`/api/aliases/${user.id}`, { alias: `te-${crypto.randomUUID().slice(0, 8)}`, domain: 'veilmail.test', forwardTo: user.email })
+    return a.post('/api/forward-targets/test', { email: user.email })
+  },
+  'GET /api/bounces': ({ a }) => a.get('/api/bounces'),
+  'PUT /api/bounces': ({ a }) => a.put('/api/bounces', { threshold: 3 }),
+  'DELETE /api/bounces/{noticeId}': ({ a, r }) => a.delete(`/api/bounces/${r.noticeId}`),
 
   'POST /api/smtp-credentials': async ({ a, user }) => {
     const made = await a.json(a.post(`/api/aliases/${user.id}`, { alias: `sm-${crypto.randomUUID().slice(0, 8)}`, domain: 'veilmail.test', forwardTo: user.email }))

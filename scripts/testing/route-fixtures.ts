@@ -34,6 +34,8 @@ export async function makeRouteResources(t: TestApp, client: ApiClient, user: { 
     values (${user.id}, ${r.aliasId}, ${`${tag}@example.com`}, '550 5.1.1 mailbox unavailable', '-----BEGIN AGE ENCRYPTED FILE-----', 'age1x')
     returning id`
   r.undeliveredId = undelivered.id
+  const [notice] = await t.db.sql<{ id: string }[]>`insert into bounce_notices (user_id, entries) values (${user.id}, '[]'::jsonb) returning id`
+  r.noticeId = notice.id
   const spoolId = crypto.randomUUID()
   await t.db.sql`insert into spool_messages (id, raw, meta, size) values (${spoolId}, ${Buffer.from('sealed')}, ${Buffer.from('sealed')}, 6)`
   const [delivery] = await t.db.sql<{ id: string }[]>`

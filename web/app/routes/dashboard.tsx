@@ -10,6 +10,7 @@ import { useAuth } from '../../lib/auth-context.ts'
 import { UndeliveredCard } from '../../features/undelivered/components/undelivered-card.tsx'
 import { ContactsPanel } from '../../features/contacts/components/contacts-panel.tsx'
 import { UnsubscribeNotice } from '../../features/contacts/components/unsubscribe-notice.tsx'
+import { BounceNotice } from '../../features/bounces/components/bounce-notice.tsx'
 
 export const POST_DELETION_REDIRECT_MS = 2000
 
@@ -42,6 +43,7 @@ export function DashboardRoute() {
       <PageHeader title="Email Forwarding" subtitle="Manage privacy aliases and email forwarding settings" />
       <CreateAliasForm userId={user.id} />
       <UnsubscribeNotice />
+      <BounceNotice />
       <AliasList userId={user.id} parts={{ SmtpPanel: SmtpCredentialsPanel, ContactsPanel }} />
       <UndeliveredCard />
       <DeleteAccountCard onDeleted={handleDeleted} />

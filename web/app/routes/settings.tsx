@@ -11,6 +11,7 @@ import { ChangePasswordCard } from '../../features/account/components/change-pas
 import { DomainsCard } from '../../features/domains/components/domains-card.tsx'
 import { SubdomainCard } from '../../features/domains/components/subdomain-card.tsx'
 import { SenderBlockSettingsCard } from '../../features/contacts/components/sender-block-settings-card.tsx'
+import { BounceSettingsCard } from '../../features/bounces/components/bounce-settings-card.tsx'
 
 export function SettingsRoute() {
   useDocumentTitle('Settings')
@@ -29,6 +30,7 @@ export function SettingsRoute() {
       </section>
       {user && <AppAliasSettingsCard />}
       {user && <SenderBlockSettingsCard />}
+      {user && <BounceSettingsCard />}
       {user && <DomainsCard />}
       {user && <SubdomainCard />}
     </PageContainer>

@@ -15,3 +15,9 @@ export function useForwardTargets(userId: string) {
 }
 
 export const resendTargetConfirmation = (email: string) => apiRequest<{ message: string }>('POST', '/api/forward-targets/resend', { email })
+
+/** Issue 30: a test mail to the target now; when the relay takes it, a stop for its bounces is lifted. */
+export const sendTargetTestMail = (email: string) => apiRequest<{ message: string; delivered: boolean }>('POST', '/api/forward-targets/test', { email })
+
+/** Issue 30: forwards to a target stopped for its bounces go again (its held forwards leave). */
+export const reenableTarget = (email: string) => apiRequest<{ message: string }>('POST', '/api/forward-targets/enable', { email })

@@ -1,10 +1,11 @@
 import { useState } from 'react'
-import { Clock, Mail, PauseCircle, Webhook } from 'lucide-react'
+import { useQueryClient } from '@tanstack/react-query'
+import { Clock, Mail, MailWarning, PauseCircle, Webhook } from 'lucide-react'
 import type { AliasView, ForwardTargetView } from '../../../../shared/alias-schemas.ts'
 import { isWebhookUrl, splitTargets } from '../../../../shared/alias-target-rules.ts'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { accountMailErrorToast } from '../../../lib/rate-limit-toast.ts'
-import { resendTargetConfirmation, useForwardTargets } from '../api/forward-targets.ts'
+import { forwardTargetsQueryKey, reenableTarget, resendTargetConfirmation, sendTargetTestMail, useForwardTargets } from '../api/forward-targets.ts'
 import { aliasTargets, isAliasOn, PAUSED_MESSAGE } from '../lib/alias-state.ts'
 
 /** Where mail goes: each e-mail or webhook target, or the paused notice with the kept targets. */
@@ -24,14 +25,15 @@ export function AliasTargets({ alias }: { alias: AliasView }) {
         {targets.map((target) => {
           const webhook = isWebhookUrl(target)
           const Icon = webhook ? Webhook : Mail
-          const state = webhook || !states ? undefined : (states.get(target.toLowerCase()) ?? { email: target.toLowerCase(), confirmed: false, held: 0 })
+          const state = webhook || !states ? undefined : (states.get(target.toLowerCase()) ?? { email: target.toLowerCase(), confirmed: false, held: 0, bounces: 0, disabled: false, lastBounce: null })
           return (
-            <li key={target} className="grid min-w-0 gap-0.5 text-sm" data-testid="forward-target" data-target={target.toLowerCase()} data-confirmed={state ? String(state.confirmed) : undefined}>
+            <li key={target} className="grid min-w-0 gap-0.5 text-sm" data-testid="forward-target" data-target={target.toLowerCase()} data-confirmed={state ? String(state.confirmed) : undefined} data-stopped={state ? String(state.disabled) : undefined}>
               <span className="flex min-w-0 items-start gap-1.5">
                 <Icon aria-hidden="true" className="mt-0.5 size-3.5 shrink-0 text-muted-foreground" />
                 <span className="min-w-0 [overflow-wrap:anywhere]">{target}</span>
               </span>
               {state && !state.confirmed && <AwaitingConfirmation target={state} />}
+              {state?.confirmed && state.disabled && <StoppedForBounces target={state} userId={alias.userId} />}
             </li>
           )
         })}
@@ -62,6 +64,43 @@ function AwaitingConfirmation({ target }: { target: ForwardTargetView }) {
       <button type="button" className="font-medium text-primary underline-offset-2 hover:underline disabled:opacity-50" disabled={sending} onClick={() => void resend()}>
         {sending ? 'Sending...' : 'Resend link'}
       </button>
+    </span>
+  )
+}
+
+/** Issue 30: a target stopped after hard bounces in a row; a test mail it takes, or Re-enable, starts it again. */
+function StoppedForBounces({ target, userId }: { target: ForwardTargetView; userId: string }) {
+  const queryClient = useQueryClient()
+  const [busy, setBusy] = useState(false)
+  async function act(what: 'test' | 'enable') {
+    setBusy(true)
+    try {
+      const res = what === 'test' ? await sendTargetTestMail(target.email) : await reenableTarget(target.email)
+      const failed = 'delivered' in res && !res.delivered
+      toast({ title: failed ? 'Test Mail Refused' : 'Forwarding Resumed', description: res.message, variant: failed ? 'destructive' : undefined })
+      await queryClient.invalidateQueries({ queryKey: forwardTargetsQueryKey(userId) })
+    } catch (error) {
+      toast(accountMailErrorToast(error, what === 'test' ? 'Test Mail Failed' : 'Re-enable Failed'))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <span className="grid gap-0.5 pl-5 text-xs text-red-700 dark:text-red-400">
+      <span className="flex items-start gap-1.5" data-testid="target-stopped">
+        <MailWarning aria-hidden="true" className="mt-0.5 size-3 shrink-0" />
+        <span className="min-w-0 [overflow-wrap:anywhere]">
+          Stopped after {target.bounces} bounces in a row{target.lastBounce ? `: ${target.lastBounce.reason}` : ''}{target.held > 0 ? ` · ${target.held} held` : ''}
+        </span>
+      </span>
+      <span className="flex flex-wrap gap-x-3 pl-4">
+        <button type="button" className="font-medium text-primary underline-offset-2 hover:underline disabled:opacity-50" disabled={busy} onClick={() => void act('test')}>
+          Send a test mail
+        </button>
+        <button type="button" className="font-medium text-primary underline-offset-2 hover:underline disabled:opacity-50" disabled={busy} onClick={() => void act('enable')}>
+          Re-enable
+        </button>
+      </span>
     </span>
   )
 }

@@ -1,0 +1,78 @@
+// Bounces on the dashboard and in Settings (issue 30), in Chromium against the real web process:
+// a target stopped for its bounces shows why with Send a test mail / Re-enable (Re-enable through
+// the real route lifts it), the daily notice lists alias, target, code and reason until dismissed,
+// and the threshold is saved. The bounce rows are seeded as the delivery worker writes them (its
+// own tests, workers/delivery/bounces.test.ts, make them through the MX, delivery and relay).
+import path from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
+import { closeBrowserSuite, screenshotOnFailure, startBrowserSuite } from '../../scripts/testing/browser-suite.ts'
+import type { TestDatabase } from '../../scripts/testing/test-database.ts'
+import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
+import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
+import type { WebServer } from '../../scripts/testing/web-server.ts'
+
+const run = browserAvailable()
+const suffix = crypto.randomUUID().slice(0, 6)
+const address = `shop-${suffix}@veilmail.test`
+const target = `gone-${suffix}@mailbox.example`
+const reason = `550 5.1.1 <${target}>: mailbox unavailable`
+let db: TestDatabase
+let server: WebServer
+let browser: Browser
+let page: Page
+
+beforeAll(async () => {
+  if (!run) return
+  ;({ db, server, browser } = await startBrowserSuite({ env: { MAIL_DOMAINS: 'veilmail.test' } }))
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+  page.setDefaultTimeout(10_000)
+})
+afterEach(screenshotOnFailure(() => page, 'bounces-failure.png'))
+afterAll(() => closeBrowserSuite({ db, server, browser }))
+
+describe.skipIf(!run)('bounces on the dashboard', () => {
+  it('shows a stopped target with its reason and lifts it on Re-enable; lists the notice until dismissed', async () => {
+    const email = `bounces.${suffix}@example.com`
+    await registerThroughForm(page, server.url, { sql: db.sql, secretKey: TEST_SECRET_KEY }, email)
+    await page.getByText('No aliases yet').waitFor()
+    expect(await page.getByTestId('bounce-notice').count()).toBe(0)
+    const [user] = await db.sql`select id from users where email = ${email}`
+    await db.sql`insert into aliases (user_id, alias, domain, forward_to) values (${user.id}, ${`shop-${suffix}`}, 'veilmail.test', ${target})`
+    await db.sql`insert into forward_targets (user_id, email, confirmed_at) values (${user.id}, ${target}, now())`
+    await db.sql`insert into target_bounces (user_id, email, consecutive, disabled_at, last_code, last_reason, last_at) values (${user.id}, ${target}, 5, now(), 550, ${reason}, now())`
+    await db.sql`insert into bounce_notices (user_id, entries) values (${user.id}, ${db.sql.json([{ alias: address, target, code: 550, reason, count: 5, disabled: true }])})`
+    await page.reload()
+
+    const notice = page.getByTestId('bounce-notice')
+    await notice.waitFor()
+    expect(await notice.innerText()).toContain(`${address} → ${target}: ${reason} (5 times) · forwards to this address are stopped`)
+    const stopped = page.getByTestId('target-stopped')
+    await stopped.waitFor()
+    expect(await stopped.innerText()).toContain(`Stopped after 5 bounces in a row: ${reason}`)
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard-bounces-1280.png'), fullPage: true })
+
+    await page.getByRole('button', { name: 'Re-enable' }).click()
+    await page.getByTestId('toast').getByText('Forwarding Resumed', { exact: true }).waitFor()
+    await expect.poll(() => stopped.count()).toBe(0)
+    expect((await db.sql`select disabled_at from target_bounces where user_id = ${user.id}`)[0].disabledAt).toBeNull()
+
+    await page.getByRole('button', { name: 'Dismiss bounce notice' }).click()
+    await expect.poll(() => notice.count()).toBe(0)
+    expect((await db.sql`select closed_at from bounce_notices where user_id = ${user.id}`)[0].closedAt).not.toBeNull()
+  })
+
+  it('saves the threshold in Settings', async () => {
+    await page.goto(`${server.url}/settings`)
+    const field = page.getByLabel('Hard bounces in a row that stop a target')
+    await field.waitFor()
+    expect(await field.inputValue()).toBe('5')
+    await field.fill('3')
+    await page.getByTestId('bounce-settings-card').getByRole('button', { name: 'Save' }).click()
+    await page.getByTestId('toast').getByText('Settings saved', { exact: true }).waitFor()
+    await page.getByTestId('bounce-settings-card').screenshot({ path: path.join(SCREENSHOTS, 'settings-bounces-1280.png') })
+    await page.reload()
+    await expect.poll(() => page.getByLabel('Hard bounces in a row that stop a target').inputValue()).toBe('3')
+  })
+})

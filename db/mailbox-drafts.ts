@@ -40,10 +40,10 @@ export async function findDraft(db: Db, userId: string, id: string): Promise<Dra
 }
 
 /** Sent or thrown away: its content wiped; the write-back deletes its copy on the server, then the row. */
-export async function discardDraft(db: Db, userId: string, id: string): Promise<{ providerId: string } | undefined> {
-  const [row] = await db<{ providerId: string }[]>`
+export async function discardDraft(db: Db, userId: string, id: string): Promise<{ providerId: string; version: number } | undefined> {
+  const [row] = await db<{ providerId: string; version: number }[]>`
     update mailbox_drafts set discarded = true, content = null, version = version + 1, updated_at = now()
-    where id = ${id} and user_id = ${userId} returning provider_id`
+    where id = ${id} and user_id = ${userId} returning provider_id, version`
   return row
 }
 

@@ -36,3 +36,12 @@ export async function requestMailboxChanges(db: Db, boss: PgBoss, providerId: st
     if (!(error instanceof Error && error.message.endsWith('refused the job'))) throw error
   }
 }
+
+/**
+ * Queues the write-back of a draft's save (or its discard), inside the caller's transaction: a key
+ * of its own per save, so it is never refused behind a write-back of the account that is already
+ * running and has read its drafts; grouped by account like every write-back, so they run one at a time.
+ */
+export async function requestDraftWrite(db: Db, boss: PgBoss, providerId: string, draftId: string, version: number): Promise<void> {
+  await enqueue(db, boss, queues.mailboxChanges, { providerId }, { singletonKey: `${providerId}:draft:${draftId}:${version}`, group: { id: providerId } })
+}

@@ -5,9 +5,9 @@
 import { Hono } from 'hono'
 import { findEmailProvider } from '../../db/email-providers.ts'
 import { listFolders } from '../../db/mailbox-folders.ts'
-import { discardDraft, saveDraft, type DraftRow } from '../../db/mailbox-drafts.ts'
+import { discardDraft, findDraft, saveDraft, type DraftRow } from '../../db/mailbox-drafts.ts'
 import { findReceivedEmail } from '../../db/received-emails.ts'
-import { requestMailboxChanges } from '../../db/sync-requests.ts'
+import { requestDraftWrite } from '../../db/sync-requests.ts'
 import { composeMessage } from '../../lib/compose-message.ts'
 import { sealDraftMessage } from '../../lib/mailbox-draft-content.ts'
 import type { AppEnv } from '../context.ts'
@@ -28,7 +28,8 @@ export const draftRoutes = new Hono<AppEnv>()
     if (!mailbox) return c.json({ message: 'The draft must name one of your mailboxes', errors: { providerId: ['The draft must name one of your mailboxes'] } }, 400)
     // reopened from the account's Drafts folder: that copy is the one the first save replaces
     let replaces: { folder: string; uid: number } | undefined
-    if (input.replacesEmailId) {
+    // only a draft's first save replaces the copy it was reopened from (which is gone once replaced)
+    if (input.replacesEmailId && !(await findDraft(sql, userId, id))) {
       const original = await findReceivedEmail(sql, userId, input.replacesEmailId)
       const folder = original?.providerId === mailbox.id ? (await listFolders(sql, mailbox.id)).find((f) => f.id === original.folderId) : undefined
       if (!original || !folder) return notFound(c)
@@ -40,7 +41,7 @@ export const draftRoutes = new Hono<AppEnv>()
     })
     const row = await sql.begin(async (tx) => {
       const saved = await saveDraft(tx, { id, userId, providerId: mailbox.id, content: sealDraftMessage(config, id, raw), replaces })
-      if (saved) await requestMailboxChanges(tx, boss, mailbox.id)
+      if (saved) await requestDraftWrite(tx, boss, mailbox.id, id, saved.version)
       return saved
     })
     // another user's draft id, or one of this user's drafts of another mailbox
@@ -52,7 +53,7 @@ export const draftRoutes = new Hono<AppEnv>()
     const id = c.req.param('draftId')
     const discarded = await sql.begin(async (tx) => {
       const row = await discardDraft(tx, c.var.user.id, id)
-      if (row) await requestMailboxChanges(tx, boss, row.providerId)
+      if (row) await requestDraftWrite(tx, boss, row.providerId, id, row.version)
       return row
     })
     return discarded ? c.json({ message: 'Draft discarded' }) : notFound(c)

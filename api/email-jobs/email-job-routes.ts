@@ -13,7 +13,7 @@ import { countRecipient } from '../../db/recipient-limits.ts'
 import { originalParts } from './original-email.ts'
 import { findJobSender } from './job-sender.ts'
 import { discardDraft } from '../../db/mailbox-drafts.ts'
-import { requestMailboxChanges } from '../../db/sync-requests.ts'
+import { requestDraftWrite } from '../../db/sync-requests.ts'
 import { CreateEmailJobSchema, type EmailJobStatusView } from '../../shared/email-job-schemas.ts'
 
 function statusView(job: EmailJobRow): EmailJobStatusView {
@@ -62,7 +62,7 @@ export const emailJobRoutes = new Hono<AppEnv>()
       })
       // the draft it was written as leaves the account's Drafts folder (Undo brings the text back to compose, which saves it anew)
       const draft = input.draftId ? await discardDraft(tx, c.var.user.id, input.draftId) : undefined
-      if (draft) await requestMailboxChanges(tx, boss, draft.providerId)
+      if (draft) await requestDraftWrite(tx, boss, draft.providerId, input.draftId!, draft.version)
     })
     return c.json({ jobId: id, canUndo: config.undoSeconds > 0 }, 201)
   })

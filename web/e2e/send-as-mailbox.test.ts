@@ -119,6 +119,63 @@ describe.skipIf(!run)('sending as the mailbox itself', () => {
     await expect.poll(async () => (await dovecot.flags(MAILBOX, 'Sent')).get('Re: Dinner on Friday'), { timeout: 20_000 }).toEqual(['\\Seen'])
   }, 90_000)
 
+  it('a draft written as the mailbox is saved to its Drafts folder, listed there, reopened, replaced on each save and gone once sent', async () => {
+    const drafts = async () => {
+      const client = await dovecot.client(MAILBOX)
+      try {
+        if (!(await client.list()).some((f) => f.path === 'Drafts')) return undefined
+        const lock = await client.getMailboxLock('Drafts', { readOnly: true })
+        const found: string[] = []
+        try {
+          if (client.mailbox && client.mailbox.exists > 0) {
+            for await (const m of client.fetch('1:*', { source: true })) found.push((await simpleParser(m.source!)).text?.trim() ?? '')
+          }
+        } finally {
+          lock.release()
+        }
+        return found
+      } finally {
+        await client.logout()
+      }
+    }
+    await page.goto(server.url + '/inbox')
+    await page.getByRole('button', { name: 'Compose' }).first().click()
+    const dialog = page.getByRole('dialog', { name: 'Compose Email' })
+    const form = dialog.getByRole('form', { name: 'Compose Email' })
+    await form.getByLabel('From').selectOption(`mailbox:${providerId}`)
+    await form.getByLabel('To', { exact: true }).fill(FRIEND)
+    await form.getByLabel('Subject').fill('Weekend trip')
+    await form.getByLabel('Message').fill('Shall we go hiking?')
+    await expect.poll(() => form.getByTestId('draft-status').innerText(), { timeout: 15_000 }).toBe('Draft saved')
+    await page.screenshot({ path: `${SCREENSHOTS}/compose-draft-saved-1280.png` })
+    await expect.poll(drafts, { timeout: 20_000, interval: 250 }).toEqual(['Shall we go hiking?'])
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+
+    // the sync lists the Drafts folder in the sidebar; the draft opens and goes back to compose
+    await expect.poll(async () => {
+      await page.goto(server.url + '/inbox')
+      return page.getByRole('link', { name: /^Drafts/ }).waitFor({ timeout: 3000 }).then(() => true, () => false)
+    }, { timeout: 30_000, interval: 500 }).toBe(true)
+    await page.getByRole('link', { name: /^Drafts/ }).click()
+    await row(page, 'Weekend trip').getByRole('button', { name: /sam/ }).click()
+    await page.getByTestId('email-detail').getByRole('heading', { name: 'Weekend trip', level: 1 }).waitFor()
+    await page.getByTestId('email-detail').getByRole('button', { name: 'Edit draft' }).click()
+    const again = page.getByRole('dialog', { name: 'Edit draft: Weekend trip' }).getByRole('form', { name: 'Compose Email' })
+    expect(await again.getByLabel('From').inputValue()).toBe(`mailbox:${providerId}`)
+    expect(await again.getByLabel('To', { exact: true }).inputValue()).toBe(FRIEND)
+    expect((await again.getByLabel('Message').inputValue()).trim()).toBe('Shall we go hiking?')
+    await again.getByLabel('Message').fill('Shall we go hiking? Bring boots.')
+    // one copy on the server, the newest: the synced one it was reopened from is replaced
+    await expect.poll(drafts, { timeout: 20_000, interval: 250 }).toEqual(['Shall we go hiking? Bring boots.'])
+    await expect.poll(() => again.getByTestId('draft-status').innerText(), { timeout: 15_000 }).toBe('Draft saved')
+    await again.getByRole('button', { name: 'Send' }).click()
+    await toast(page, 'Email sent').waitFor()
+    const sent = await waitFor(smtp, 'message', () => smtp.messages.find((m) => m.raw.includes('Subject: Weekend trip')), 30_000)
+    expect((await simpleParser(sent.raw)).text?.trim()).toBe('Shall we go hiking? Bring boots.')
+    await expect.poll(drafts, { timeout: 20_000, interval: 250 }).toEqual([])
+  }, 120_000)
+
   it('a reply to mail an alias forwarded into the mailbox does not start from the mailbox', async () => {
     await openMessage(page, 'Your order')
     await page.getByTestId('email-detail').getByRole('button', { name: 'Reply' }).first().click()

@@ -48,11 +48,8 @@ export function mailboxChangesHandler(deps: SyncDeps) {
       const byFolder = new Map<string, PendingChange[]>()
       for (const c of changes) byFolder.set(c.folderPath, [...(byFolder.get(c.folderPath) ?? []), c])
       for (const [path, folderChanges] of byFolder) await writeFolder(deps, { client, guard }, path, folderChanges, trash)
-      if (drafts.length > 0) {
-        await writeDrafts(deps, { client, guard }, providerId, drafts)
-        // saved again while this job ran (its own job was refused behind this one): written next
-        if ((await listPendingDrafts(sql, providerId)).length > 0) await writeLater(deps, providerId, 0)
-      }
+      // a save made while this job runs has a job of its own (requestDraftWrite), run after this one
+      if (drafts.length > 0) await writeDrafts(deps, { client, guard }, providerId, drafts)
       log.info('mailbox_changes.done', { job: ctx.jobId, provider: providerId, changes: changes.length })
       await later()
       // what else changed on the server meanwhile comes in with a sync right after

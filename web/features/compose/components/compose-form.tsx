@@ -23,8 +23,11 @@ import {
 } from '../lib/compose-form.ts'
 import { Field } from '../../../components/ui/field.tsx'
 import { onUndoneDraft, restoreUndoneDraft, takeUndoneDraft } from '../lib/undone-drafts.ts'
+import { useDraftAutosave } from '../lib/draft-autosave.ts'
 import { EncryptionFields } from './encryption-fields.tsx'
 import { ForwardedAttachments } from './forwarded-attachments.tsx'
+
+const DRAFT_STATUS = { saving: 'Saving draft…', saved: 'Draft saved', failed: 'The draft could not be saved' } as const
 
 /** Under From: that a mailbox sends as the real address, or that every alias is paused. */
 function fromHint(senders: readonly SenderAlias[], chosen: string): string | undefined {
@@ -63,6 +66,7 @@ export function ComposeForm({ aliases, keys, onSend, dialog }: ComposeFormProps)
     mutationFn: ({ request, draft }: { request: CreateEmailJobInput; draft: ComposeValues }) => onSend(request, () => restoreUndoneDraft(draft)),
   })
   const busy = sending.isPending
+  const autosave = useDraftAutosave(values, true)
   const mailboxes = aliases.filter((a) => a.mailbox)
   const ownAliases = aliases.filter((a) => !a.mailbox)
 
@@ -109,9 +113,11 @@ export function ComposeForm({ aliases, keys, onSend, dialog }: ComposeFormProps)
       return
     }
     setErrors({})
-    sending.mutate({ request: result.request, draft: values }, {
+    const request = autosave.draftId ? { ...result.request, draftId: autosave.draftId } : result.request
+    sending.mutate({ request, draft: { ...values, replacesEmailId: undefined } }, {
       onSuccess: () => {
         reset()
+        autosave.restart()
         dialog?.onQueued()
       },
       onError: (error) => {
@@ -202,7 +208,12 @@ export function ComposeForm({ aliases, keys, onSend, dialog }: ComposeFormProps)
             />
           )}
           <EncryptionFields values={values} errors={errors} keys={keys} disabled={busy} onChange={change} onShareChange={changeShare} />
-          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-end">
+            {autosave.status !== 'none' && (
+              <p className="text-xs text-muted-foreground sm:mr-auto" aria-live="polite" data-testid="draft-status">
+                {DRAFT_STATUS[autosave.status]}
+              </p>
+            )}
             {dialog ? (
               <Button type="submit" disabled={busy || dialog.delivering}>
                 {busy || dialog.delivering ? <Spinner decorative /> : <Send aria-hidden="true" />}

@@ -23,6 +23,8 @@ export interface ComposeValues {
   original?: { emailId: string; action: 'reply' | 'forward' }
   /** a forward's attachments of the original, as the user kept them (each removable) */
   attachments: ForwardedAttachment[]
+  /** a draft reopened from the mailbox's Drafts folder: the synced message its first save replaces */
+  replacesEmailId?: string
 }
 
 export interface ForwardedAttachment {

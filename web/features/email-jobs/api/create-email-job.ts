@@ -4,7 +4,7 @@ import { apiRequest } from '../../../lib/api-client.ts'
 /** What the compose page and the inbox dialog ask to send: the shared schema's parsed output. */
 export type EmailJobRequest = Pick<
   CreateEmailJobInput,
-  'to' | 'subject' | 'body' | 'fromAliasId' | 'fromProviderId' | 'useEncryption' | 'recipientPublicKey' | 'shareMyPublicKey' | 'myPublicKeyToShare' | 'original'
+  'to' | 'subject' | 'body' | 'fromAliasId' | 'fromProviderId' | 'draftId' | 'useEncryption' | 'recipientPublicKey' | 'shareMyPublicKey' | 'myPublicKeyToShare' | 'original'
 >
 
 export interface QueuedEmailJob {
@@ -21,6 +21,8 @@ export function createEmailJob(request: EmailJobRequest): Promise<QueuedEmailJob
     body: request.body,
     // an alias, or a connected mailbox sending as itself through its own SMTP server
     ...(request.fromProviderId ? { fromProviderId: request.fromProviderId } : { fromAliasId: request.fromAliasId }),
+    // the draft saved while writing leaves the mailbox's Drafts folder
+    ...(request.draftId ? { draftId: request.draftId } : {}),
     useEncryption: request.useEncryption,
     recipientPublicKey: request.useEncryption ? (request.recipientPublicKey ?? '') : '',
     shareMyPublicKey: request.shareMyPublicKey,

@@ -15,3 +15,9 @@ export function useArchiveFolders(): ReadonlyMap<string, string> {
     return archive ? [[p.id, archive.id] as const] : []
   })), [providers])
 }
+
+/** The ids of the accounts' Drafts folders (SPECIAL-USE \Drafts): a message there opens in compose to be finished. */
+export function useDraftsFolders(): ReadonlySet<string> {
+  const providers = useEmailProviders().data
+  return useMemo(() => new Set((providers ?? []).flatMap((p) => p.folders.filter((f) => f.specialUse === '\\Drafts').map((f) => f.id))), [providers])
+}

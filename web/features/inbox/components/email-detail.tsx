@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
-import { Archive, ArrowLeft, Forward, Mail, Printer, Reply, Trash2 } from 'lucide-react'
+import { Archive, ArrowLeft, Forward, Mail, Pencil, Printer, Reply, Trash2 } from 'lucide-react'
 import type { EmailDetailView, EmailListView } from '../../../../shared/email-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { Card } from '../../../components/ui/card.tsx'
@@ -10,7 +10,7 @@ import { toast } from '../../../components/ui/use-toast.ts'
 import { ApiError, errorMessage } from '../../../lib/api-client.ts'
 import { moveEmails, toastWithUndo, useDeleteEmails } from '../api/delete-emails.ts'
 import { refetchMail } from '../api/each-email.ts'
-import { useArchiveFolders, useTrashFolders } from '../api/trash-folders.ts'
+import { useArchiveFolders, useDraftsFolders, useTrashFolders } from '../api/trash-folders.ts'
 import { useAuth } from '../../../lib/auth-context.ts'
 import { useQueryClient } from '@tanstack/react-query'
 import { useEmail } from '../api/get-email.ts'
@@ -20,7 +20,7 @@ import { rememberOpened } from '../lib/keyboard-row.ts'
 import { emailsQueryKey, type EmailsPage } from '../api/get-emails.ts'
 import { CONVERSATION_DELETE_FAILED, CONVERSATION_DELETED, EMAIL_DELETE_FAILED, EMAIL_DELETED, READ_FAILED, STAR_FAILED, UNREAD_FAILED } from '../lib/inbox-toasts.ts'
 import { inboxSearch, readInboxView } from '../lib/inbox-view.ts'
-import { forwardDraft, replyDraft, type QuotedEmail } from '../lib/reply-draft.ts'
+import { editDraft, forwardDraft, replyDraft, type QuotedEmail } from '../lib/reply-draft.ts'
 import { ConversationMessage } from './conversation-message.tsx'
 import { useOpenCompose } from './inbox-compose-context.ts'
 import { MessageBody } from './message-body.tsx'
@@ -60,6 +60,7 @@ export function EmailDetail({ emailId }: { emailId: string }) {
   const userId = useAuth().user?.id ?? ''
   const trashFolders = useTrashFolders()
   const archiveFolders = useArchiveFolders()
+  const draftsFolders = useDraftsFolders()
   const [expanded, setExpanded] = useState<ReadonlySet<string>>()
   const [confirming, setConfirming] = useState(false)
 
@@ -146,6 +147,9 @@ export function EmailDetail({ emailId }: { emailId: string }) {
 
   // In Trash a delete is for good and asks first; elsewhere it moves to Trash with Undo in the toast.
   const inTrash = trashFolders.has(email.data.folderId)
+  // a draft saved as the mailbox (or by another mail app) opens in compose to be finished
+  const inDrafts = draftsFolders.has(email.data.folderId)
+  const finishDraft = async () => source && openCompose({ title: `Edit draft: ${source.subject || '(no subject)'}`, queuedTitle: 'Email sent', initial: editDraft(await quotedEmail(source)) })
   async function confirmDelete() {
     const ids = isConversation ? conversation.map((e) => e.id) : [emailId]
     try {
@@ -170,6 +174,7 @@ export function EmailDetail({ emailId }: { emailId: string }) {
           <span className="hidden sm:inline">Back</span>
         </Button>
         <div className="ml-auto flex flex-wrap gap-1">
+          {inDrafts && <ActionButton label="Edit draft" icon={Pencil} onClick={() => void finishDraft()} disabled={!source} />}
           <ActionButton label="Reply" icon={Reply} onClick={reply} disabled={!source} />
           <ActionButton label="Forward" icon={Forward} onClick={forward} disabled={!source} />
           {canArchive && <ActionButton label="Archive" icon={Archive} onClick={() => void archive()} />}

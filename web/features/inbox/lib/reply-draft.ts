@@ -8,6 +8,9 @@ export interface MailDraft {
   body: string
   original?: { emailId: string; action: 'reply' | 'forward' }
   attachments?: { id: string; filename: string; size: number }[]
+  /** a draft reopened from a Drafts folder: sent as that mailbox (`mailbox:<account id>`), replacing the synced copy */
+  fromAlias?: string
+  replacesEmailId?: string
   /** a reply: the account the original was synced from and whom it was addressed to (To and Cc), so compose can answer from that mailbox */
   receivedBy?: { providerId: string; to: string }
 }
@@ -55,4 +58,9 @@ export function forwardDraft(email: QuotedEmail): MailDraft {
     ...(email.id ? { original: { emailId: email.id, action: 'forward' as const } } : {}),
     attachments: (email.attachments ?? []).map(({ id, filename, size }) => ({ id, filename, size })),
   }
+}
+
+/** A draft from a Drafts folder, reopened in compose as the mailbox it was written as; its first save replaces the synced copy. */
+export function editDraft(email: QuotedEmail): MailDraft {
+  return { to: email.toAddress, subject: email.subject, body: email.text, fromAlias: email.providerId && `mailbox:${email.providerId}`, replacesEmailId: email.id }
 }

@@ -1,9 +1,7 @@
 import { Lock } from 'lucide-react'
 import type { AliasView } from '../../../../shared/alias-schemas.ts'
 import { Switch } from '../../../components/ui/switch.tsx'
-import { toast } from '../../../components/ui/use-toast.ts'
-import { errorMessage } from '../../../lib/api-client.ts'
-import { useUpdateAlias } from '../api/update-alias.ts'
+import { useAliasSetting } from './use-alias-setting.ts'
 import { aliasAddress } from '../lib/alias-state.ts'
 
 /**
@@ -11,25 +9,18 @@ import { aliasAddress } from '../lib/alias-state.ts'
  * has a default age key; webhook targets always get the message as it came.
  */
 export function ForwardEncryptionPanel({ alias }: { alias: AliasView }) {
-  const update = useUpdateAlias(alias.userId)
+  const { update, save } = useAliasSetting(alias)
   const headingId = `forward-encryption-${alias.id}`
   // shows the new position while it is saved (the list refetches before the mutation settles)
   const checked = update.isPending && update.variables ? update.variables.changes.encryptForwarded === true : alias.encryptForwarded
 
   function change(encryptForwarded: boolean) {
-    update.mutate(
-      { aliasId: alias.id, changes: { encryptForwarded } },
-      {
-        onSuccess: () =>
-          toast({
-            title: encryptForwarded ? 'Encryption On' : 'Encryption Off',
-            description: encryptForwarded
-              ? 'Mail forwarded by this alias is encrypted to your default key.'
-              : 'Mail forwarded by this alias is delivered as it came.',
-          }),
-        onError: (error) => toast({ title: 'Update Failed', description: errorMessage(error, 'Failed to update the alias'), variant: 'destructive' }),
-      },
-    )
+    save({ encryptForwarded }, {
+      title: encryptForwarded ? 'Encryption On' : 'Encryption Off',
+      description: encryptForwarded
+        ? 'Mail forwarded by this alias is encrypted to your default key.'
+        : 'Mail forwarded by this alias is delivered as it came.',
+    })
   }
 
   return (

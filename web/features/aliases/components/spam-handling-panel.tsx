@@ -1,9 +1,7 @@
 import { ShieldAlert } from 'lucide-react'
 import { SPAM_HANDLINGS, type AliasView, type SpamHandling } from '../../../../shared/alias-schemas.ts'
 import { NativeSelect } from '../../../components/ui/native-select.tsx'
-import { toast } from '../../../components/ui/use-toast.ts'
-import { errorMessage } from '../../../lib/api-client.ts'
-import { useUpdateAlias } from '../api/update-alias.ts'
+import { useAliasSetting } from './use-alias-setting.ts'
 import { aliasAddress } from '../lib/alias-state.ts'
 
 const LABELS: Record<SpamHandling, { option: string; done: string }> = {
@@ -17,19 +15,13 @@ const LABELS: Record<SpamHandling, { option: string; done: string }> = {
  * Mail it rejects outright is refused before it is accepted, whatever is chosen here.
  */
 export function SpamHandlingPanel({ alias }: { alias: AliasView }) {
-  const update = useUpdateAlias(alias.userId)
+  const { update, save } = useAliasSetting(alias)
   const headingId = `spam-handling-${alias.id}`
   // shows the new choice while it is saved (the list refetches before the mutation settles)
   const value = update.isPending && update.variables?.changes.spamHandling ? update.variables.changes.spamHandling : alias.spamHandling
 
   function change(spamHandling: SpamHandling) {
-    update.mutate(
-      { aliasId: alias.id, changes: { spamHandling } },
-      {
-        onSuccess: () => toast({ title: 'Spam Handling Saved', description: LABELS[spamHandling].done }),
-        onError: (error) => toast({ title: 'Update Failed', description: errorMessage(error, 'Failed to update the alias'), variant: 'destructive' }),
-      },
-    )
+    save({ spamHandling }, { title: 'Spam Handling Saved', description: LABELS[spamHandling].done })
   }
 
   return (

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { systemMailsTo } from '../../scripts/testing/mailbox.ts'
+import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
+import { fieldValue, splitMessage } from '../mail/raw-message.ts'
 
 let env: MailEnv
 beforeAll(async () => {
@@ -90,5 +92,29 @@ describe('bounces', () => {
     await expect.poll(async () => (await targetState(owner.userId, target)).consecutive).toBe(0)
     await bounceTimes(4, 4)
     expect(await targetState(owner.userId, target)).toMatchObject({ consecutive: 4, disabledAt: null })
+  }, 90_000)
+
+  it('a reply through a reverse alias that the contact\'s server refuses comes back to the owner as a readable notice, at once', async () => {
+    const mailbox = `me-${crypto.randomUUID().slice(0, 6)}@mailbox.example`
+    const alias = await env.createAlias(mailbox)
+    const [owner] = await env.db.sql<{ email: string }[]>`select email from users where id = ${alias.userId}`
+    const contact = `carol-${crypto.randomUUID().slice(0, 6)}@outside.example`
+    await env.send({ envelopeFrom: contact, to: alias.address, raw: `From: Carol <${contact}>\r\nTo: ${alias.address}\r\nSubject: Hi\r\nMessage-ID: <hi-${alias.id}@outside.example>\r\n\r\nHello\r\n` })
+    const forwarded = await waitFor(env.relay, 'message', () => env.relay.messages.find((m) => m.to.includes(mailbox)))
+    const reverse = splitMessage(forwarded.raw).headers.filter((h) => h.key === 'reply-to').map(fieldValue)[0]
+
+    env.relay.refuse.set(contact, 550)
+    const reply = `From: ${mailbox}\r\nTo: <${reverse}>\r\nSubject: Re: Hi\r\nMessage-ID: <re-${alias.id}@mailbox.example>\r\n\r\nMy private answer\r\n`
+    expect((await env.send({ envelopeFrom: mailbox, to: reverse, raw: reply })).accepted).toHaveLength(1)
+    const NOTICE_REPLY = 'Veilmail: your reply was not delivered'
+    await expect.poll(async () => (await systemMailsTo(env.mailbox, owner.email)).filter((m) => m.subject === NOTICE_REPLY).length, { timeout: 30_000 }).toBe(1)
+    const [mail] = (await systemMailsTo(env.mailbox, owner.email)).filter((m) => m.subject === NOTICE_REPLY)
+    expect(mail.text).toContain(`Your reply from ${alias.address} to ${contact} was refused by the receiving server for good:\n\n550 5.1.1 <${contact}>: mailbox unavailable`)
+    expect(mail.text).not.toContain('My private answer')
+    const [notice] = await env.db.sql<{ entries: unknown[] }[]>`select entries from bounce_notices where user_id = ${alias.userId}`
+    expect(notice.entries).toEqual([{ alias: alias.address, target: contact, code: 550, reason: `550 5.1.1 <${contact}>: mailbox unavailable`, count: 1, disabled: false, reply: true }])
+    // a reply's bounce counts against no forward target
+    expect(await env.db.sql`select 1 from target_bounces where user_id = ${alias.userId}`).toHaveLength(0)
+    env.relay.refuse.delete(contact)
   }, 90_000)
 })

@@ -1,6 +1,7 @@
 // Queue `forward-reply`: a reply the user wrote to a reverse alias, re-sent from the alias to
 // the outside contact (the MX already checked it came from the alias owner's mailbox). One job
-// per reverse alias named in the envelope, so a reply to several contacts reaches each.
+// per reverse alias named in the envelope, so a reply to several contacts reaches each. A reply
+// the contact's server refuses for good comes back to the owner as a notice (reply-bounce.ts).
 import { getReverseAlias, findUserReverseAliases } from '../../db/reverse-aliases.ts'
 import { knownThreadMessageIds } from '../../db/thread-message-ids.ts'
 import { domainOf } from '../../lib/mail-address.ts'
@@ -16,6 +17,9 @@ import { fieldValue, firstValue, joinMessage, messageIds, splitMessage, utf8 } f
 import { replyHeaders } from './reply-headers.ts'
 import { scrubReplyMime } from './reply-mime.ts'
 import { isReverseAliasLocalPart } from '../mail/reverse-alias-address.ts'
+import { relayReason } from './keep-undelivered.ts'
+import { noticeReplyBounce } from './reply-bounce.ts'
+import { isHardBounce } from './target-bounce.ts'
 
 /** References kept at most (a thread deeper than this loses its oldest links, RFC 5322 §3.6.4 allows that). */
 const MAX_REFERENCES = 100
@@ -44,7 +48,10 @@ export function forwardReplyHandler(deps: DeliveryDeps) {
       try {
         await deps.transport.send({ id: delivery.id, from: aliasAddress, to: reverse.contactAddress, raw: message })
       } catch (error) {
-        if (error instanceof PermanentDeliveryError) return { status: 'failed', reason: `smtp-${error.responseCode ?? 'rejected'}` }
+        if (error instanceof PermanentDeliveryError) {
+          if (isHardBounce(error.responseCode)) await noticeReplyBounce(tx, deps, { alias, contact: reverse.contactAddress, code: error.responseCode, reason: relayReason(error) })
+          return { status: 'failed', reason: `smtp-${error.responseCode ?? 'rejected'}` }
+        }
         throw error
       }
       return { status: 'sent' }

@@ -12,6 +12,7 @@ import { requestEarly } from '../lib/early-requests.ts'
 import { EMAIL_PROVIDERS_URL } from '../lib/email-providers.ts'
 
 export const loadHomePage = () => import('./routes/home.tsx')
+export const loadInboxFrame = () => import('./routes/inbox-frame.tsx')
 export const loadInboxPage = () => import('./routes/inbox.tsx')
 export const loadInboxEmailPage = () => import('./routes/inbox-email.tsx')
 
@@ -25,6 +26,7 @@ export function preloadPage(pathname: string, search: string): void {
   const message = MESSAGE_PATH.exec(pathname)?.[1]
   if (pathname !== '/inbox' && !message) return
   const view = readInboxView(new URLSearchParams(search))
+  loadInboxFrame().catch(() => {})
   ;(message ? loadInboxEmailPage() : loadInboxPage()).catch(() => {})
   requestEarly(message ? emailUrl(message) : emailsUrl(view))
   requestEarly(EMAIL_PROVIDERS_URL)

@@ -4,7 +4,7 @@ import { AppShell } from './layout/app-shell.tsx'
 import { RedirectSignedIn } from './layout/redirect-signed-in.tsx'
 import { RequireAuth } from './layout/require-auth.tsx'
 import { RouteError } from './layout/route-error.tsx'
-import { loadHomePage, loadInboxEmailPage, loadInboxPage } from './page-preload.ts'
+import { loadHomePage, loadInboxEmailPage, loadInboxFrame, loadInboxPage } from './page-preload.ts'
 import { IndexRoute } from './routes/index.tsx'
 import { lazyRoute } from './lazy-route.ts'
 
@@ -26,6 +26,7 @@ const UnsubscribeRoute = lazyRoute(() => import('./routes/unsubscribe.tsx'), (m)
 const SettingsRoute = lazyRoute(() => import('./routes/settings.tsx'), (m) => m.SettingsRoute)
 const ComposeRoute = lazyRoute(() => import('./routes/compose.tsx'), (m) => m.ComposeRoute)
 const DecryptRoute = lazyRoute(() => import('./routes/decrypt.tsx'), (m) => m.DecryptRoute)
+const InboxFrameRoute = lazyRoute(loadInboxFrame, (m) => m.InboxFrameRoute)
 const InboxRoute = lazyRoute(loadInboxPage, (m) => m.InboxRoute)
 const InboxSettingsRoute = lazyRoute(() => import('./routes/inbox-settings.tsx'), (m) => m.InboxSettingsRoute)
 const InboxEmailRoute = lazyRoute(loadInboxEmailPage, (m) => m.InboxEmailRoute)
@@ -59,9 +60,16 @@ export const router = createBrowserRouter([
       { path: '/settings', element: signedIn(<SettingsRoute />) },
       { path: '/compose', element: signedIn(<ComposeRoute />) },
       { path: '/decrypt', element: signedIn(<DecryptRoute />) },
-      { path: '/inbox', element: signedIn(<InboxRoute />) },
-      { path: '/inbox/settings', element: signedIn(<InboxSettingsRoute />) },
-      { path: '/inbox/:emailId', element: signedIn(<InboxEmailRoute />) },
+      {
+        // one frame for the list, a message and the settings (routes/inbox-frame.tsx)
+        path: '/inbox',
+        element: signedIn(<InboxFrameRoute />),
+        children: [
+          { index: true, element: <InboxRoute /> },
+          { path: 'settings', element: <InboxSettingsRoute /> },
+          { path: ':emailId', element: <InboxEmailRoute /> },
+        ],
+      },
       { path: '/about', element: <AboutRoute /> },
       { path: '/privacy', element: <PrivacyRoute /> },
       { path: '/terms', element: <TermsRoute /> },

@@ -4,24 +4,20 @@ import { PageHeader } from '../../components/layout/page-header.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { useDocumentTitle } from '../../hooks/use-document-title.ts'
 import { MailboxSettings } from '../../features/mailboxes/components/mailbox-settings.tsx'
-import { InboxLayout } from '../../features/inbox/components/inbox-layout.tsx'
-import { inboxParts } from '../inbox/inbox-parts.ts'
 
-/** /inbox/settings: connected IMAP accounts, the inbox's third view (its sidebar beside it, a way back to the list). */
+/** /inbox/settings: connected IMAP accounts, the inbox's third view (in the inbox's frame, its sidebar beside it; a way back to the list). */
 export function InboxSettingsRoute() {
   useDocumentTitle('IMAP Account Settings')
   return (
-    <InboxLayout parts={inboxParts}>
-      <div className="grid min-w-0 gap-6">
-        <Button asChild variant="ghost" size="sm" className="w-fit">
-          <Link to="/inbox">
-            <ArrowLeft aria-hidden="true" />
-            Back to inbox
-          </Link>
-        </Button>
-        <PageHeader title="IMAP Account Settings" subtitle="Connect the mailboxes whose mail Veilmail shows in your inbox" />
-        <MailboxSettings />
-      </div>
-    </InboxLayout>
+    <div className="grid min-w-0 gap-6">
+      <Button asChild variant="ghost" size="sm" className="w-fit">
+        <Link to="/inbox">
+          <ArrowLeft aria-hidden="true" />
+          Back to inbox
+        </Link>
+      </Button>
+      <PageHeader title="IMAP Account Settings" subtitle="Connect the mailboxes whose mail Veilmail shows in your inbox" />
+      <MailboxSettings />
+    </div>
   )
 }

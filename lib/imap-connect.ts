@@ -48,7 +48,7 @@ export interface ImapConnectOptions {
 }
 
 /** Node's and OpenSSL's codes for a certificate that could not be verified, or a TLS handshake that failed. */
-const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_CERT|ERR_SSL|HOSTNAME_MISMATCH|ERR_TLS)/
+export const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_CERT|ERR_SSL|HOSTNAME_MISMATCH|ERR_TLS)/
 /** Codes of a server (or network) that did not answer in time: DNS, TCP, the greeting, a silent socket. */
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ETIMEOUT', 'GREETING_TIMEOUT', 'CONNECT_TIMEOUT', 'EAI_AGAIN'])
 

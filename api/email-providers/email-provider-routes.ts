@@ -2,7 +2,8 @@
 // it sealed and queues its first sync, whose login is the credentials check; the browser polls
 // the job. Every IMAP connection is made by the sync process, never here.
 import { randomUUID } from 'node:crypto'
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
+import type { AuthedEnv } from '../auth/session.ts'
 import * as v from 'valibot'
 import { deleteEmailProvider, findEmailProvider, getProviderForSync, insertEmailProvider, stalledProviderIds, listEmailProviders, reconnectProvider, updateProviderSmtp, type EmailProviderRow } from '../../db/email-providers.ts'
 import { forgetFolderCursor, listFolderCounts, setFolderEnabled, type FolderCountRow } from '../../db/mailbox-folders.ts'
@@ -59,6 +60,12 @@ async function viewOf(c: { var: AppEnv['Variables'] & { user: { id: string } } }
   return providerView(config, row, folders, stalled)
 }
 
+/** Another user's account answers 404 whatever the body: checked before the body is. */
+const ownAccount: MiddlewareHandler<AuthedEnv> = async (c, next) => {
+  if (!(await findEmailProvider(c.var.deps.sql, c.var.user.id, c.req.param('providerId')!))) return notFound(c)
+  await next()
+}
+
 export const emailProviderRoutes = new Hono<AppEnv>()
   .get('/', signedIn, async (c) => {
     const { sql, config } = c.var.deps
@@ -103,11 +110,7 @@ export const emailProviderRoutes = new Hono<AppEnv>()
     if (!deleted) return notFound(c)
     return c.json({ message: 'Email account removed' })
   })
-  .patch('/:providerId', signedIn, async (c, next) => {
-    // another user's account answers 404 whatever the body
-    if (!(await findEmailProvider(c.var.deps.sql, c.var.user.id, c.req.param('providerId')))) return notFound(c)
-    await next()
-  }, jsonBody(UpdateEmailProviderSchema), async (c) => {
+  .patch('/:providerId', signedIn, ownAccount, jsonBody(UpdateEmailProviderSchema), async (c) => {
     // a login that failed is fixed here instead of removing the account; as when adding, the next
     // sync's login is the check (the API never connects to IMAP), its job id for the page to poll
     const { sql, boss, config } = c.var.deps
@@ -138,11 +141,7 @@ export const emailProviderRoutes = new Hono<AppEnv>()
     if (!jobId) return notFound(c)
     return c.json({ message: 'Sync queued', jobId, provider: await viewOf(c, providerId) }, 202)
   })
-  .patch('/:providerId/folders', signedIn, async (c, next) => {
-    // another user's account answers 404 whatever the body
-    if (!(await findEmailProvider(c.var.deps.sql, c.var.user.id, c.req.param('providerId')))) return notFound(c)
-    await next()
-  }, jsonBody(UpdateFolderSchema), async (c) => {
+  .patch('/:providerId/folders', signedIn, ownAccount, jsonBody(UpdateFolderSchema), async (c) => {
     const { sql, boss } = c.var.deps
     const providerId = c.req.param('providerId')
     const { path, enabled } = c.req.valid('json')
@@ -162,11 +161,7 @@ export const emailProviderRoutes = new Hono<AppEnv>()
     const jobId = enabled ? await requestSync(sql, boss, providerId) : undefined
     return c.json({ message: enabled ? 'Folder will be synced' : 'Folder no longer synced', jobId: jobId ?? null, provider: await viewOf(c, providerId) })
   })
-  .put('/:providerId/smtp', signedIn, async (c, next) => {
-    // another user's account answers 404 whatever the body
-    if (!(await findEmailProvider(c.var.deps.sql, c.var.user.id, c.req.param('providerId')))) return notFound(c)
-    await next()
-  }, jsonBody(UpdateSmtpSchema), async (c) => {
+  .put('/:providerId/smtp', signedIn, ownAccount, jsonBody(UpdateSmtpSchema), async (c) => {
     const { sql, config } = c.var.deps
     const providerId = c.req.param('providerId')
     const input = c.req.valid('json')

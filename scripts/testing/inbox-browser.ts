@@ -82,3 +82,14 @@ export async function waitForSyncJob(page: Page, jobUrl: string): Promise<void> 
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
 }
+
+/** A row of the inbox list, by its subject. */
+export const emailRow = (p: Page, subject: string) => p.getByTestId('email-row').filter({ has: p.getByTestId('row-subject').getByText(subject, { exact: true }) })
+
+/** Opens a message from the list at `inboxUrl` by its subject and sender, and waits for its detail. */
+export async function openMessage(p: Page, inboxUrl: string, subject: string, sender: RegExp): Promise<void> {
+  await p.goto(inboxUrl)
+  await emailRow(p, subject).getByRole('button', { name: sender }).click()
+  await p.waitForURL(/\/inbox\/[0-9a-f-]{36}$/)
+  await p.getByTestId('email-detail').getByRole('heading', { name: subject, level: 1 }).waitFor()
+}

@@ -10,7 +10,7 @@ import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
 import { screenshotOnFailure } from '../../scripts/testing/browser-suite.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
-import { connectMailbox, createAliasFromPage, startInboxBrowser, type InboxBrowser } from '../../scripts/testing/inbox-browser.ts'
+import { connectMailbox, createAliasFromPage, openMessage, startInboxBrowser, type InboxBrowser } from '../../scripts/testing/inbox-browser.ts'
 import type { MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
 import type { WebServer } from '../../scripts/testing/web-server.ts'
@@ -67,16 +67,8 @@ async function flagsOnServer(messageId: string): Promise<string[] | undefined> {
 }
 
 const toast = (p: Page, title: string) => p.getByTestId('toast').filter({ has: p.getByText(title, { exact: true }) })
-const row = (p: Page, subject: string) => p.getByTestId('email-row').filter({ has: p.getByTestId('row-subject').getByText(subject, { exact: true }) })
 const printCalls = (p: Page) => p.evaluate(() => (window as unknown as { printed: string[] }).printed)
 
-/** Opens a message from the list by its subject and waits for its detail. */
-async function openMessage(p: Page, subject: string, sender: RegExp) {
-  await p.goto(server.url + '/inbox')
-  await row(p, subject).getByRole('button', { name: sender }).click()
-  await p.waitForURL(/\/inbox\/[0-9a-f-]{36}$/)
-  await p.getByTestId('email-detail').getByRole('heading', { name: subject, level: 1 }).waitFor()
-}
 
 beforeAll(async () => {
   if (!run) return
@@ -111,7 +103,7 @@ afterAll(async () => {
 
 describe.skipIf(!run)('forward and print in the inbox detail', () => {
   it('forwards a message with its attachments: empty To, "Fwd: " subject, the original quoted, one attachment removed, the relay gets it from the alias, and the original gets $Forwarded', async () => {
-    await openMessage(page, 'Trip photos', /Dora Explorer/)
+    await openMessage(page, server.url + '/inbox', 'Trip photos', /Dora Explorer/)
     await page.getByTestId('email-detail').getByRole('button', { name: 'Forward' }).first().click()
     // the dialog says what it is for
     const dialog = page.getByRole('dialog', { name: 'Forward: Trip photos' })
@@ -166,7 +158,7 @@ describe.skipIf(!run)('forward and print in the inbox detail', () => {
   }, 90_000)
 
   it('forwards the newest message of a conversation, from the bottom Forward button', async () => {
-    await openMessage(page, 'Re: Map route', /Dora Explorer \(2\)/)
+    await openMessage(page, server.url + '/inbox', 'Re: Map route', /Dora Explorer \(2\)/)
     await page.getByTestId('email-detail').getByText('2 messages').waitFor()
     await page.getByTestId('email-detail').getByRole('button', { name: 'Forward' }).last().click()
     const form = page.getByRole('dialog', { name: 'Forward: Re: Map route' }).getByRole('form', { name: 'Compose Email' })
@@ -188,7 +180,7 @@ describe.skipIf(!run)('forward and print in the inbox detail', () => {
       w.printed = []
       window.print = () => void w.printed.push(document.querySelector('[data-testid="email-detail"] h1')?.textContent ?? '')
     })
-    await openMessage(page, 'Trip photos', /Dora Explorer/)
+    await openMessage(page, server.url + '/inbox', 'Trip photos', /Dora Explorer/)
     expect(await printCalls(page)).toEqual([])
     await page.getByTestId('email-detail').getByRole('button', { name: 'Print' }).click()
     await expect.poll(() => printCalls(page)).toEqual(['Trip photos'])

@@ -10,7 +10,7 @@ import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
 import { screenshotOnFailure } from '../../scripts/testing/browser-suite.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
-import { connectMailbox, createAliasFromPage, startInboxBrowser, type InboxBrowser } from '../../scripts/testing/inbox-browser.ts'
+import { connectMailbox, createAliasFromPage, emailRow, openMessage, startInboxBrowser, type InboxBrowser } from '../../scripts/testing/inbox-browser.ts'
 import type { MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
 import { startMailboxSmtp, type MailboxSmtpStandIn } from '../../scripts/testing/mailbox-smtp-stand-in.ts'
@@ -36,14 +36,6 @@ const mail = (o: { to: string; subject: string; id: string; minute: number; body
 ].join(CRLF)
 
 const toast = (p: Page, title: string) => p.getByTestId('toast').filter({ has: p.getByText(title, { exact: true }) })
-const row = (p: Page, subject: string) => p.getByTestId('email-row').filter({ has: p.getByTestId('row-subject').getByText(subject, { exact: true }) })
-
-async function openMessage(p: Page, subject: string) {
-  await p.goto(server.url + '/inbox')
-  await row(p, subject).getByRole('button', { name: /Alex/ }).click()
-  await p.waitForURL(/\/inbox\/[0-9a-f-]{36}$/)
-  await p.getByTestId('email-detail').getByRole('heading', { name: subject, level: 1 }).waitFor()
-}
 
 beforeAll(async () => {
   if (!run) return
@@ -91,7 +83,7 @@ describe.skipIf(!run)('sending as the mailbox itself', () => {
   })
 
   it('a reply to mail that came to the mailbox starts from it (mailboxes listed before aliases), leaves through its server and lands in its Sent folder', async () => {
-    await openMessage(page, 'Dinner on Friday')
+    await openMessage(page, server.url + '/inbox', 'Dinner on Friday', /Alex/)
     await page.getByTestId('email-detail').getByRole('button', { name: 'Reply' }).first().click()
     const dialog = page.getByRole('dialog', { name: 'Reply to: Dinner on Friday' })
     const form = dialog.getByRole('form', { name: 'Compose Email' })
@@ -158,7 +150,7 @@ describe.skipIf(!run)('sending as the mailbox itself', () => {
       return page.getByRole('link', { name: /^Drafts/ }).waitFor({ timeout: 3000 }).then(() => true, () => false)
     }, { timeout: 30_000, interval: 500 }).toBe(true)
     await page.getByRole('link', { name: /^Drafts/ }).click()
-    await row(page, 'Weekend trip').getByRole('button', { name: /sam/ }).click()
+    await emailRow(page, 'Weekend trip').getByRole('button', { name: /sam/ }).click()
     await page.getByTestId('email-detail').getByRole('heading', { name: 'Weekend trip', level: 1 }).waitFor()
     await page.getByTestId('email-detail').getByRole('button', { name: 'Edit draft' }).click()
     const again = page.getByRole('dialog', { name: 'Edit draft: Weekend trip' }).getByRole('form', { name: 'Compose Email' })
@@ -177,7 +169,7 @@ describe.skipIf(!run)('sending as the mailbox itself', () => {
   }, 120_000)
 
   it('a reply to mail an alias forwarded into the mailbox does not start from the mailbox', async () => {
-    await openMessage(page, 'Your order')
+    await openMessage(page, server.url + '/inbox', 'Your order', /Alex/)
     await page.getByTestId('email-detail').getByRole('button', { name: 'Reply' }).first().click()
     const form = page.getByRole('dialog', { name: 'Reply to: Your order' }).getByRole('form', { name: 'Compose Email' })
     expect(await form.getByLabel('From').inputValue()).not.toBe(`mailbox:${providerId}`)

@@ -9,6 +9,7 @@
 import net from 'node:net'
 import tls from 'node:tls'
 import nodemailer from 'nodemailer'
+import { TLS_CODES } from '../../lib/imap-connect.ts'
 import { BlockedAddressError, resolvePublicAddress, type Lookup } from '../../lib/ssrf-guard.ts'
 import type { SmtpServer } from '../../shared/mailbox-smtp-schemas.ts'
 
@@ -97,9 +98,6 @@ export async function sendThroughMailbox(server: SmtpServer, auth: SmtpAuth, mes
     transport.close()
   }
 }
-
-/** Node's and OpenSSL's codes for a certificate that could not be verified, or a TLS handshake that failed. */
-const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_CERT|ERR_SSL|HOSTNAME_MISMATCH|ERR_TLS)/
 
 /** Sorts nodemailer's errors (by code and reply code, never by the words of a server) into the user's sentence. */
 export function classifySmtpError(error: unknown, server: SmtpServer): MailboxSendError {

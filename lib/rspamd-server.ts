@@ -110,13 +110,16 @@ export async function startRspamd(options: RspamdOptions): Promise<RspamdServer>
   const port = options.port ?? (await freePort())
   const files = { ...configFiles(port, options.dnsServers), ...Object.fromEntries(Object.entries(options.localConfig ?? {}).map(([name, text]) => [`local.d/${name}`, text])) }
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text)
-  await stopOrphan(path.join(dir, 'run', 'rspamd.pid'))
+  // rspamd in the foreground (-f) writes no pid file: ours, for the next start to find an orphan
+  const pidFile = path.join(dir, 'run', 'veilmail-rspamd.pid')
+  await stopOrphan(pidFile)
 
   const vars = { CONFDIR: STOCK_CONFIG, LOCAL_CONFDIR: dir, DBDIR: path.join(dir, 'db'), RUNDIR: path.join(dir, 'run'), LOGDIR: dir }
   const args = ['-f', '-c', path.join(dir, 'rspamd.conf'), ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}=${v}`])]
   // rspamd refuses to run its workers as root without a user to switch to; its files here are ours
   if (process.getuid?.() === 0) args.push('-i')
   const child = spawn(binary, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] })
+  if (child.pid) writeFileSync(pidFile, `${child.pid}\n`)
   let output = ''
   child.stderr.on('data', (chunk: Buffer) => { output = (output + chunk.toString('utf8')).slice(-4000) })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))

@@ -156,11 +156,33 @@ async function startSpamFilter(): Promise<string | undefined> {
     return undefined
   }
   const url = rspamd.url
-  void rspamd.exited.then(() => {
-    if (!shuttingDown) say(`rspamd exited (see ${path.join(dir, 'rspamd.log')}); the MX accepts mail unscored until npm start is run again`)
-  })
+  superviseRspamd(rspamd, dir, Number(new URL(url).port))
   say(`spam filter: rspamd at ${url}`)
   return url
+}
+
+/** rspamd restarted on the same port with backoff when it dies; meanwhile the MX accepts mail unscored (fail open). */
+function superviseRspamd(current: RspamdServer, dir: string, port: number, attempt = 0) {
+  const started = Date.now()
+  void current.exited.then(async () => {
+    if (shuttingDown) return
+    let next = Date.now() - started > 60_000 ? 0 : attempt + 1
+    for (;;) {
+      const delay = Math.min(30_000, 1000 * 2 ** Math.max(0, next - 1))
+      say(`rspamd exited (see ${path.join(dir, 'rspamd.log')}); mail is accepted unscored until it is back, restarting in ${delay / 1000}s`)
+      await new Promise((r) => setTimeout(r, delay))
+      if (shuttingDown) return
+      try {
+        rspamd = await startRspamd({ dir, dnsServers: cfg.dnsServers, port })
+        if (shuttingDown) return await rspamd.stop()
+        say(`rspamd restarted (pid ${rspamd.pid})`)
+        return superviseRspamd(rspamd, dir, port, next)
+      } catch (error) {
+        say(`rspamd did not start: ${error instanceof Error ? error.message : String(error)}`)
+        next++
+      }
+    }
+  })
 }
 
 /** The embedded Postgres restarted with backoff when it dies (killed, out of memory). */

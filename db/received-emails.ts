@@ -247,14 +247,39 @@ export async function listConversationPage(db: Db, userId: string, q: ListQuery)
     order by e.received_at desc, e.id desc`
 }
 
+/** Newest messages of the list a search first looks through, for each conversation a page needs. */
+export const SEARCH_WINDOW_PER_THREAD = 40
+
 /**
- * A search's page of conversations and their total from one pass over its matches (issue 26): the
- * matching messages (found through the trigram index of migration 0063) are read and grouped by
- * conversation once, and the page and the count both come from that grouping, where a page and a
- * separate count would each read every match. Undefined total: the page is past the last one.
+ * A search's page of conversations (issue 26). First the newest messages of the list are looked
+ * through (an index-only walk of the list index gives their ids, SEARCH_WINDOW_PER_THREAD for each
+ * conversation up to the page's end): when their matches hold the page's conversations, the page
+ * is exact (a conversation whose newest match is older than the window sorts after every one in
+ * it) and its total is not counted (`more`: there may be more). A word in a tenth of the mail is
+ * so answered from a few thousand messages instead of its tens of thousands. Otherwise every match
+ * is read once, through the trigram index of migration 0063, for the page and its total together.
+ * Undefined total without `more`: the page is past the last one.
  */
-export async function searchConversationPage(db: Db, userId: string, q: ListQuery & { search: StoredSearch }): Promise<{ rows: ReceivedEmailListRow[]; total?: number }> {
+export async function searchConversationPage(db: Db, userId: string, q: ListQuery & { search: StoredSearch }, windowPerThread = SEARCH_WINDOW_PER_THREAD): Promise<{ rows: ReceivedEmailListRow[]; total?: number; more?: boolean }> {
   const matching = db`${listScope(db, userId, q)} and not deleted ${searchCondition(db, q.search)}`
+  const window = (q.offset + q.limit) * windowPerThread
+  const recent = await db<(ReceivedEmailListRow & { threads: number; walked: number })[]>`
+    with walk as materialized (
+      select id from received_emails where ${listScope(db, userId, q)} and not deleted order by received_at desc, id desc limit ${window}),
+    threads as materialized (
+      select e.thread_id, max(e.received_at) as newest from walk w cross join lateral (
+        select thread_id, received_at from received_emails where id = w.id ${searchCondition(db, q.search, true)} offset 0) e
+      group by e.thread_id),
+    page as (select thread_id from threads order by newest desc, thread_id desc offset ${q.offset} limit ${q.limit})
+    select e.*, (select count(*)::int from threads) as threads, (select count(*)::int from walk) as walked from page t cross join lateral (
+      select ${listColumns(db)} from received_emails
+      where user_id = ${userId} and thread_id = t.thread_id and ${matching}
+      order by received_at desc, id desc limit ${PAGE_THREAD_MESSAGES}) e
+    order by e.received_at desc, e.id desc`
+  const threadsInWindow = recent[0]?.threads ?? 0
+  // the window was the whole list: what it found is all there is
+  if (recent.length > 0 && recent[0].walked < window) return { rows: recent, total: threadsInWindow }
+  if (threadsInWindow >= q.offset + q.limit) return { rows: recent, more: true }
   const rows = await db<(ReceivedEmailListRow & { total: number })[]>`
     with threads as materialized (select thread_id, max(received_at) as newest from received_emails where ${matching} group by thread_id),
     page as (select thread_id from threads order by newest desc, thread_id desc offset ${q.offset} limit ${q.limit})

@@ -90,8 +90,9 @@ export interface UnsearchedAccountView { providerId: string; email: string; reas
 
 /**
  * GET /api/emails: `total` (the list's conversations) only when paged by=conversation; with `q`,
- * `unsearched` names the accounts whose bodies were not searched this time.
+ * `unsearched` names the accounts whose bodies were not searched this time, and `more` instead of
+ * `total` says the page came from the newest mail and more results may follow (not counted).
  */
-export interface EmailListPage { success: true; emails: EmailListView[]; total?: number; unsearched?: UnsearchedAccountView[] }
+export interface EmailListPage { success: true; emails: EmailListView[]; total?: number; more?: true; unsearched?: UnsearchedAccountView[] }
 
 export interface EmailCountsView { success: true; total: number; unread: number; starred: number; bytes: number }

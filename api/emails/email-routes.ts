@@ -49,10 +49,10 @@ export const emailRoutes = new Hono<AppEnv>()
     const body = searching ? await searchBodies(c.var.deps, c.var.user.id, parsed.search.words, where) : undefined
     const scope = { ...where, category: q.category, ...(body ? { search: { search: parsed.search, bodyIds: body.ids } } : {}) }
     const byConversation = q.by === 'conversation'
-    const [rows, total] = scope.search && byConversation
-      // a search reads its matches once for the page and the total
+    const [rows, total, more] = scope.search && byConversation
+      // a search looks through the newest mail first, else reads its matches once for the page and the total
       ? await searchConversationPage(sql, c.var.user.id, { ...scope, search: scope.search, limit: q.limit, offset: q.offset })
-        .then(async (page) => [page.rows, page.total ?? await countConversations(sql, c.var.user.id, scope)] as const)
+        .then(async (page) => [page.rows, page.more ? undefined : page.total ?? await countConversations(sql, c.var.user.id, scope), page.more] as const)
       : await Promise.all([
         (byConversation ? listConversationPage : listReceivedEmails)(sql, c.var.user.id, { ...scope, limit: q.limit, offset: q.offset }),
         byConversation ? countConversations(sql, c.var.user.id, scope) : undefined,
@@ -62,7 +62,8 @@ export const emailRoutes = new Hono<AppEnv>()
     if (q.folder && rows.length === 0 && !(await findUserFolder(sql, c.var.user.id, q.folder))) return notFound(c)
     const box = receivedMailBox(config)
     const page: EmailListPage = {
-      success: true, emails: rows.map((r) => listView(box, r, 100)), ...(total === undefined ? {} : { total }), ...(body ? { unsearched: body.unsearched } : {}),
+      success: true, emails: rows.map((r) => listView(box, r, 100)), ...(total === undefined ? {} : { total }), ...(more ? { more } : {}),
+      ...(body ? { unsearched: body.unsearched } : {}),
     }
     return c.json(page)
   })

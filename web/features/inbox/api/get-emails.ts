@@ -9,8 +9,8 @@ export const emailListsKey = (userId: string) => ['emails', userId] as const
 export const emailsQueryKey = (userId: string, view: Pick<InboxView, 'account' | 'folder' | 'category' | 'page' | 'q'>) =>
   [...emailListsKey(userId), view.account, view.folder ?? 'all', view.category, view.q ?? '', view.category === 'unread' ? 0 : view.page] as const
 
-/** A list's messages and, when paged, how many conversations the whole list holds (the pager's total); a search's accounts left out. */
-export interface EmailsPage { emails: EmailListView[]; conversations?: number; unsearched?: UnsearchedAccountView[] }
+/** A list's messages and, when paged, how many conversations the whole list holds (the pager's total, or `more`: a search's, uncounted); a search's accounts left out. */
+export interface EmailsPage { emails: EmailListView[]; conversations?: number; more?: boolean; unsearched?: UnsearchedAccountView[] }
 
 /**
  * A page of 50 conversations, newest first, with their total (the rows and the pager count the same
@@ -19,7 +19,7 @@ export interface EmailsPage { emails: EmailListView[]; conversations?: number; u
  */
 export async function getEmails(view: Pick<InboxView, 'account' | 'folder' | 'category' | 'page' | 'q'>): Promise<EmailsPage> {
   const page = await apiGet<EmailListPage>(emailsUrl(view))
-  return { emails: page.emails, conversations: page.total, unsearched: page.unsearched }
+  return { emails: page.emails, conversations: page.total, more: page.more, unsearched: page.unsearched }
 }
 
 /** The list's URL for a view (also read early, at start-up: web/app/page-preload.ts). */

@@ -181,9 +181,10 @@ export function EmailList() {
     view.category === 'unread'
       ? { text: unreadSummary(conversations.length) }
       : {
-          text: pageRange(view.page, PAGE_SIZE, shown, Math.max(total, view.page * PAGE_SIZE + shown)),
+          // a search's total is not counted when its page came from the newest mail: "of many", as long as pages are full
+          text: emails.data?.more ? `${view.page * PAGE_SIZE + 1}-${view.page * PAGE_SIZE + shown} of many` : pageRange(view.page, PAGE_SIZE, shown, Math.max(total, view.page * PAGE_SIZE + shown)),
           hasPrevious: view.page > 0,
-          hasNext: (view.page + 1) * PAGE_SIZE < total,
+          hasNext: emails.data?.more ? shown === PAGE_SIZE : (view.page + 1) * PAGE_SIZE < total,
           onPrevious: () => go({ page: view.page - 1 }),
           onNext: () => go({ page: view.page + 1 }),
         }

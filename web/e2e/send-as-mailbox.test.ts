@@ -152,6 +152,7 @@ describe.skipIf(!run)('sending as the mailbox itself', () => {
     await page.getByRole('link', { name: /^Drafts/ }).click()
     await emailRow(page, 'Weekend trip').getByRole('button', { name: /sam/ }).click()
     await page.getByTestId('email-detail').getByRole('heading', { name: 'Weekend trip', level: 1 }).waitFor()
+    await page.screenshot({ path: `${SCREENSHOTS}/inbox-draft-detail-1280.png` })
     await page.getByTestId('email-detail').getByRole('button', { name: 'Edit draft' }).click()
     const again = page.getByRole('dialog', { name: 'Edit draft: Weekend trip' }).getByRole('form', { name: 'Compose Email' })
     expect(await again.getByLabel('From').inputValue()).toBe(`mailbox:${providerId}`)

@@ -139,6 +139,27 @@ describe.runIf(run)('sending as a connected mailbox', () => {
     await untilStatus(body.jobId, 'sent')
   })
 
+  it('like every send: a server that refuses connections is tried again (retrying, the reason shown) until it answers; Undo cancels one not yet gone', async () => {
+    const closed = await startMailboxSmtp(dovecot.certificates, 'tls')
+    await closed.close() // its port now refuses connections
+    await setSmtp({ host: '127.0.0.1', port: closed.port, security: 'tls' })
+    const subject = `retried ${crypto.randomUUID()}`
+    const { body } = await compose({ subject })
+    await expect.poll(async () => (await status(body.jobId)).lastError, { timeout: 30_000, interval: 100 }).toMatch(/refused the connection/)
+    expect((await status(body.jobId)).status).toMatch(/^(retrying|sending)$/)
+    // the user fixes the port: the next try goes through
+    await setSmtp({ host: '127.0.0.1', port: smtp.port, security: 'tls' })
+    await submitted(smtp, subject)
+    await untilStatus(body.jobId, 'sent')
+    expect((await status(body.jobId)).currentRetries).toBeGreaterThanOrEqual(1)
+
+    const later = `undone ${crypto.randomUUID()}`
+    const queued = await compose({ subject: later, scheduledAt: new Date(Date.now() + 60_000).toISOString() })
+    expect((await client.json(client.post(`/api/email-jobs/${queued.body.jobId}/cancel`))).body).toMatchObject({ success: true })
+    expect((await status(queued.body.jobId)).status).toBe('cancelled')
+    expect(smtp.messages.some((m) => m.raw.includes(later))).toBe(false)
+  })
+
   it('another user\'s mailbox is neither a From nor settable; bad settings are refused', async () => {
     const other = new ApiClient(env.app())
     await other.register()

@@ -37,3 +37,10 @@ export async function enableBouncedTarget(db: Db, userId: string, email: string)
     where user_id = ${userId} and email = ${email.toLowerCase()} and disabled_at is not null returning email`
   return rows.length === 1
 }
+
+/** The aliases whose owners have `email` as a confirmed target (at most 1,000): where a delivery report's tag may point. */
+export async function findAliasesForwardingTo(db: Db, email: string): Promise<{ id: string; userId: string }[]> {
+  return db<{ id: string; userId: string }[]>`
+    select a.id, a.user_id from forward_targets f join aliases a on a.user_id = f.user_id
+    where f.email = ${email.toLowerCase()} and f.confirmed_at is not null limit 1000`
+}

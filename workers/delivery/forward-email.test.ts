@@ -39,7 +39,7 @@ describe('forwarding', () => {
 
     for (const message of [first, second]) {
       // SRS envelope sender on the alias domain
-      expect(message.from).toMatch(/^SRS0=[a-z2-7]{8}=[a-z2-7]{2}=outside\.example=ada@veilmail\.test$/)
+      expect(message.from).toMatch(/^SRS0=[a-z2-7]{8}=[a-z2-7]{12}=outside\.example=ada@veilmail\.test$/)
       const { body: forwardedBody } = splitMessage(message.raw)
       expect(forwardedBody.toString('latin1')).toBe(body)
       const [from] = headerOf(message.raw, 'from')

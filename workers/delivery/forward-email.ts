@@ -116,7 +116,7 @@ export function forwardEmailHandler(deps: DeliveryDeps) {
         ? await deps.dkim.sign(encryptedForward({ ...encrypted, publicUrl: deps.config.publicUrl, receivedAt: new Date(meta.receivedAt) }), alias.domain, undefined, arc)
         : await deps.dkim.signStreamed(headers, () => spooled.body(), alias.domain, undefined, arc)
       try {
-        await deps.transport.send({ id: delivery.id, from: deps.srs.forward(meta.mailFrom, srsDomain(deps.config, alias.domain)), to: delivery.target, raw: message })
+        await deps.transport.send({ id: delivery.id, from: deps.srs.forward(meta.mailFrom, srsDomain(deps.config, alias.domain), Date.now(), deps.srs.bounceTag(alias.id, delivery.target)), to: delivery.target, raw: message })
       } catch (error) {
         if (!(error instanceof PermanentDeliveryError)) throw error
         const code = isHardBounce(error.responseCode) ? error.responseCode : undefined

@@ -25,7 +25,8 @@ export type Recipient =
   /** an alias that drops spam, for a message rspamd called spam (workers/mx/mx-accept.ts): counted, never stored */
   | { kind: 'spam'; alias: RoutedAlias }
   | { kind: 'reverse'; reverse: ReverseAlias; alias: RoutedAlias }
-  | { kind: 'bounce' }
+  /** `tag`: the forward's (alias, target) the address was issued for (srs.ts), '' for an older address */
+  | { kind: 'bounce'; tag: string }
   | { kind: 'operator'; role: string }
   /** an alias whose owner blocked the message's author: decided in DATA (sender-blocks.ts) */
   | { kind: 'blocked'; alias: RoutedAlias; contactId: string; refuse: boolean }
@@ -90,8 +91,9 @@ export async function resolveRecipient(deps: RecipientDeps, address: string, mai
   }
   // SRS addresses are issued on our own domains only (forwards keep SRS on the service domain)
   if (service && Srs.looksLikeSrs(parsed.localPart)) {
-    if (!deps.srs.verify(parsed.localPart)) throw replies.unknownMailbox()
-    return { kind: 'bounce' }
+    const issued = deps.srs.parse(parsed.localPart)
+    if (!issued) throw replies.unknownMailbox()
+    return { kind: 'bounce', tag: issued.tag }
   }
   let alias = deps.findAlias ? await deps.findAlias(parsed) : await findAliasByAddress(deps.sql, parsed.localPart, parsed.domain)
   if (!alias && deps.firstUse && (subdomainOwner || custom?.catchAll)) {

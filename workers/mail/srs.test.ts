@@ -28,4 +28,21 @@ describe('SRS', () => {
     expect(srs.verify(local, now + 30 * day)).toBe(false)
     expect(srs.verify('SRS0=nonsense')).toBe(false)
   })
+
+  it('carries a bounce tag for the forward\'s (alias, target) under the hash; addresses without one still verify', () => {
+    const aliasId = crypto.randomUUID()
+    const tag = srs.bounceTag(aliasId, 'Me@Mailbox.example')
+    expect(tag).toMatch(/^[a-z2-7]{10}$/)
+    expect(srs.bounceTag(aliasId, 'me@mailbox.example')).toBe(tag)
+    expect(srs.bounceTag(aliasId, 'other@mailbox.example')).not.toBe(tag)
+    expect(srs.bounceTag(crypto.randomUUID(), 'me@mailbox.example')).not.toBe(tag)
+    const local = srs.forward('a@outside.example', 'veilmail.test', Date.now(), tag).split('@')[0]
+    expect(srs.parse(local)).toEqual({ tag })
+    expect(srs.parse(local.toUpperCase())).toEqual({ tag })
+    // another tag under the same hash, or the tag cut off, does not verify
+    const other = srs.bounceTag(crypto.randomUUID(), 'me@mailbox.example')
+    expect(srs.parse(local.replace(tag, other))).toBeUndefined()
+    expect(srs.parse(local.replace(tag, ''))).toBeUndefined()
+    expect(srs.parse(srs.forward('a@outside.example', 'veilmail.test').split('@')[0])).toEqual({ tag: '' })
+  })
 })

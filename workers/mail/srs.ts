@@ -36,26 +36,44 @@ export class Srs {
     return base32(mac, 8)
   }
 
-  /** The rewritten sender; the null sender stays null (RFC 5321 §4.5.5). */
-  forward(sender: string, aliasDomain: string, now = Date.now()): string {
+  /**
+   * The (alias, target) a forward went to, as 10 base32 characters (50 bits of an HMAC): it rides
+   * in the SRS address, under its hash, so a delivery report sent back to that address can be
+   * bound to the one pair (issue 30) and to nothing a report names on its own.
+   */
+  bounceTag(aliasId: string, target: string): string {
+    return base32(createHmac('sha256', this.#key).update(`bounce=${aliasId.toLowerCase()}=${target.toLowerCase()}`).digest(), 10)
+  }
+
+  /**
+   * The rewritten sender; the null sender stays null (RFC 5321 §4.5.5). With a bounce tag the
+   * time stamp is followed by it (TT + 10 characters), covered by the hash like the rest.
+   */
+  forward(sender: string, aliasDomain: string, now = Date.now(), tag = ''): string {
     if (!sender) return ''
     const at = sender.lastIndexOf('@')
     const local = sender.slice(0, at)
     const domain = sender.slice(at + 1)
     const day = Math.floor(now / 86_400_000) % 1024
-    const tt = BASE32[day >> 5] + BASE32[day & 31]
+    const tt = BASE32[day >> 5] + BASE32[day & 31] + tag
     return `SRS0=${this.#hash(tt, domain, local)}=${tt}=${domain}=${local}@${aliasDomain}`
+  }
+
+  /** An SRS0 address we made in the last 21 days, with its bounce tag ('' without); undefined otherwise. */
+  parse(localPart: string, now = Date.now()): { tag: string } | undefined {
+    const m = /^srs0=([a-z2-7]{8})=([a-z2-7]{2}(?:[a-z2-7]{10})?)=([^=]+)=(.+)$/i.exec(localPart)
+    if (!m) return undefined
+    const [, hash, stamp, domain, local] = m
+    const tt = stamp.toLowerCase()
+    if (this.#hash(tt, domain, local) !== hash.toLowerCase()) return undefined
+    const made = BASE32.indexOf(tt[0]) * 32 + BASE32.indexOf(tt[1])
+    const today = Math.floor(now / 86_400_000) % 1024
+    return (today - made + 1024) % 1024 <= MAX_AGE_DAYS ? { tag: tt.slice(2) } : undefined
   }
 
   /** True when `localPart` is an SRS0 address we made in the last 21 days. */
   verify(localPart: string, now = Date.now()): boolean {
-    const m = /^srs0=([a-z2-7]{8})=([a-z2-7]{2})=([^=]+)=(.+)$/i.exec(localPart)
-    if (!m) return false
-    const [, hash, tt, domain, local] = m
-    if (this.#hash(tt.toLowerCase(), domain, local) !== hash.toLowerCase()) return false
-    const made = BASE32.indexOf(tt[0].toLowerCase()) * 32 + BASE32.indexOf(tt[1].toLowerCase())
-    const today = Math.floor(now / 86_400_000) % 1024
-    return (today - made + 1024) % 1024 <= MAX_AGE_DAYS
+    return this.parse(localPart, now) !== undefined
   }
 
   static looksLikeSrs(localPart: string): boolean {

@@ -19,6 +19,8 @@ import { parseMailboxes } from '../mail/mime-words.ts'
 import { replies } from '../mail/smtp-reply.ts'
 import { startSpamCheck, type SpamCheckResult, type SpamFilter } from './spam-check.ts'
 import { applySenderBlocks } from '../mail/sender-blocks.ts'
+import { MAX_REPORT_BYTES } from '../mail/delivery-report.ts'
+import { errorFields, log } from '../../lib/log.ts'
 import type { Db } from '../../db/client.ts'
 
 /** RFC 5321 §6.3: more trace fields than any sane path has means a loop. */
@@ -34,6 +36,8 @@ export interface AcceptDeps {
   spamFilter?: SpamFilter
   /** where blocked senders are looked up (sender-blocks.ts) */
   sql: Db
+  /** a delivery report to forwards' SRS addresses with these bounce tags (reported-bounces.ts); unset = discarded unread */
+  reports?: (tags: string[], raw: Buffer) => Promise<unknown>
 }
 
 export interface Transaction {
@@ -153,6 +157,9 @@ export async function acceptMessage(deps: AcceptDeps, stream: Readable, tx: Tran
   const spam = wanted && deps.spamFilter ? startSpamCheck(deps.spamFilter, {
     remoteAddress: tx.remoteAddress, helo: tx.helo, mailFrom: tx.mailFrom, rcptTo: tx.rcptTo ?? [], mxHostname: deps.mxHostname,
   }, tx.session) : undefined
+  // a delivery report to forwards' SRS addresses (issue 30): its first MAX_REPORT_BYTES, never stored
+  const tags = deps.reports ? [...new Set(tx.recipients.flatMap((r) => (r.kind === 'bounce' && r.tag ? [r.tag] : [])))] : []
+  const report = tags.length ? cappedBytes(MAX_REPORT_BYTES) : undefined
   try {
     const { headers } = await receiveMessage(stream, limits, {
       headers(fields) {
@@ -164,13 +171,15 @@ export async function acceptMessage(deps: AcceptDeps, stream: Readable, tx: Tran
         void writer?.abort()
         check?.stop()
         spam?.stop()
-        return false
+        return report !== undefined
       },
       async write(data) {
+        report?.push(data)
         await Promise.all([writer?.write(data), spam?.write(data)])
         await check?.write(data)
       },
     })
+    if (report) await takeReport(deps, tags, report.bytes())
     const routed = routeOf(deps, headers, tx.recipients)
     if (routed.length === 0) throw replies.loop()
     // blocked senders (issue 30): counted, refused or dropped unread
@@ -213,4 +222,27 @@ function spamRouted(recipients: Recipient[], scored: SpamCheckResult | undefined
 
 function summaryOf({ dmarcReject: _, ...summary }: AuthOutcome): AuthSummary {
   return summary
+}
+
+/** The first `max` bytes of what is pushed; the rest is let go. */
+function cappedBytes(max: number) {
+  const chunks: Buffer[] = []
+  let size = 0
+  return {
+    push(data: Buffer) {
+      if (size >= max) return
+      chunks.push(data.subarray(0, max - size))
+      size += Math.min(data.length, max - size)
+    },
+    bytes: () => Buffer.concat(chunks, size),
+  }
+}
+
+/** A report that can not be read or recorded is logged, never answered with an error: the sender can do nothing about it. */
+async function takeReport(deps: AcceptDeps, tags: string[], raw: Buffer): Promise<void> {
+  try {
+    await deps.reports!(tags, raw)
+  } catch (error) {
+    log.error('mx.delivery_report_failed', errorFields(error))
+  }
 }

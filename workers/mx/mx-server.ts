@@ -17,6 +17,7 @@ import { loadTlsCredentials, SERVER_TLS_PROFILE, type TlsCredentials } from '../
 import { findAliasesByAddress } from '../../db/alias-routing.ts'
 import { coalesce } from '../../lib/coalesce.ts'
 import { acceptMessage, type AcceptDeps } from './mx-accept.ts'
+import { recordReportedBounces } from './reported-bounces.ts'
 import { createSpamFilter } from './spam-check.ts'
 import { leaveOnClose, localAdmission, type Admission } from './mx-admission.ts'
 import { GREET_PAUSE_OPTION } from './mx-greeting.ts'
@@ -56,6 +57,7 @@ export function createMxServer(deps: MxDeps): MxServer {
     resolver: deps.resolver ?? createDnsResolver({ timeoutMs: cfg.dnsTimeoutMs, servers: cfg.dnsServers }), mxHostname: cfg.mxHostname, dnsTimeoutMs: cfg.dnsTimeoutMs,
     ...(cfg.rspamdUrl ? { spamFilter: createSpamFilter(cfg.rspamdUrl, cfg.rspamdTimeoutMs) } : {}),
     sql: deps.sql,
+    reports: (tags, raw) => recordReportedBounces({ sql: deps.sql, boss: deps.boss, srs }, tags, raw),
   }
   // RCPTs of concurrent sessions share one alias lookup (lib/coalesce.ts)
   const findAlias = coalesce((addresses: { localPart: string; domain: string }[]) => findAliasesByAddress(deps.sql, addresses))

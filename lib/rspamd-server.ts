@@ -79,7 +79,11 @@ function configFiles(port: number, dnsServers: string[] | undefined): Record<str
   }
 }
 
-/** An rspamd left running on this directory by an `npm start` that was killed: stopped first. */
+/**
+ * An rspamd left running on this directory, stopped first: one whose `npm start` was killed, or the
+ * workers of one whose main process was killed (they stay, holding the port). rspamd runs in a
+ * process group of its own (its main process's pid), so the whole group is stopped.
+ */
 async function stopOrphan(pidFile: string): Promise<void> {
   let pid: number
   try {
@@ -87,11 +91,21 @@ async function stopOrphan(pidFile: string): Promise<void> {
   } catch {
     return
   }
-  if (!(pid > 0) || !isAlive(pid)) return
-  const cmdline = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8') : ''
-  if (!cmdline.includes('rspamd')) return // the pid was reused by another program
-  process.kill(pid, 'SIGTERM')
-  for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100))
+  const signal = (sig: NodeJS.Signals | 0) => {
+    try {
+      process.kill(-pid, sig)
+      return true
+    } catch {
+      return false
+    }
+  }
+  if (!(pid > 0) || !signal(0)) return // nothing of that group is left
+  // a main process still there must be rspamd's (a pid is not reused while its group lives on)
+  if (isAlive(pid) && !(existsSync(`/proc/${pid}/cmdline`) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('rspamd'))) return
+  signal('SIGTERM')
+  for (let i = 0; i < 100 && signal(0); i++) await new Promise((r) => setTimeout(r, 100))
+  signal('SIGKILL')
+  for (let i = 0; i < 50 && signal(0); i++) await new Promise((r) => setTimeout(r, 100))
 }
 
 async function pong(url: string): Promise<boolean> {

@@ -161,53 +161,53 @@ async function startSpamFilter(): Promise<string | undefined> {
   return url
 }
 
-/** rspamd restarted on the same port with backoff when it dies; meanwhile the MX accepts mail unscored (fail open). */
-function superviseRspamd(current: RspamdServer, dir: string, port: number, attempt = 0) {
-  const started = Date.now()
+interface Restartable { pid: number; exited: Promise<void>; stop(): Promise<void> }
+
+/**
+ * A service of ours (the embedded Postgres, the private rspamd) started again with backoff when it
+ * dies (killed, out of memory): 1 s doubling to 30 s, from 1 s again once it ran a minute.
+ */
+function restartOnExit<S extends Restartable>(service: { name: string; exitNote?: string; start: () => Promise<S>; started: (s: S) => void }, current: S, attempt = 0) {
+  const began = Date.now()
   void current.exited.then(async () => {
     if (shuttingDown) return
-    let next = Date.now() - started > 60_000 ? 0 : attempt + 1
+    let next = Date.now() - began > 60_000 ? 0 : attempt + 1
     for (;;) {
       const delay = Math.min(30_000, 1000 * 2 ** Math.max(0, next - 1))
-      say(`rspamd exited (see ${path.join(dir, 'rspamd.log')}); mail is accepted unscored until it is back, restarting in ${delay / 1000}s`)
+      say(`${service.name} exited${service.exitNote ?? ''}; restarting in ${delay / 1000}s`)
       await new Promise((r) => setTimeout(r, delay))
       if (shuttingDown) return
       try {
-        rspamd = await startRspamd({ dir, dnsServers: cfg.dnsServers, port })
-        if (shuttingDown) return await rspamd.stop()
-        say(`rspamd restarted (pid ${rspamd.pid})`)
-        return superviseRspamd(rspamd, dir, port, next)
+        const restarted = await service.start()
+        service.started(restarted)
+        if (shuttingDown) return await restarted.stop() // shutdown() may have passed its step for it meanwhile
+        say(`${service.name} restarted (pid ${restarted.pid})`)
+        return restartOnExit(service, restarted, next)
       } catch (error) {
-        say(`rspamd did not start: ${error instanceof Error ? error.message : String(error)}`)
+        // e.g. a killed Postgres's backends still hold its shared memory for a moment
+        say(`${service.name} did not start: ${error instanceof Error ? error.message : String(error)}`)
         next++
       }
     }
   })
 }
 
-/** The embedded Postgres restarted with backoff when it dies (killed, out of memory). */
-function superviseDatabase(current: EmbeddedDatabase, attempt = 0) {
-  const started = Date.now()
-  void current.exited.then(async () => {
-    if (shuttingDown) return
-    let next = Date.now() - started > 60_000 ? 0 : attempt + 1
-    for (;;) {
-      const delay = Math.min(30_000, 1000 * 2 ** Math.max(0, next - 1))
-      say(`Postgres exited; restarting in ${delay / 1000}s`)
-      await new Promise((r) => setTimeout(r, delay))
-      if (shuttingDown) return
-      try {
-        db = await startEmbeddedPostgres({ dir: embeddedDir(cfg), port: cfg.embeddedPgPort })
-        if (shuttingDown) return await db.stop() // shutdown() may have passed its Postgres step meanwhile
-        say(`Postgres restarted (pid ${db.pid})`)
-        return superviseDatabase(db, next)
-      } catch (error) {
-        // e.g. the killed server's backends still hold its shared memory for a moment
-        say(`Postgres did not start: ${error instanceof Error ? error.message : String(error)}`)
-        next++
-      }
-    }
-  })
+/** rspamd, on the same port (the processes were given its URL); meanwhile the MX accepts mail unscored (fail open). */
+function superviseRspamd(current: RspamdServer, dir: string, port: number) {
+  restartOnExit({
+    name: 'rspamd', exitNote: ` (see ${path.join(dir, 'rspamd.log')}; mail is accepted unscored until it is back)`,
+    start: () => startRspamd({ dir, dnsServers: cfg.dnsServers, port }),
+    started: (s) => { rspamd = s },
+  }, current)
+}
+
+/** The embedded Postgres (the children reconnect on their own). */
+function superviseDatabase(current: EmbeddedDatabase) {
+  restartOnExit({
+    name: 'Postgres',
+    start: () => startEmbeddedPostgres({ dir: embeddedDir(cfg), port: cfg.embeddedPgPort }),
+    started: (s) => { db = s },
+  }, current)
 }
 
 function supervise(line: ProcessLine, color: number, env: NodeJS.ProcessEnv, attempt = 0) {

@@ -54,10 +54,14 @@ export async function listPendingDrafts(db: Db, providerId: string): Promise<Dra
     order by updated_at limit 50`
 }
 
-/** Version `version` is in `folder` as `uid`: recorded unless a later save or discard was written first. */
+/**
+ * Version `version` is in `folder` as `uid`: recorded unless a later save or discard was written
+ * first. Its sealed copy here is wiped unless a later save came meanwhile (the server keeps it now).
+ */
 export async function markDraftSaved(db: Db, id: string, version: number, folder: string, uid: number | null): Promise<void> {
   await db`
-    update mailbox_drafts set saved_version = ${version}, server_folder = ${folder}, server_uid = ${uid}, last_error = null, updated_at = now()
+    update mailbox_drafts set saved_version = ${version}, server_folder = ${folder}, server_uid = ${uid}, last_error = null, updated_at = now(),
+      content = case when version = ${version} then null else content end
     where id = ${id} and saved_version < ${version}`
 }
 

@@ -57,6 +57,8 @@ describe.runIf(run)('drafts in the mailbox\'s Drafts folder', () => {
     expect(first.status).toBe(200)
     expect(first.body.draft).toMatchObject({ id, providerId, version: 1 })
     await expect.poll(() => onServer(), { timeout: 20_000, interval: 200 }).toEqual([{ subject: 'Plans', flags: ['\\Draft', '\\Seen'], text: 'First thoughts' }])
+    // on the server now: nothing of it is kept here
+    await expect.poll(async () => (await env.t.db.sql`select content from mailbox_drafts where id = ${id}`)[0].content, { timeout: 10_000 }).toBeNull()
     expect((await save(id, { to: 'friend@example.org', subject: 'Plans', body: 'Second thoughts' })).body.draft.version).toBe(2)
     await expect.poll(() => onServer(), { timeout: 20_000, interval: 200 }).toEqual([{ subject: 'Plans', flags: ['\\Draft', '\\Seen'], text: 'Second thoughts' }])
     // the sync lists it in the inbox's Drafts folder, with the folder's SPECIAL-USE role

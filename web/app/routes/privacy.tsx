@@ -81,8 +81,10 @@ export function PrivacyRoute() {
           </li>
           <li>
             <strong>Sending credentials and connected mailboxes.</strong> SMTP passwords and webhook signing secrets for your aliases and the
-            IMAP passwords or Microsoft (Outlook) sign-in tokens of mailboxes you connect are encrypted at rest with
-            AES-256-GCM. Messages synced from connected mailboxes are stored so you can read them in the inbox, until
+            IMAP passwords or Microsoft (Outlook) sign-in tokens of mailboxes you connect, and the SMTP password of a
+            mailbox you send as when it differs from its IMAP one, are encrypted at rest with AES-256-GCM. A draft you
+            write as one of your mailboxes is kept encrypted here until it is saved to that mailbox's Drafts folder,
+            and deleted once you send it or throw it away. Messages synced from connected mailboxes are stored so you can read them in the inbox, until
             you delete them or your account; their bodies and attachments are encrypted at rest, their subjects and
             addresses are not (see "What is encrypted at rest" below).
           </li>
@@ -108,11 +110,12 @@ export function PrivacyRoute() {
         <ul>
           <li>Mail arriving for your aliases while it waits to be forwarded: the whole message and its envelope.</li>
           <li>Mail you send from Veilmail while it waits in the outgoing queue: the whole message, subject included.</li>
+          <li>Drafts you write as one of your mailboxes, until they are saved to its Drafts folder.</li>
           <li>
             Mail synced from your connected mailboxes: the text and HTML bodies, the preview line shown in the list,
             and the contents of attachments.
           </li>
-          <li>IMAP passwords, Microsoft (Outlook) sign-in tokens, the SMTP passwords of your aliases, webhook signing secrets and the DKIM keys of your domains.</li>
+          <li>IMAP passwords, Microsoft (Outlook) sign-in tokens, the SMTP passwords of your aliases and of your mailboxes, webhook signing secrets and the DKIM keys of your domains.</li>
         </ul>
         <p>Stored readable, not encrypted:</p>
         <ul>

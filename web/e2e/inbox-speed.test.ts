@@ -128,6 +128,21 @@ describe.skipIf(!run)('the inbox speed', () => {
     }
   }, 60_000)
 
+  it('asks for a message as its row is pressed, before the click', async () => {
+    await page.goto(inbox!.server.url + '/inbox')
+    const reads: string[] = []
+    const onRequest = (r: Request) => void (isMessageRead(r) && reads.push(new URL(r.url()).pathname))
+    page.on('request', onRequest)
+    try {
+      // pressed, not released: no click, no navigation
+      await openButton(page, mail.singles[2]).dispatchEvent('pointerdown', { isPrimary: true, pointerType: 'mouse', button: 0 })
+      await expect.poll(() => reads.length).toBe(1)
+      expect(new URL(page.url()).pathname).toBe('/inbox')
+    } finally {
+      page.off('request', onRequest)
+    }
+  })
+
   it(`loads at most ${INITIAL_JS_BUDGET_KB} KB of JavaScript (gzip) until the first row of /inbox shows`, async () => {
     const { files, kb } = await initialInboxJs()
     expect(kb, files.map((f) => new URL(f).pathname).join(' ')).toBeLessThanOrEqual(INITIAL_JS_BUDGET_KB)

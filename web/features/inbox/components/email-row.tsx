@@ -1,5 +1,7 @@
 import { useEffect, useRef } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
 import { Paperclip, Star } from 'lucide-react'
+import { prefetchConversation } from '../api/prefetch-conversation.ts'
 import { cn } from '../../../lib/cn.ts'
 import { senderLabel, type Conversation } from '../lib/conversations.ts'
 import { isTypingTarget } from '../lib/inbox-shortcuts.ts'
@@ -25,6 +27,7 @@ export function EmailRow({ conversation, selected, mobile, onSelect, onStar, onO
     // never out of a field the reader is typing in (the search box, while its results come)
     if (current && !isTypingTarget(document.activeElement as HTMLInputElement | null)) openButton.current?.focus()
   }, [current])
+  const client = useQueryClient()
   const { latestEmail: latest } = conversation
   const unread = conversation.unreadCount > 0
   const starred = conversation.emails.some((e) => e.isStarred)
@@ -58,7 +61,8 @@ export function EmailRow({ conversation, selected, mobile, onSelect, onStar, onO
       >
         <Star className={cn('size-4', starred ? 'fill-amber-400 text-amber-500' : 'text-muted-foreground')} aria-hidden="true" />
       </button>
-      <button ref={openButton} type="button" onClick={onOpen} className="flex min-w-0 flex-1 cursor-pointer items-center gap-2 text-left sm:gap-3">
+      {/* the messages that open with the row are asked for as the button is pressed, not once the click ends */}
+      <button ref={openButton} type="button" onClick={onOpen} onPointerDown={() => prefetchConversation(client, conversation)} className="flex min-w-0 flex-1 cursor-pointer items-center gap-2 text-left sm:gap-3">
         <span className="flex min-w-0 flex-1 flex-col gap-0.5 text-sm sm:flex-row sm:items-baseline sm:gap-3">
           <span className="truncate sm:w-40 sm:shrink-0" data-testid="row-sender">{senderLabel(conversation)}</span>
           <span className="flex min-w-0 flex-1 items-baseline gap-2">

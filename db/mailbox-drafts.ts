@@ -34,6 +34,12 @@ export async function saveDraft(db: Db, d: { id: string; userId: string; provide
   return row
 }
 
+/** Whose draft this id is, if anyone's (another user's draft id answers 404 before its body is read). */
+export async function draftOwner(db: Db, id: string): Promise<string | undefined> {
+  const [row] = await db<{ userId: string }[]>`select user_id from mailbox_drafts where id = ${id}`
+  return row?.userId
+}
+
 export async function findDraft(db: Db, userId: string, id: string): Promise<DraftRow | undefined> {
   const [row] = await db<DraftRow[]>`select ${columns(db)} from mailbox_drafts where id = ${id} and user_id = ${userId}`
   return row

@@ -5,7 +5,7 @@
 import { Hono } from 'hono'
 import { findEmailProvider } from '../../db/email-providers.ts'
 import { listFolders } from '../../db/mailbox-folders.ts'
-import { discardDraft, findDraft, saveDraft, type DraftRow } from '../../db/mailbox-drafts.ts'
+import { discardDraft, draftOwner, findDraft, saveDraft, type DraftRow } from '../../db/mailbox-drafts.ts'
 import { findReceivedEmail } from '../../db/received-emails.ts'
 import { requestDraftWrite } from '../../db/sync-requests.ts'
 import { composeMessage } from '../../lib/compose-message.ts'
@@ -18,8 +18,12 @@ import { SaveDraftSchema, type DraftView } from '../../shared/draft-schemas.ts'
 const draftView = (row: DraftRow): DraftView => ({ id: row.id, providerId: row.providerId, version: row.version, savedVersion: row.savedVersion, lastError: row.lastError })
 
 export const draftRoutes = new Hono<AppEnv>()
-  // signedIn answers 404 for a draftId that is not a UUID
-  .put('/:draftId', signedIn, jsonBody(SaveDraftSchema), async (c) => {
+  // signedIn answers 404 for a draftId that is not a UUID, this for another user's draft whatever the body
+  .put('/:draftId', signedIn, async (c, next) => {
+    const owner = await draftOwner(c.var.deps.sql, c.req.param('draftId'))
+    if (owner !== undefined && owner !== c.var.user.id) return notFound(c)
+    await next()
+  }, jsonBody(SaveDraftSchema), async (c) => {
     const { sql, boss, config } = c.var.deps
     const input = c.req.valid('json')
     const userId = c.var.user.id

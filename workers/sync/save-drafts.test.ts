@@ -109,7 +109,7 @@ describe.runIf(run)('drafts in the mailbox\'s Drafts folder', () => {
     await save(mine, { subject: 'Mine', body: 'x' })
     const other = new ApiClient(env.t.app)
     await other.register()
-    expect((await save(mine, { subject: 'Taken over', body: 'y' }, other)).status).toBe(400) // my mailbox is not theirs
+    expect((await save(mine, { subject: 'Taken over', body: 'y' }, other)).status).toBe(404)
     expect((await other.json(other.delete(`/api/drafts/${mine}`))).status).toBe(404)
     const [{ version }] = await env.t.db.sql`select version from mailbox_drafts where id = ${mine}`
     expect(version).toBe(1)

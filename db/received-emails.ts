@@ -205,6 +205,13 @@ export async function listReceivedEmails(db: Db, userId: string, q: ListQuery): 
     order by received_at desc, id desc limit ${q.limit}`
 }
 
+/** For each conversation `t` of a page, its messages in the list, newest first (the page's rows, in that order). */
+const threadMessages = (db: Db, userId: string, matching: ReturnType<typeof listScope>) => db`cross join lateral (
+      select ${listColumns(db)} from received_emails
+      where user_id = ${userId} and thread_id = t.thread_id and ${matching}
+      order by received_at desc, id desc limit ${PAGE_THREAD_MESSAGES}) e
+    order by e.received_at desc, e.id desc`
+
 /** The most messages of one conversation a list page carries (as the detail's listConversation): a runaway thread must not make a page unbounded. */
 export const PAGE_THREAD_MESSAGES = 200
 
@@ -240,11 +247,7 @@ export async function listConversationPage(db: Db, userId: string, q: ListQuery)
       union all
       select thread_id, max(received_at) from received_emails where ${matching} and not (select exact from window_ranks) group by thread_id
       order by newest desc, thread_id desc offset ${q.offset} limit ${q.limit})
-    select e.* from threads t cross join lateral (
-      select ${listColumns(db)} from received_emails
-      where user_id = ${userId} and thread_id = t.thread_id and ${matching}
-      order by received_at desc, id desc limit ${PAGE_THREAD_MESSAGES}) e
-    order by e.received_at desc, e.id desc`
+    select e.* from threads t ${threadMessages(db, userId, matching)}`
 }
 
 /** Newest messages of the list a search first looks through, for each conversation a page needs. */
@@ -271,11 +274,7 @@ export async function searchConversationPage(db: Db, userId: string, q: ListQuer
         select thread_id, received_at from received_emails where id = w.id ${searchCondition(db, q.search, true)} offset 0) e
       group by e.thread_id),
     page as (select thread_id from threads order by newest desc, thread_id desc offset ${q.offset} limit ${q.limit})
-    select e.*, (select count(*)::int from threads) as threads, (select count(*)::int from walk) as walked from page t cross join lateral (
-      select ${listColumns(db)} from received_emails
-      where user_id = ${userId} and thread_id = t.thread_id and ${matching}
-      order by received_at desc, id desc limit ${PAGE_THREAD_MESSAGES}) e
-    order by e.received_at desc, e.id desc`
+    select e.*, (select count(*)::int from threads) as threads, (select count(*)::int from walk) as walked from page t ${threadMessages(db, userId, matching)}`
   const threadsInWindow = recent[0]?.threads ?? 0
   // the window was the whole list: what it found is all there is
   if (recent.length > 0 && recent[0].walked < window) return { rows: recent, total: threadsInWindow }
@@ -283,11 +282,7 @@ export async function searchConversationPage(db: Db, userId: string, q: ListQuer
   const rows = await db<(ReceivedEmailListRow & { total: number })[]>`
     with threads as materialized (select thread_id, max(received_at) as newest from received_emails where ${matching} group by thread_id),
     page as (select thread_id from threads order by newest desc, thread_id desc offset ${q.offset} limit ${q.limit})
-    select e.*, (select count(*)::int from threads) as total from page t cross join lateral (
-      select ${listColumns(db)} from received_emails
-      where user_id = ${userId} and thread_id = t.thread_id and ${matching}
-      order by received_at desc, id desc limit ${PAGE_THREAD_MESSAGES}) e
-    order by e.received_at desc, e.id desc`
+    select e.*, (select count(*)::int from threads) as total from page t ${threadMessages(db, userId, matching)}`
   return { rows, total: rows[0]?.total ?? (q.offset === 0 ? 0 : undefined) }
 }
 

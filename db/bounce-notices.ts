@@ -2,19 +2,10 @@
 // dashboard until dismissed; and what it lists, read from undelivered_messages (code and reason per
 // alias and target, never content).
 import type { Db } from './client.ts'
+import type { BounceEntryView } from '../shared/bounce-schemas.ts'
 
-export interface BounceEntry {
-  alias: string
-  target: string
-  code: number
-  reason: string
-  /** refusals of this (alias, target) the notice covers */
-  count: number
-  /** the target is marked: forwards to it are held */
-  disabled: boolean
-  /** a reply through a reverse alias (target: the contact), not a forward */
-  reply?: boolean
-}
+/** Per alias and target: the latest code and reason, how many, whether the target is now marked (or a reply's contact). */
+export type BounceEntry = BounceEntryView
 
 export interface BounceNotice {
   id: string

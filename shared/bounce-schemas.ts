@@ -12,7 +12,9 @@ export interface BounceEntryView {
   target: string
   code: number
   reason: string
+  /** refusals of this (alias, target) the notice covers */
   count: number
+  /** the target is marked: forwards to it are held */
   disabled: boolean
   /** a reply the user sent through a reverse alias (target: the contact), not a forward */
   reply?: boolean

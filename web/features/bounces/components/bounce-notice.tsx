@@ -18,7 +18,7 @@ export function BounceNotice() {
     <section aria-labelledby="bounce-notice" className="grid gap-2 rounded-lg border border-destructive/40 bg-destructive/5 p-4" data-testid="bounce-notice">
       <div className="flex items-center gap-2">
         <MailWarning aria-hidden="true" className="size-4 text-destructive" />
-        <h2 id="bounce-notice" className="text-sm font-semibold">Forwarded mail was refused</h2>
+        <h2 id="bounce-notice" className="text-sm font-semibold">Mail was refused</h2>
       </div>
       {notices.map((notice) => (
         <div key={notice.id} className="grid gap-1.5">
@@ -32,7 +32,7 @@ export function BounceNotice() {
             ))}
           </ul>
           <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-muted-foreground">
-            <span>{new Date(notice.createdAt).toLocaleString()} · also sent by mail; at most one notice a day</span>
+            <span>{new Date(notice.createdAt).toLocaleString()} · also sent by mail{notice.entries.every((e) => e.reply) ? '' : '; at most one notice of refused forwards a day'}</span>
             <Button variant="ghost" size="sm" disabled={dismiss.isPending} aria-label="Dismiss bounce notice"
               onClick={() => dismiss.mutate(notice.id, { onError: (error) => toast({ title: 'Failed', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }) })}>
               <X aria-hidden="true" />Dismiss

@@ -9,7 +9,7 @@ import type { AppEnv } from '../context.ts'
 import { releaseRateLimit } from '../../db/rate-limits.ts'
 import { clientIp } from '../http/client-ip.ts'
 import { countAction, tooMany } from '../http/rate-limit.ts'
-import { describeLinkToken, useLinkToken, type LinkRefusal } from '../../workers/mail/link-action.ts'
+import { describeLinkToken, useLinkToken, type LinkRefusal } from '../../db/link-action.ts'
 import type { LinkDetailsView } from '../../shared/sender-block-schemas.ts'
 
 const TOKEN = /^[a-z2-7]{50}$/i

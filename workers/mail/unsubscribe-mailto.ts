@@ -1,9 +1,9 @@
 // The mailto of a forward's List-Unsubscribe (RFC 2369 §3.2): `unsubscribe+<token>@<mail domain>`.
-// The token is acted on when the MX accepts the address at RCPT (link-action.ts: checked, spent
+// The token is acted on when the MX accepts the address at RCPT (db/link-action.ts: checked, spent
 // once, the alias paused or the sender blocked), and the message, whatever it says, is discarded.
 // A forged or unknown token is an unknown mailbox; an expired or spent one is refused saying so.
 import type { Sql } from '../../db/client.ts'
-import { useLinkToken } from './link-action.ts'
+import { useLinkToken } from '../../db/link-action.ts'
 import type { Recipient } from './mx-recipients.ts'
 import { replies, SmtpReply } from './smtp-reply.ts'
 

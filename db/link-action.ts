@@ -3,13 +3,13 @@
 // checked (ours, unexpired: lib/link-token.ts), spent once (db/link-token-uses.ts) and acted on in
 // one transaction, and what it did is recorded for the owner's dashboard (Undo). A GET never
 // acts: `describeLinkToken` only says what a use would do, for the confirmation page.
-import type { Sql } from '../../db/client.ts'
-import { blockContact, findContactForLink } from '../../db/alias-contacts.ts'
-import { findAliasOwner, pauseAliasById } from '../../db/alias-pause.ts'
-import { isLinkTokenSpent, spendLinkToken } from '../../db/link-token-uses.ts'
-import { getSenderBlockSettings } from '../../db/sender-block-settings.ts'
-import { insertUnsubscribeEvent, type UnsubscribeAction, type UnsubscribeVia } from '../../db/unsubscribe-events.ts'
-import { linkTokenHash, verifyLinkToken, type LinkSubject } from '../../lib/link-token.ts'
+import type { Sql } from './client.ts'
+import { blockContact, findContactForLink } from './alias-contacts.ts'
+import { findAliasOwner, pauseAliasById } from './alias-pause.ts'
+import { isLinkTokenSpent, spendLinkToken } from './link-token-uses.ts'
+import { getSenderBlockSettings } from './sender-block-settings.ts'
+import { insertUnsubscribeEvent, type UnsubscribeAction, type UnsubscribeVia } from './unsubscribe-events.ts'
+import { linkTokenHash, verifyLinkToken, type LinkSubject } from '../lib/link-token.ts'
 
 export type LinkRefusal = 'invalid' | 'expired' | 'used' | 'gone'
 

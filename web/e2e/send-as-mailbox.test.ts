@@ -69,7 +69,7 @@ describe.skipIf(!run)('sending as the mailbox itself', () => {
     const card = page.getByTestId('mail-account').filter({ hasText: MAILBOX })
     const sending = card.getByTestId('smtp-settings')
     await expect.poll(() => sending.getByTestId('smtp-summary').innerText()).toMatch(/Not set up/)
-    await sending.getByRole('button', { name: `Edit sending settings of ${MAILBOX}` }).click()
+    await sending.getByRole('button', { name: `Set up sending settings of ${MAILBOX}` }).click()
     const form = sending.getByRole('form', { name: `Sending settings of ${MAILBOX}` })
     // a custom account starts from its IMAP host, on the SSL/TLS port
     expect(await form.getByLabel('SMTP Server', { exact: true }).inputValue()).toBe(dovecot.host)

@@ -27,7 +27,7 @@ export function SmtpSettings({ provider: p }: { provider: EmailProviderView }) {
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h4 className="flex items-center gap-1.5 font-medium"><Send className="size-4 text-muted-foreground" aria-hidden="true" />Sending</h4>
         {!editing && (
-          <Button variant="ghost" size="sm" onClick={() => setEditing(true)} aria-label={`Edit sending settings of ${p.email}`}>
+          <Button variant="ghost" size="sm" onClick={() => setEditing(true)} aria-label={`${smtp ? 'Edit' : 'Set up'} sending settings of ${p.email}`}>
             <Pencil aria-hidden="true" />
             {smtp ? 'Edit' : 'Set up'}
           </Button>

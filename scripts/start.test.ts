@@ -15,6 +15,8 @@ import { createTestDatabase } from './testing/test-database.ts'
 import { freePort } from './testing/free-port.ts'
 
 const ROOT = path.join(import.meta.dirname, '..')
+/** advisory lock key the test holds to keep a process's heartbeat waiting */
+const HOLD_BEAT = 4_246_078
 let dataDir: string
 let env: NodeJS.ProcessEnv
 
@@ -203,15 +205,31 @@ describe('npm start', () => {
       // a copy killed a moment ago left a row for each process that looks alive for a while
       await db.sql`insert into process_heartbeats (process, instance) select unnest(${MONITORED_PROCESSES}::text[]), 'killed:1'`
       const [{ now: since }] = await db.sql<{ now: Date }[]>`select now()`
-      // this copy's delivery can not start (its configuration is refused); the others do
-      const run = start(false, { DATABASE_URL: db.url, DATA_DIR: dir, QUEUE_CONCURRENCY: 'no-such-queue=1' })
-      await waitFor(run, /delivery exited \(code 78\)/)
-      const others = MONITORED_PROCESSES.filter((name) => name !== 'delivery')
-      await expect.poll(async () => (await processesBeatingSince(db.sql, MONITORED_PROCESSES, since)).sort(), { timeout: 60_000, interval: 200 }).toEqual([...others].sort())
-      await waitFor(run, /delivery exited \(code 78\)[^]*delivery exited \(code 78\)/)
-      expect(run.output()).not.toContain('Veilmail is running')
-      run.child.kill('SIGTERM')
-      expect(await run.exited).toBe(0)
+      // this copy's delivery can not beat (its heartbeat waits on a lock the test holds); the others do
+      await db.sql.unsafe(`
+        create function test_hold_beat() returns trigger language plpgsql as $$
+        begin if new.process = 'delivery' then perform pg_advisory_xact_lock_shared(${HOLD_BEAT}); end if; return new; end $$;
+        create trigger test_hold_beat before insert on process_heartbeats for each row execute function test_hold_beat();`)
+      const holder = await db.sql.reserve()
+      await holder`select pg_advisory_lock(${HOLD_BEAT})`
+      try {
+        const run = start(false, { DATABASE_URL: db.url, DATA_DIR: dir })
+        const others = MONITORED_PROCESSES.filter((name) => name !== 'delivery')
+        await expect.poll(async () => (await processesBeatingSince(db.sql, MONITORED_PROCESSES, since)).sort(), { timeout: 60_000, interval: 200 }).toEqual([...others].sort())
+        await expect.poll(async () => (await db.sql`select 1 from pg_locks where locktype = 'advisory' and objid = ${HOLD_BEAT} and not granted`).length, { timeout: 60_000, interval: 200 }).toBeGreaterThan(0)
+        // the supervisor has asked again since every other process beat: two health queries after that moment
+        const [{ now: othersUp }] = await db.sql<{ now: Date }[]>`select now()`
+        for (let i = 0; i < 2; i++) {
+          const [{ now: after }] = await db.sql<{ now: Date }[]>`select now()`
+          await expect.poll(async () => (await db.sql`select 1 from pg_stat_activity where application_name = 'veilmail-start' and query_start > ${i ? after : othersUp}`).length, { timeout: 30_000, interval: 50 }).toBe(1)
+        }
+        expect(run.output()).not.toContain('Veilmail is running')
+        run.child.kill('SIGTERM')
+        expect(await run.exited).toBe(0)
+      } finally {
+        await holder`select pg_advisory_unlock(${HOLD_BEAT})`
+        holder.release()
+      }
     } finally {
       await db.drop()
       rmSync(dir, { recursive: true, force: true })

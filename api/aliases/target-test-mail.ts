@@ -12,9 +12,8 @@ import { enqueue, queues } from '../../db/queues.ts'
 import type { Config } from '../../lib/config.ts'
 import { composeMessage } from '../../lib/compose-message.ts'
 import { loadDkimKeys } from '../../lib/dkim-keys.ts'
-import { DkimSigner } from '../../workers/mail/dkim-signer.ts'
-import { createOutboundTransport, PermanentDeliveryError } from '../../workers/delivery/outbound-transport.ts'
-import { relayReason } from '../../workers/delivery/keep-undelivered.ts'
+import { DkimSigner } from '../../lib/dkim-signer.ts'
+import { createOutboundTransport, PermanentDeliveryError, relayReason } from '../../lib/outbound-transport.ts'
 
 export type TestMailResult = { delivered: true } | { delivered: false; code?: number; reason: string }
 

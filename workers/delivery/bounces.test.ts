@@ -6,7 +6,7 @@ import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { systemMailsTo } from '../../scripts/testing/mailbox.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
-import { fieldValue, splitMessage } from '../mail/raw-message.ts'
+import { fieldValue, splitMessage } from '../../lib/raw-message.ts'
 
 let env: MailEnv
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { DeferredAuth, authenticatedMeta } from '../mail/message-auth.ts'
-import { fieldValue, splitMessage } from '../mail/raw-message.ts'
+import { fieldValue, splitMessage } from '../../lib/raw-message.ts'
 import { createDeliveryDeps } from './delivery-deps.ts'
 import { forwardEmailHandler } from './forward-email.ts'
 

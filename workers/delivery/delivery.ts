@@ -7,7 +7,7 @@ import { requireDatabaseUrl } from '../../db/database-url.ts'
 import { config } from '../../lib/config.ts'
 import { log, setLogProcess } from '../../lib/log.ts'
 import { DkimConfigError, loadDkimKeys } from '../../lib/dkim-keys.ts'
-import { DkimSigner } from '../mail/dkim-signer.ts'
+import { DkimSigner } from '../../lib/dkim-signer.ts'
 import { concurrencyPerQueue, QueueConcurrencyError } from './delivery-worker.ts'
 import { reportReady, superviseProcesses } from '../process-cluster.ts'
 

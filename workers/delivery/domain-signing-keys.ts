@@ -5,7 +5,7 @@ import type { Sql } from '../../db/client.ts'
 import { findActiveDomainByName } from '../../db/custom-domains.ts'
 import type { Config } from '../../lib/config.ts'
 import { openDomainKey } from '../../lib/custom-domain-keys.ts'
-import type { DomainKeyLookup } from '../mail/dkim-signer.ts'
+import type { DomainKeyLookup } from '../../lib/dkim-signer.ts'
 
 export function customDomainKeys(sql: Sql, config: Pick<Config, 'secretKey' | 'dkim'>): DomainKeyLookup {
   return async (domain) => {

@@ -9,7 +9,7 @@ import { decryptArmored } from '../../shared/age-core.ts'
 import { ageAvailable, ageDecrypt } from '../../scripts/testing/age-cli.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
-import { fieldValue, splitMessage } from '../mail/raw-message.ts'
+import { fieldValue, splitMessage } from '../../lib/raw-message.ts'
 
 const cli = ageAvailable()
 let env: MailEnv

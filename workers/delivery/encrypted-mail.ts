@@ -2,7 +2,7 @@
 // the block, in one text/plain body (7bit: the armor is ASCII). An encrypted forward keeps only
 // the header fields a mailbox needs to show, thread and answer it through reverse aliases, plus
 // our trace and loop fields; a kept undelivered message sent again says only what it is.
-import { makeField, splitMessage, type HeaderField } from '../mail/raw-message.ts'
+import { makeField, splitMessage, type HeaderField } from '../../lib/raw-message.ts'
 
 /** Fields of the forwarded message that stay outside the encryption (RFC 5322 §3.6). */
 const KEPT = new Set(['from', 'reply-to', 'to', 'cc', 'date', 'subject', 'message-id', 'in-reply-to', 'references',

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { encryptToRecipient } from '../../lib/age.ts'
 import { readableMessage } from './readable-message.ts'
-import { makeField, splitMessage, type HeaderField } from '../mail/raw-message.ts'
+import { makeField, splitMessage, type HeaderField } from '../../lib/raw-message.ts'
 
 /** The forwarded message's fields the container repeats, so a mail program shows who, when and what. */
 const SHOWN = new Set(['from', 'reply-to', 'to', 'cc', 'date', 'subject', 'message-id'])

@@ -7,7 +7,7 @@ import { verifyWebhook } from '../../lib/webhook-signature.ts'
 import { dkimpyArcSign, dkimpyArcVerify, dkimpyAvailable } from '../../scripts/testing/dkimpy.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
-import { fieldValue, splitMessage } from '../mail/raw-message.ts'
+import { fieldValue, splitMessage } from '../../lib/raw-message.ts'
 
 let env: MailEnv
 beforeAll(async () => {

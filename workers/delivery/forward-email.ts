@@ -1,7 +1,7 @@
 // Queue `forward-email`: one inbound message to one of the alias's mailboxes, through the
 // outbound transport, with the envelope sender rewritten by SRS on the alias domain, headers
 // rewritten for anonymous replies, the body untouched, a DKIM signature of the alias domain and an
-// ARC set of the service domain (workers/mail/arc-chain.ts).
+// ARC set of the service domain (lib/arc-chain.ts).
 // When the owner has a default age key and the alias's switch is on, the content leaves
 // encrypted to that key (encrypted-payload.ts, encrypted-mail.ts). A forward that fails for good
 // is kept encrypted, or at least reported (keep-undelivered.ts). A target that has not confirmed
@@ -25,11 +25,11 @@ import { encryptedForward } from './encrypted-mail.ts'
 import { encryptPayload } from './encrypted-payload.ts'
 import { forwardHeaders } from './forward-headers.ts'
 import { forwardLinks } from './forward-links.ts'
-import { parseMailboxes } from '../mail/mime-words.ts'
+import { parseMailboxes } from '../../lib/mime-words.ts'
 import { srsDomain } from '../mail/srs-domain.ts'
-import { PermanentDeliveryError } from './outbound-transport.ts'
-import { fieldValue, firstValue, joinMessage, messageIds, splitMessage, utf8, type HeaderField } from '../mail/raw-message.ts'
-import { exhaustedReason, keepUndelivered, relayReason } from './keep-undelivered.ts'
+import { PermanentDeliveryError, relayReason } from '../../lib/outbound-transport.ts'
+import { fieldValue, firstValue, joinMessage, messageIds, splitMessage, utf8, type HeaderField } from '../../lib/raw-message.ts'
+import { exhaustedReason, keepUndelivered } from './keep-undelivered.ts'
 import { isHardBounce, recordBounce } from './target-bounce.ts'
 import { clearTargetBounces } from '../../db/target-bounces.ts'
 import type { SpoolMeta } from '../mail/spool-codec.ts'

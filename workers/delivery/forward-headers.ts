@@ -4,8 +4,8 @@
 // (RFC 5321 §4.4, RFC 8601), and upstream signatures and results that no longer apply go.
 import { SPAM_FIELDS, spamFields, taggedSubject } from './spam-fields.ts'
 import { LOOP_HEADER } from '../mail/loop-token.ts'
-import { formatMailbox, parseMailboxes, type Mailbox } from '../mail/mime-words.ts'
-import { fieldValue, makeField, splitMessage, utf8, type HeaderField } from '../mail/raw-message.ts'
+import { formatMailbox, parseMailboxes, type Mailbox } from '../../lib/mime-words.ts'
+import { fieldValue, makeField, splitMessage, utf8, type HeaderField } from '../../lib/raw-message.ts'
 import type { SpoolMeta } from '../mail/spool-codec.ts'
 import { LINK_FIELDS, linkFields, type ForwardLinks } from './forward-links.ts'
 

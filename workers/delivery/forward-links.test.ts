@@ -9,7 +9,7 @@ import { signLinkToken, LINK_TOKEN_DAYS } from '../../lib/link-token.ts'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { dkimpyAvailable, dkimpyVerify } from '../../scripts/testing/dkimpy.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
-import { fieldValue, splitMessage } from '../mail/raw-message.ts'
+import { fieldValue, splitMessage } from '../../lib/raw-message.ts'
 
 let env: MailEnv
 let owner: ApiClient

@@ -3,9 +3,9 @@
 // with no sign-in: it pauses the alias or blocks the sender, as the owner chose. The block link
 // is a header of ours (the body is never touched), on unless the owner turned it off. Each link's
 // token is single-purpose and bound to the contact (or the alias): lib/link-token.ts. The fields
-// are in the DKIM signature's h= (workers/mail/dkim-signer.ts), as RFC 8058 §4 requires.
+// are in the DKIM signature's h= (lib/dkim-signer.ts), as RFC 8058 §4 requires.
 import { signLinkToken } from '../../lib/link-token.ts'
-import { makeField, type HeaderField } from '../mail/raw-message.ts'
+import { makeField, type HeaderField } from '../../lib/raw-message.ts'
 
 export const BLOCK_HEADER = 'X-Veilmail-Block-Sender'
 

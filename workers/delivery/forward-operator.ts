@@ -8,9 +8,9 @@ import { log } from '../../lib/log.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
 import { runOperatorDelivery, type SpoolContext } from './delivery-step.ts'
 import type { DeliveryOutcome } from '../../db/delivery-finish.ts'
-import { PermanentDeliveryError } from './outbound-transport.ts'
+import { PermanentDeliveryError } from '../../lib/outbound-transport.ts'
 import { queues, type Payload } from '../../db/queues.ts'
-import { firstValue, joinMessage, makeField, splitMessage } from '../mail/raw-message.ts'
+import { firstValue, joinMessage, makeField, splitMessage } from '../../lib/raw-message.ts'
 
 export function operatorNote(ctx: SpoolContext, raw: Buffer, role: string, operator: string): Buffer {
   const { headers } = splitMessage(raw)

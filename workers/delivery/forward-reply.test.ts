@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { getAliasCounters } from '../../db/alias-counters.ts'
 import { createMailEnv, type MailEnv, type TestAlias } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
-import { fieldValue, splitMessage } from '../mail/raw-message.ts'
+import { fieldValue, splitMessage } from '../../lib/raw-message.ts'
 
 let env: MailEnv
 let alias: TestAlias

@@ -6,17 +6,11 @@ import type { Tx } from '../../db/client.ts'
 import type { DeliveryAlias } from '../../db/alias-routing.ts'
 import { insertUndeliveredMessage, sumUndeliveredBytes } from '../../db/undelivered-messages.ts'
 import { log } from '../../lib/log.ts'
-import type { PermanentDeliveryError } from './outbound-transport.ts'
 
 /** Armored copies one user may hold at once; past it, failures are only reported. */
 export const UNDELIVERED_BUDGET_BYTES = 200 * 1024 * 1024
 const MAX_REASON = 300
 
-/** The relay's reply as the owner's report shows it (control characters out, bounded). */
-export function relayReason(error: PermanentDeliveryError): string {
-  const reply = (error.response ?? '').replace(/[\x00-\x1f\x7f]+/g, ' ').trim()
-  return (reply || `Refused by the relay (${error.responseCode ?? 'no code'})`).slice(0, MAX_REASON)
-}
 
 /** Why a forward that was retried until the queue gave up failed, from the delivery's record. */
 export function exhaustedReason(attempts: number, lastError: string | null): string {

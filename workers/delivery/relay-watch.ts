@@ -3,7 +3,7 @@
 // do we: the first sign of the relay answering again (a send that goes through, or a probe —
 // connect, EHLO, QUIT — every few seconds while it is down) makes the deferred mail due at once.
 import { errorFields, log } from '../../lib/log.ts'
-import type { OutboundTransport } from './outbound-transport.ts'
+import type { OutboundTransport } from '../../lib/outbound-transport.ts'
 
 /** Failures that say the relay itself is unreachable, not that it refused this message. */
 export function isRelayUnreachable(error: unknown): boolean {

@@ -6,8 +6,8 @@
 // References and In-Reply-To keep only ids on the alias's threads: those forwarded to it
 // (thread_message_ids) and those Veilmail makes itself (<uuid@mail domain>).
 import { domainOf } from '../../lib/mail-address.ts'
-import { formatMailbox, parseMailboxes, type Mailbox } from '../mail/mime-words.ts'
-import { fieldValue, makeField, messageIds, utf8, type HeaderField } from '../mail/raw-message.ts'
+import { formatMailbox, parseMailboxes, type Mailbox } from '../../lib/mime-words.ts'
+import { fieldValue, makeField, messageIds, utf8, type HeaderField } from '../../lib/raw-message.ts'
 
 const KEPT = new Set(['subject', 'in-reply-to', 'references', 'mime-version', 'content-type',
   'content-transfer-encoding', 'content-language', 'importance', 'priority', 'x-priority', 'auto-submitted', 'thread-topic'])

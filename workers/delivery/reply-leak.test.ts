@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { simpleParser } from 'mailparser'
 import { describe, expect, it } from 'vitest'
-import { joinMessage, splitMessage, fieldValue } from '../mail/raw-message.ts'
+import { joinMessage, splitMessage, fieldValue } from '../../lib/raw-message.ts'
 import { replyHeaders } from './reply-headers.ts'
 import { scrubReplyMime } from './reply-mime.ts'
 

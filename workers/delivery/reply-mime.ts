@@ -7,7 +7,7 @@
 // preamble and epilogue go too. A structure we cannot follow is left as it came.
 import { randomUUID } from 'node:crypto'
 import { encode as qpEncode, wrap as qpWrap } from 'nodemailer/lib/qp'
-import { fieldValue, joinMessage, makeField, splitMessage, type HeaderField } from '../mail/raw-message.ts'
+import { fieldValue, joinMessage, makeField, splitMessage, type HeaderField } from '../../lib/raw-message.ts'
 
 const PART_KEPT = new Set(['content-type', 'content-transfer-encoding', 'content-disposition', 'content-id', 'content-language'])
 const BOUNDARY = /;\s*boundary\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+))/i

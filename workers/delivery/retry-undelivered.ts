@@ -10,8 +10,7 @@ import { lockUndeliveredCopy, removeDeliveredCopy, returnUndeliveredCopy } from 
 import { log } from '../../lib/log.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
 import { keptCopyMail } from './encrypted-mail.ts'
-import { relayReason } from './keep-undelivered.ts'
-import { PermanentDeliveryError } from './outbound-transport.ts'
+import { PermanentDeliveryError, relayReason } from '../../lib/outbound-transport.ts'
 import type { Payload, queues } from '../../db/queues.ts'
 import { srsDomain } from '../mail/srs-domain.ts'
 

@@ -6,7 +6,7 @@
 // forward from a known contact costs no round trip for them.
 import type { Sql } from '../../db/client.ts'
 import { findContactReverseAliases, upsertReverseAliases, type ReverseAlias } from '../../db/reverse-aliases.ts'
-import type { Mailbox } from '../mail/mime-words.ts'
+import type { Mailbox } from '../../lib/mime-words.ts'
 import { newReverseAliasLocalPart } from '../mail/reverse-alias-address.ts'
 
 /** A contact's reverse alias: its address, and its row id (the contact's id: link tokens and counters name it). */

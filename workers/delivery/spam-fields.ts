@@ -3,7 +3,7 @@
 // reads) and X-Spam-Score, on every forward of a scored message; the alias's spam handling
 // 'tag-subject' also puts [SPAM] before the Subject of spam. Fields of those names that came with the
 // message are dropped first: anyone can write "X-Spam-Status: No" into a message.
-import { makeField, type HeaderField } from '../mail/raw-message.ts'
+import { makeField, type HeaderField } from '../../lib/raw-message.ts'
 import type { SpamVerdict } from '../mail/spool-codec.ts'
 
 /** Upstream fields only our spam filter may set on a forward. */

@@ -10,7 +10,7 @@ import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
 import { abandonForwardEmail } from './forward-email.ts'
-import { splitMessage } from '../mail/raw-message.ts'
+import { splitMessage } from '../../lib/raw-message.ts'
 
 const cli = ageAvailable()
 let env: MailEnv

@@ -14,7 +14,7 @@ import addressparser from 'nodemailer/lib/addressparser'
 import type { DnsResolver } from '../../lib/dns-resolver.ts'
 import './header-end-fast-path.ts'
 import { SpfCache, type SpfQuestion } from './spf-cache.ts'
-import { readHeaderBytes, type HeaderField } from './raw-message.ts'
+import { readHeaderBytes, type HeaderField } from '../../lib/raw-message.ts'
 import type { AuthSummary, SpoolMeta, StoredMeta } from './spool-codec.ts'
 
 export interface AuthInput {

@@ -6,7 +6,7 @@
 // reads; `readMessage` keeps the whole message (submission). The stream is always read to its
 // end, so the client gets its answer in order.
 import type { Readable } from 'node:stream'
-import { bodyOffset, splitMessage, type HeaderField } from './raw-message.ts'
+import { bodyOffset, splitMessage, type HeaderField } from '../../lib/raw-message.ts'
 import { replies } from './smtp-reply.ts'
 
 export interface MessageLimits {

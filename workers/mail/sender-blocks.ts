@@ -9,9 +9,9 @@
 // ones dropped.
 import type { Db as Sql } from '../../db/client.ts'
 import { countBlockedMail, findSenderBlocks } from '../../db/alias-contacts.ts'
-import { parseMailboxes } from './mime-words.ts'
+import { parseMailboxes } from '../../lib/mime-words.ts'
 import type { Recipient } from './mx-recipients.ts'
-import { firstValue, utf8, type HeaderField } from './raw-message.ts'
+import { firstValue, utf8, type HeaderField } from '../../lib/raw-message.ts'
 import { SmtpReply } from './smtp-reply.ts'
 
 export const blockedSender = () => new SmtpReply(550, '5.7.1 The recipient does not accept mail from this sender')

@@ -7,7 +7,7 @@
 // blob in `raw`) read as one chunk.
 import type { Db } from '../../db/client.ts'
 import { getSpoolChunk, type SpoolMessage } from '../../db/spool.ts'
-import { readHeaderBytes, splitMessage, type HeaderField } from './raw-message.ts'
+import { readHeaderBytes, splitMessage, type HeaderField } from '../../lib/raw-message.ts'
 import { SpoolDamagedError, type SpoolCodec } from './spool-codec.ts'
 
 export class SpooledMessage {

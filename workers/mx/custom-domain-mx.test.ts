@@ -11,7 +11,7 @@ import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { ownerWithDomain, rcptReply, startDomainMailEnv, type DomainMailEnv } from '../../scripts/testing/custom-domain-env.ts'
 import type { DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
 import type { MailEnv } from '../../scripts/testing/mail-env.ts'
-import { fieldValue, splitMessage } from '../mail/raw-message.ts'
+import { fieldValue, splitMessage } from '../../lib/raw-message.ts'
 
 const header = (raw: Buffer, key: string) => splitMessage(raw).headers.filter((h) => h.key === key).map(fieldValue)
 

@@ -11,7 +11,7 @@ import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
 import { startDnsStandIn, type DnsStandIn } from '../../scripts/testing/dns-stand-in.ts'
 import { rspamdAvailable, startTestRspamd, subjectRules } from '../../scripts/testing/rspamd.ts'
-import { splitMessage, firstValue } from '../mail/raw-message.ts'
+import { splitMessage, firstValue } from '../../lib/raw-message.ts'
 
 const run = rspamdAvailable()
 // rspamd's test pattern (https://rspamd.com/doc/gtube_patterns.html): its action is reject

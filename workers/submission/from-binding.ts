@@ -21,8 +21,8 @@
 //   someone else cannot be kept either, since our signature would vouch for it.
 import { isUtf8 } from 'node:buffer'
 import addressparser from 'nodemailer/lib/addressparser'
-import { decodeWords } from '../mail/mime-words.ts'
-import { fieldValue, utf8, type HeaderField } from '../mail/raw-message.ts'
+import { decodeWords } from '../../lib/mime-words.ts'
+import { fieldValue, utf8, type HeaderField } from '../../lib/raw-message.ts'
 import { SmtpReply } from '../mail/smtp-reply.ts'
 
 type TokenKind = 'atom' | 'quoted' | 'comment' | 'space' | 'special'

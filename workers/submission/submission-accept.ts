@@ -7,7 +7,7 @@ import type { Sql } from '../../db/client.ts'
 import type { Config } from '../../lib/config.ts'
 import { queueEmailJob } from '../../db/queue-email-job.ts'
 import { checkFromBinding } from './from-binding.ts'
-import { firstValue, joinMessage, makeField, splitMessage } from '../mail/raw-message.ts'
+import { firstValue, joinMessage, makeField, splitMessage } from '../../lib/raw-message.ts'
 import type { SubmissionUser } from './submission-auth.ts'
 
 /** Checks the originator fields (From, Sender, Resent-From, Resent-Sender, Reply-To: from-binding.ts), drops Bcc (RFC 5322 §3.6.3), adds a Message-ID on the alias domain if missing. */

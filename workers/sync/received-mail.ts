@@ -4,7 +4,7 @@
 import type { Readable } from 'node:stream'
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser'
 import addressparser from 'nodemailer/lib/addressparser'
-import { bodyOffset } from '../mail/raw-message.ts'
+import { bodyOffset } from '../../lib/raw-message.ts'
 import { cleanLine, cleanParsedMessage, MAX_THREAD_SUBJECT } from './stored-text.ts'
 
 export interface ParsedAttachment {

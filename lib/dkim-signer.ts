@@ -11,7 +11,7 @@
 import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { promisify } from 'node:util'
-import type { DkimKey } from '../../lib/dkim-keys.ts'
+import type { DkimKey } from './dkim-keys.ts'
 import { planArcSet, type ArcFacts } from './arc-chain.ts'
 import { splitMessage, type HeaderField } from './raw-message.ts'
 

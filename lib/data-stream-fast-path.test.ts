@@ -1,7 +1,7 @@
 import DataStream from 'nodemailer/lib/smtp-connection/data-stream'
 import { describe, expect, it } from 'vitest'
 import { needsNoEscaping, nodemailerEnd, nodemailerEscaping } from './data-stream-fast-path.ts'
-import { randomPieces, seededRandom } from '../../scripts/testing/seeded-random.ts'
+import { randomPieces, seededRandom } from '../scripts/testing/seeded-random.ts'
 
 /** What a DataStream sends for these pieces, with its _transform and _flush or nodemailer's own. */
 async function escape(pieces: Buffer[], own: boolean) {

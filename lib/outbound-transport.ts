@@ -8,7 +8,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import nodemailer from 'nodemailer'
 import './data-stream-fast-path.ts'
-import type { Config } from '../../lib/config.ts'
+import type { Config } from './config.ts'
 
 export interface OutgoingMessage {
   /** delivery id: the outbox file name, and what makes a retry overwrite rather than add */
@@ -38,6 +38,12 @@ export class PermanentDeliveryError extends Error {
     this.responseCode = responseCode
     this.response = response
   }
+}
+
+/** The relay's reply as the owner's report shows it (control characters out, bounded). */
+export function relayReason(error: PermanentDeliveryError): string {
+  const reply = (error.response ?? '').replace(/[\x00-\x1f\x7f]+/g, ' ').trim()
+  return (reply || `Refused by the relay (${error.responseCode ?? 'no code'})`).slice(0, 300)
 }
 
 export function createOutboundTransport(cfg: Pick<Config, 'outboundSmtpUrl' | 'dataDir' | 'outboundSmtpConnections'>): OutboundTransport {

@@ -1,11 +1,11 @@
 import { createHash, generateKeyPairSync } from 'node:crypto'
 import { dkimVerify } from 'mailauth'
 import { describe, expect, it } from 'vitest'
-import { fakeResolver } from '../../scripts/testing/mail-stand-ins.ts'
-import { dkimRecordFor, type DkimKey } from '../../lib/dkim-keys.ts'
+import { fakeResolver } from '../scripts/testing/mail-stand-ins.ts'
+import { dkimRecordFor, type DkimKey } from './dkim-keys.ts'
 import { DkimSigner, RelaxedBodyHash } from './dkim-signer.ts'
 import { splitMessage } from './raw-message.ts'
-import { seededRandom } from '../../scripts/testing/seeded-random.ts'
+import { seededRandom } from '../scripts/testing/seeded-random.ts'
 
 const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string
 const key: DkimKey = { domain: 'veilmail.test', selector: 'vm1', privateKey: pem, dnsRecord: dkimRecordFor(pem) }

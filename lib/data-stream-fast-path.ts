@@ -9,7 +9,7 @@
 // nodemailer must keep the shape this relies on: checked at import (lib/library-shape.ts), so an
 // upgrade that changes it stops with a message.
 import DataStream from 'nodemailer/lib/smtp-connection/data-stream'
-import { expectLibraryShape } from '../../lib/library-shape.ts'
+import { expectLibraryShape } from './library-shape.ts'
 
 const CR = 0x0d
 const LF = 0x0a
@@ -31,8 +31,8 @@ type Flush = (this: Escaper, done: () => void) => void
 const proto = DataStream.prototype as unknown as { _transform: Transform; _flush: Flush }
 const nodemailerTransform = proto._transform
 const nodemailerFlush = proto._flush
-expectLibraryShape("nodemailer's DataStream._transform", nodemailerTransform, ['this.lastByte', 'this.inByteCount', 'this.outByteCount', 'INSERT_LF_DOT', 'INSERT_CR', 'INSERT_DOT'], 'workers/delivery/data-stream-fast-path.ts')
-expectLibraryShape("nodemailer's DataStream._flush", nodemailerFlush, ['this.lastByte === 0x0a', "'.\\r\\n'", 'this.lastByte === 0x0d', "'\\n.\\r\\n'", "'\\r\\n.\\r\\n'", 'this.outByteCount'], 'workers/delivery/data-stream-fast-path.ts')
+expectLibraryShape("nodemailer's DataStream._transform", nodemailerTransform, ['this.lastByte', 'this.inByteCount', 'this.outByteCount', 'INSERT_LF_DOT', 'INSERT_CR', 'INSERT_DOT'], 'lib/data-stream-fast-path.ts')
+expectLibraryShape("nodemailer's DataStream._flush", nodemailerFlush, ['this.lastByte === 0x0a', "'.\\r\\n'", 'this.lastByte === 0x0d', "'\\n.\\r\\n'", "'\\r\\n.\\r\\n'", 'this.outByteCount'], 'lib/data-stream-fast-path.ts')
 
 /** Whether nodemailer's loop would insert nothing into `chunk`, coming after `lastByte`. */
 export function needsNoEscaping(chunk: Buffer, lastByte: number | false): boolean {

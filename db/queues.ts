@@ -116,6 +116,7 @@ export const queues = {
     retryLimit: 5,
     retryDelay: 60,
     retryBackoff: true,
+    retryDelayMax: 3600,
     expireInSeconds: 5 * 60,
     heartbeatSeconds: LOST_JOB_HEARTBEAT,
   }),

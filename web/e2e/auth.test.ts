@@ -91,6 +91,8 @@ describe.skipIf(!run)('auth in the browser', () => {
     const page = await open('/auth', 390)
     await page.getByRole('link', { name: 'Forgot password?' }).click()
     await page.waitForURL('**/forgot-password')
+    // the page is a chunk of its own: the sign-in form stays on screen until it has loaded
+    await page.getByRole('heading', { name: 'Forgot Password' }).waitFor()
     await page.getByLabel('Email').fill(email)
     await page.getByRole('button', { name: 'Send Reset Link' }).click()
     await page.getByTestId('reset-requested').waitFor()

@@ -17,7 +17,16 @@ export async function signInWithPasskey(autofill = false): Promise<SessionUser> 
     if (autofill) throw new AutofillUnavailable()
     throw error
   }
-  const response = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill })
+  let response: Awaited<ReturnType<typeof startAuthentication>>
+  try {
+    response = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill })
+  } catch (error) {
+    // The browser would not offer this site's passkeys (an address that cannot be an RP ID, say):
+    // nobody asked for the offer, so there is nothing to say. A passkey picked and refused by the
+    // server below is still said.
+    if (autofill && !wasCancelled(error)) throw new AutofillUnavailable()
+    throw error
+  }
   return (await apiRequest<{ user: SessionUser }>('POST', '/api/auth/passkey', { response })).user
 }
 

@@ -55,14 +55,14 @@ describe('forward target confirmation', () => {
     await env.send({ to: alias.address, subject })
     await expect.poll(() => deliveryStates(target), { timeout: 20_000 }).toEqual(['held'])
     expect(forwardsTo(target, subject)).toHaveLength(0)
-    expect(await targetState(api, target)).toEqual({ email: target, confirmed: false, held: 1 })
+    expect(await targetState(api, target)).toEqual({ email: target, confirmed: false, held: 1, bounces: 0, disabled: false, lastBounce: null })
 
     const confirmed = await new ApiClient(env.app()).json(new ApiClient(env.app()).post('/api/auth/confirm-target', { token: tokenOf(link) }))
     expect(confirmed).toEqual({ status: 200, body: { message: `Mail will now be forwarded to ${target}.`, email: target } })
     await waitFor(env.relay, 'message', () => forwardsTo(target, subject).length === 1)
     // delivered: the spooled message and its deliveries are gone
     await expect.poll(() => deliveryStates(target), { timeout: 20_000 }).toEqual([])
-    expect(await targetState(api, target)).toEqual({ email: target, confirmed: true, held: 0 })
+    expect(await targetState(api, target)).toEqual({ email: target, confirmed: true, held: 0, bounces: 0, disabled: false, lastBounce: null })
     // the link is single-use
     expect((await api.post('/api/auth/confirm-target', { token: tokenOf(link) })).status).toBe(400)
 
@@ -109,7 +109,7 @@ describe('forward target confirmation', () => {
     await env.send({ to: aliasB.address, subject })
     await expect.poll(async () => (await targetState(b.api, target))?.held, { timeout: 20_000 }).toBe(1)
     expect(forwardsTo(target, subject)).toHaveLength(0)
-    expect(await targetState(b.api, target)).toEqual({ email: target, confirmed: false, held: 1 })
+    expect(await targetState(b.api, target)).toEqual({ email: target, confirmed: false, held: 1, bounces: 0, disabled: false, lastBounce: null })
   })
 
   it("counts the owner's own verified address as confirmed, with no confirmation mail", async () => {
@@ -118,7 +118,7 @@ describe('forward target confirmation', () => {
     const subject = `own ${crypto.randomUUID()}`
     await env.send({ to: alias.address, subject })
     await waitFor(env.relay, 'message', () => forwardsTo(email.toLowerCase(), subject).length === 1)
-    expect(await targetState(api, email.toLowerCase())).toEqual({ email: email.toLowerCase(), confirmed: true, held: 0 })
+    expect(await targetState(api, email.toLowerCase())).toEqual({ email: email.toLowerCase(), confirmed: true, held: 0, bounces: 0, disabled: false, lastBounce: null })
     expect(env.relay.messages.filter((m) => m.to.includes(email.toLowerCase()) && m.raw.includes('Subject: Confirm forwarding'))).toHaveLength(0)
   })
 

@@ -74,7 +74,8 @@ const afterPoll = (read: () => Promise<string | null>) => async () => {
 }
 
 async function expectToast(title: string, description: string) {
-  await toast().getByText(title, { exact: true }).waitFor()
+  // a job's toast comes with the job's next status poll (every 10 s, README), then the toaster's chunk
+  await toast().getByText(title, { exact: true }).waitFor({ timeout: 30_000 })
   await toast().getByText(description, { exact: true }).waitFor()
 }
 

@@ -15,7 +15,7 @@ export interface StoredSearch {
 /** A term as an ILIKE pattern matching it anywhere: its own %, _ and \ are escaped (backslash is LIKE's escape). */
 export const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, '\\$&')}%`
 
-/** Exactly migration 0063's index expression: any other spelling is a different expression to the planner. */
+/** Exactly the expression of migration 0063's trigram index (and of 0071's, over the messages with attachments): any other spelling is a different expression to the planner. */
 const searchable = (db: Db) => db`(subject || ' ' || from_name || ' ' || from_address || ' ' || to_address || ' ' || cc_addresses || ' ' || bcc_addresses)`
 
 const utcDay = (day: string) => `${day}T00:00:00Z`

@@ -286,8 +286,17 @@ export async function searchConversationPage(db: Db, userId: string, q: ListQuer
   return { rows, total: rows[0]?.total ?? (q.offset === 0 ? 0 : undefined) }
 }
 
-/** How many conversations a list holds: the pager's total, in the unit of its rows. */
+/**
+ * How many conversations a list holds: the pager's total, in the unit of its rows. The whole list
+ * of the user, an account or a folder reads its conversation_counts row (kept by triggers,
+ * migration 0071); a category or a search counts its messages' conversations.
+ */
 export async function countConversations(db: Db, userId: string, q: Omit<ListQuery, 'limit' | 'offset'>): Promise<number> {
+  if (q.category === 'inbox' && !q.search) {
+    const [kept] = await db<{ total: number }[]>`
+      select coalesce((select conversations from conversation_counts where scope_id = ${conversationScope(db, userId, q)}), 0) as total`
+    return kept.total
+  }
   const [row] = await db<{ total: number }[]>`
     select count(distinct thread_id)::int as total from received_emails where ${listScope(db, userId, { ...q, limit: 0, offset: 0 })} and not deleted ${searchCondition(db, q.search)}`
   return row.total
@@ -314,6 +323,16 @@ function listScope(db: Db, userId: string, q: ListQuery) {
   const byProvider = q.providerId ? db`and provider_id = ${q.providerId}` : db``
   const byFolder = q.folderId ? db`and folder_id = ${q.folderId}` : db``
   return db`user_id = ${userId} ${byProvider} ${byFolder} ${byCategory}`
+}
+
+/** The conversation_counts scope of a whole list (as listScope chooses it): its folder, else its account, else the user; null when not the user's. */
+function conversationScope(db: Db, userId: string, q: Pick<ListQuery, 'providerId' | 'folderId'>) {
+  const ofProvider = q.providerId ? db`and p.id = ${q.providerId}` : db``
+  if (q.folderId) {
+    return db`(select f.id from mailbox_folders f join email_providers p on p.id = f.provider_id where f.id = ${q.folderId} and p.user_id = ${userId} ${ofProvider})`
+  }
+  if (q.providerId) return db`(select id from email_providers where id = ${q.providerId} and user_id = ${userId})`
+  return db`${userId}::uuid`
 }
 
 export interface EmailCounts { total: number; unread: number; starred: number; bytes: number }

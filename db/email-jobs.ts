@@ -12,6 +12,8 @@ export interface EmailJobRow {
   providerId: string | null
   source: 'compose' | 'smtp' | 'system'
   recipientEmail: string
+  /** every envelope recipient, To then Cc (recipientEmail first; only it for a mail to one) */
+  recipients: string[]
   content: Buffer | null
   status: EmailJobStatus
   priority: number
@@ -37,6 +39,8 @@ export interface NewEmailJob {
   providerId?: string | null
   source: 'compose' | 'smtp' | 'system'
   recipientEmail: string
+  /** a mail to several (To then Cc, recipientEmail first); absent: recipientEmail alone */
+  recipients?: string[]
   content: Buffer
   useEncryption: boolean
   shareMyPublicKey: boolean
@@ -49,12 +53,12 @@ export interface NewEmailJob {
 
 export async function insertEmailJob(db: Db, j: NewEmailJob): Promise<void> {
   await db`
-    insert into email_jobs (id, user_id, alias_id, provider_id, source, recipient_email, content, use_encryption, share_my_public_key, priority, max_retries, scheduled_at, undo_until, original_email_id, original_action)
-    values (${j.id}, ${j.userId}, ${j.aliasId}, ${j.providerId ?? null}, ${j.source}, ${j.recipientEmail}, ${j.content}, ${j.useEncryption}, ${j.shareMyPublicKey}, ${j.priority}, ${j.maxRetries}, ${j.scheduledAt}, ${j.undoUntil},
+    insert into email_jobs (id, user_id, alias_id, provider_id, source, recipient_email, recipients, content, use_encryption, share_my_public_key, priority, max_retries, scheduled_at, undo_until, original_email_id, original_action)
+    values (${j.id}, ${j.userId}, ${j.aliasId}, ${j.providerId ?? null}, ${j.source}, ${j.recipientEmail}, ${j.recipients && j.recipients.length > 1 ? j.recipients : null}::text[], ${j.content}, ${j.useEncryption}, ${j.shareMyPublicKey}, ${j.priority}, ${j.maxRetries}, ${j.scheduledAt}, ${j.undoUntil},
       ${j.original?.emailId ?? null}, ${j.original?.action ?? null})`
 }
 
-const columns = 'id, user_id, alias_id, provider_id, source, recipient_email, content, status, priority, max_retries, current_retries, scheduled_at, undo_until, last_error, message_id, original_email_id, original_action'
+const columns = 'id, user_id, alias_id, provider_id, source, recipient_email, coalesce(recipients, array[recipient_email]) as recipients, content, status, priority, max_retries, current_retries, scheduled_at, undo_until, last_error, message_id, original_email_id, original_action'
 
 export async function findEmailJob(db: Db, userId: string, jobId: string): Promise<EmailJobRow | undefined> {
   const [row] = await db<EmailJobRow[]>`select ${db.unsafe(columns)} from email_jobs where id = ${jobId} and user_id = ${userId}`

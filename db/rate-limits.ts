@@ -19,13 +19,15 @@ export async function hitRateLimit(
   limit: number,
   windowSeconds: number,
   owner: { userId?: string; ipAddress?: string } = {},
+  /** what this action counts for (a mail to several recipients counts each) */
+  cost = 1,
 ): Promise<RateLimitHit> {
   const window = `${windowSeconds} seconds`
   const [row] = await db<{ count: number; expiresAt: Date }[]>`
     insert into rate_limits (action_type, key, user_id, ip_address, count, window_start, last_action, expires_at)
-    values (${action}, ${key}, ${owner.userId ?? null}, ${owner.ipAddress ?? null}, 1, now(), now(), now() + ${window}::interval)
+    values (${action}, ${key}, ${owner.userId ?? null}, ${owner.ipAddress ?? null}, ${cost}::int, now(), now(), now() + ${window}::interval)
     on conflict (action_type, key) do update set
-      count = case when rate_limits.window_start < now() - ${window}::interval then 1 else rate_limits.count + 1 end,
+      count = case when rate_limits.window_start < now() - ${window}::interval then ${cost}::int else rate_limits.count + ${cost}::int end,
       window_start = case when rate_limits.window_start < now() - ${window}::interval then now() else rate_limits.window_start end,
       expires_at = case when rate_limits.window_start < now() - ${window}::interval then now() else rate_limits.window_start end + ${window}::interval,
       last_action = now()
@@ -33,9 +35,9 @@ export async function hitRateLimit(
   return { allowed: row.count <= limit, count: row.count, resetTime: row.expiresAt }
 }
 
-/** Gives back one attempt counted by hitRateLimit (it succeeded, or it was refused elsewhere). */
-export async function releaseRateLimit(db: Db, action: string, key: string): Promise<void> {
-  await db`update rate_limits set count = count - 1 where action_type = ${action} and key = ${key} and count > 0`
+/** Gives back what hitRateLimit counted (it succeeded, or it was refused elsewhere): one attempt, or its cost. */
+export async function releaseRateLimit(db: Db, action: string, key: string, cost = 1): Promise<void> {
+  await db`update rate_limits set count = greatest(count - ${cost}::int, 0) where action_type = ${action} and key = ${key} and count > 0`
 }
 
 /**

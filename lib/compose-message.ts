@@ -1,4 +1,4 @@
-// The MIME message of a mail written on the compose page: From the alias, a Message-ID on its
+// The MIME message of a mail written on the compose page: From the alias, To and Cc, a Message-ID on its
 // domain, a text body, and, when the sender shares their age public key, a labelled block after
 // the body, an X-Age-Recipient header and an application/x-age-public-key attachment (README);
 // a reply's In-Reply-To and References, and a forward's attachments.
@@ -7,7 +7,9 @@ import MailComposer from 'nodemailer/lib/mail-composer/index.js'
 
 export interface ComposedMail {
   from: string
-  to: string
+  /** one address, or several (a reply all) */
+  to: string | string[]
+  cc?: string[]
   subject: string
   body: string
   sharedPublicKey?: string
@@ -28,7 +30,7 @@ export function composeMessage(mail: ComposedMail): Promise<Buffer> {
     ...(key ? [{ filename: 'age-public-key.txt', content: key + '\n', contentType: 'application/x-age-public-key' }] : []),
   ]
   const composer = new MailComposer({
-    from: mail.from, to: mail.to, subject: mail.subject, text, messageId: mail.messageId, date: mail.date,
+    from: mail.from, to: mail.to, cc: mail.cc?.length ? mail.cc : undefined, subject: mail.subject, text, messageId: mail.messageId, date: mail.date,
     headers: key ? { 'X-Age-Recipient': key } : undefined,
     inReplyTo: mail.inReplyTo, references: mail.references?.length ? mail.references : undefined,
     attachments: attachments.length ? attachments : undefined,

@@ -15,7 +15,8 @@ export interface OutgoingMessage {
   id: string
   /** envelope sender (RFC 5321 MAIL FROM), '' for the null sender */
   from: string
-  to: string
+  /** envelope recipients (RCPT TO), one or several: one message to all of them */
+  to: string | readonly string[]
   /** the message; a stream (a large forward read from the spool) is read once, as it is sent */
   raw: Buffer | Readable
 }
@@ -73,7 +74,7 @@ function relayTransport(url: string, maxConnections: number): OutboundTransport 
   return {
     async send(message) {
       const { raw } = message
-      const envelope = { from: message.from, to: [message.to] }
+      const envelope = { from: message.from, to: [message.to].flat() }
       // a Buffer is read anew each time the pool asks (it may ask again on another connection
       // when the first closed before a byte was read); a stream is read once
       const mail: PoolMail = {
@@ -102,7 +103,7 @@ function outboxTransport(dir: string): OutboundTransport {
   return {
     async send(message) {
       // Return-Path and Delivered-To are what a final delivery adds (RFC 5321 §4.4): they show the envelope.
-      const head = `Return-Path: <${message.from}>\r\nDelivered-To: ${message.to}\r\n`
+      const head = `Return-Path: <${message.from}>\r\nDelivered-To: ${[message.to].flat().join(', ')}\r\n`
       const file = path.join(dir, `${message.id}.eml`)
       const raw = message.raw
       await pipeline(Readable.from((async function* () {

@@ -3,20 +3,11 @@
 import * as v from 'valibot'
 import { text } from './auth-schemas.ts'
 import { AGE_RECIPIENT_RE } from './age-recipient-rules.ts'
+import { HEADER_INJECTION_MESSAGE, MAX_MESSAGE_RECIPIENTS, NO_LINE_BREAKS, RecipientList, TOO_MANY_RECIPIENTS } from './recipient-list.ts'
 
-const NO_LINE_BREAKS = /^[^\r\n]*$/
-export const HEADER_INJECTION_MESSAGE = 'Header values cannot contain line breaks'
+export { HEADER_INJECTION_MESSAGE }
 /** Encryption covers the text only: forwarded attachments would leave unencrypted. */
 export const ENCRYPTED_ATTACHMENTS = 'Attachments cannot be sent encrypted: remove them to send this encrypted'
-
-const Email = v.pipe(
-  text('Valid recipient email is required'),
-  v.check((s) => NO_LINE_BREAKS.test(s), HEADER_INJECTION_MESSAGE),
-  v.trim(),
-  v.nonEmpty('Valid recipient email is required'),
-  v.maxLength(254, 'Valid recipient email is required'),
-  v.email('Valid recipient email is required'),
-)
 
 const AgeKey = (required: string) => v.pipe(
   v.optional(v.nullable(v.string()), ''),
@@ -28,7 +19,9 @@ const AgeKey = (required: string) => v.pipe(
 
 export const CreateEmailJobSchema = v.pipe(
   v.object({
-    to: Email,
+    /** one address or several, comma-separated (shared/recipient-list.ts); Cc likewise, optional */
+    to: RecipientList('Valid recipient email is required'),
+    cc: RecipientList(),
     subject: v.pipe(text('Subject is required'), v.check((s) => NO_LINE_BREAKS.test(s), HEADER_INJECTION_MESSAGE), v.trim(), v.nonEmpty('Subject is required'), v.maxLength(900, 'Subject must be 900 characters or less')),
     body: v.pipe(text('Email body is required'), v.check((s) => s.trim() !== '', 'Email body is required'), v.maxLength(5_000_000, 'Email body is too large')),
     /** the alias it leaves from, or instead `fromProviderId`: a connected mailbox, sent through its own SMTP server */
@@ -56,6 +49,9 @@ export const CreateEmailJobSchema = v.pipe(
       ), []),
     })),
   }),
+  // someone in both fields is sent to once, as To
+  v.transform((j) => ({ ...j, cc: j.cc.filter((a) => !j.to.some((t) => t.toLowerCase() === a.toLowerCase())) })),
+  v.forward(v.check((j) => j.to.length + j.cc.length <= MAX_MESSAGE_RECIPIENTS, TOO_MANY_RECIPIENTS), ['cc']),
   v.forward(v.check((j) => Boolean(j.fromAliasId) !== Boolean(j.fromProviderId), 'Please select a sender alias'), ['fromAliasId']),
   v.forward(v.check((j) => !j.useEncryption || Boolean(j.recipientPublicKey), "Recipient's public key is required when encryption is enabled"), ['recipientPublicKey']),
   v.forward(v.check((j) => !j.shareMyPublicKey || Boolean(j.myPublicKeyToShare), 'Please select or enter your public key to share'), ['myPublicKeyToShare']),

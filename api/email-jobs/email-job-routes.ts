@@ -9,7 +9,8 @@ import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
 import { tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
-import { countRecipient } from '../../db/recipient-limits.ts'
+import { countRecipients } from '../../db/recipient-limits.ts'
+import { recipientExposure } from './recipient-privacy.ts'
 import { originalParts } from './original-email.ts'
 import { findJobSender } from './job-sender.ts'
 import { discardDraft } from '../../db/mailbox-drafts.ts'
@@ -36,7 +37,11 @@ export const emailJobRoutes = new Hono<AppEnv>()
     if (original && !original.found) return notFound(c)
     const parts = original?.parts
 
-    const limit = await countRecipient(sql, config, c.var.user.id)
+    // one message to every recipient, To then Cc; each seen by all of them, and each counted
+    const exposed = await recipientExposure(sql, config.mailDomains, c.var.user.id, sender, input.to, input.cc)
+    if (exposed) return c.json(exposed, 400)
+    const recipients = [...input.to, ...input.cc]
+    const limit = await countRecipients(sql, config, c.var.user.id, recipients.length)
     if (!limit.allowed) return tooMany(c, limit.hit, limit.message)
 
     // The web app encrypts in the browser; an API client may send plain text to be encrypted here.
@@ -49,14 +54,14 @@ export const emailJobRoutes = new Hono<AppEnv>()
     const undoUntil = new Date(now + config.undoSeconds * 1000)
     // Built now, dated when it is due to leave; the worker signs and sends these bytes.
     const raw = await composeMessage({
-      from: sender.address, to: input.to, subject: input.subject, body, messageId: `<${id}@${sender.domain}>`,
+      from: sender.address, to: input.to, cc: input.cc, subject: input.subject, body, messageId: `<${id}@${sender.domain}>`,
       date: new Date(Math.max(scheduledAt.getTime(), undoUntil.getTime())),
       sharedPublicKey: input.shareMyPublicKey ? input.myPublicKeyToShare : undefined,
       inReplyTo: parts?.threading?.inReplyTo, references: parts?.threading?.references, attachments: parts?.attachments,
     })
     await sql.begin(async (tx) => {
       await queueEmailJob(tx, { boss, config }, {
-        id, userId: c.var.user.id, aliasId: sender.aliasId, providerId: sender.providerId, source: 'compose', recipientEmail: input.to, raw,
+        id, userId: c.var.user.id, aliasId: sender.aliasId, providerId: sender.providerId, source: 'compose', recipientEmail: recipients[0], recipients, raw,
         useEncryption: input.useEncryption, shareMyPublicKey: input.shareMyPublicKey, priority: input.priority, scheduledAt, undoUntil,
         original: input.original && { emailId: input.original.emailId, action: input.original.action },
       })

@@ -101,7 +101,7 @@ export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'PATCH /api/smtp-credentials/{credentialId}/alias/{aliasId}/regenerate': { tag: 'smtp', summary: 'Replace an SMTP password', signedIn: true },
   'DELETE /api/smtp-credentials/{credentialId}/alias/{aliasId}': { tag: 'smtp', summary: 'Delete SMTP credentials', signedIn: true },
 
-  'POST /api/email-jobs': { tag: 'email', summary: 'Queue an e-mail from an alias (sent after the undo window or at its scheduled time)', signedIn: true },
+  'POST /api/email-jobs': { tag: 'email', summary: 'Queue an e-mail from an alias or a connected mailbox, to one or several recipients (To and Cc; sent after the undo window or at its scheduled time)', signedIn: true },
   'GET /api/email-jobs/{jobId}/status': { tag: 'email', summary: 'The status of a queued e-mail', signedIn: true },
   'POST /api/email-jobs/{jobId}/cancel': { tag: 'email', summary: 'Cancel a queued e-mail that has not started sending (undo)', signedIn: true },
 

@@ -37,7 +37,7 @@ export class MailboxSendError extends Error {
   }
 }
 
-export async function sendThroughMailbox(server: SmtpServer, auth: SmtpAuth, message: { from: string; to: string; raw: Buffer }, options: MailboxSmtpOptions): Promise<void> {
+export async function sendThroughMailbox(server: SmtpServer, auth: SmtpAuth, message: { from: string; to: string[]; raw: Buffer }, options: MailboxSmtpOptions): Promise<void> {
   let address: string
   try {
     address = (await resolvePublicAddress(server.host, { allowPrivate: options.allowPrivate, lookup: options.lookup })).address
@@ -89,7 +89,7 @@ export async function sendThroughMailbox(server: SmtpServer, auth: SmtpAuth, mes
     debug: false,
   })
   try {
-    await transport.sendMail({ envelope: { from: message.from, to: [message.to] }, raw: message.raw })
+    await transport.sendMail({ envelope: { from: message.from, to: message.to }, raw: message.raw })
   } catch (error) {
     if (overBudget) throw new MailboxSendError('The SMTP server sent far more than any answer needs, and the connection was closed. It will be tried again later.', false)
     throw classifySmtpError(error, server)

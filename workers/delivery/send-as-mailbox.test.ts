@@ -80,6 +80,20 @@ describe.runIf(run)('sending as a connected mailbox', () => {
     await expect.poll(async () => (await dovecot.flags(address, 'Sent')).get(subject), { timeout: 20_000 }).toEqual(['\\Seen'])
   })
 
+  it('a reply all leaves as one message to every To and Cc recipient through the account\'s server, and a copy lands in its Sent folder', async () => {
+    const subject = `to several ${crypto.randomUUID()}`
+    const { status: code, body } = await compose({ subject, to: 'ann@example.org, bob@example.net', cc: 'carol@example.com; dan@example.edu' })
+    expect(code).toBe(201)
+    const message = await submitted(smtp, subject)
+    expect(message).toMatchObject({ user: address, from: address, to: ['ann@example.org', 'bob@example.net', 'carol@example.com', 'dan@example.edu'] })
+    expect(smtp.messages.filter((m) => m.raw.includes(`Subject: ${subject}`))).toHaveLength(1)
+    const parsed = await simpleParser(message.raw)
+    expect(parsed.to && !Array.isArray(parsed.to) && parsed.to.value.map((a) => a.address)).toEqual(['ann@example.org', 'bob@example.net'])
+    expect(parsed.cc && !Array.isArray(parsed.cc) && parsed.cc.value.map((a) => a.address)).toEqual(['carol@example.com', 'dan@example.edu'])
+    await untilStatus(body.jobId, 'sent')
+    await expect.poll(async () => (await dovecot.flags(address, 'Sent')).get(subject), { timeout: 20_000 }).toEqual(['\\Seen'])
+  })
+
   it('a refused login fails the job at once with a reason the compose page shows, and sends nothing', async () => {
     const saved = await setSmtp({ host: '127.0.0.1', port: smtp.port, security: 'tls', username: address, password: 'not-the-password' })
     expect(saved.body.provider.smtp.username).toBe(address)

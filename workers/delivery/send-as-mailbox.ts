@@ -31,7 +31,7 @@ export async function sendAsMailbox(deps: DeliveryDeps, job: ClaimedEmailJob, ct
   const loginDeps = { sql, config, imapCa: deps.mailboxCa }
   try {
     const auth = await smtpAuth(loginDeps, provider)
-    await sendThroughMailbox(server, auth, { from: provider.email, to: job.recipientEmail, raw }, { allowPrivate: config.allowPrivateNetworks, timeoutMs: config.sync.imapTimeoutMs, ca: deps.mailboxCa })
+    await sendThroughMailbox(server, auth, { from: provider.email, to: job.recipients, raw }, { allowPrivate: config.allowPrivateNetworks, timeoutMs: config.sync.imapTimeoutMs, ca: deps.mailboxCa })
   } catch (error) {
     const failure = error instanceof MailboxSendError ? error
       : error instanceof ImapConnectError ? new MailboxSendError(error.message, error.credentialsRefused)

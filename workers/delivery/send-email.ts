@@ -54,7 +54,7 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
   const raw = await messageOf(content, from, job, `<${job.id}@${domain}>`)
   const messageId = firstValue(splitMessage(raw).headers, 'message-id') ?? `<${job.id}@${domain}>`
   try {
-    await deps.transport.send({ id: `job-${job.id}`, from, to: job.recipientEmail, raw: await deps.dkim.sign(raw, domain) })
+    await deps.transport.send({ id: `job-${job.id}`, from, to: job.recipients, raw: await deps.dkim.sign(raw, domain) })
   } catch (error) {
     const reply = replyText(error)
     if (error instanceof PermanentDeliveryError) return markEmailJobFailed(sql, job.id, reply)

@@ -15,7 +15,7 @@ import { replies, SmtpReply } from '../mail/smtp-reply.ts'
 import { authenticate, type SubmissionUser } from './submission-auth.ts'
 import { AUTH_NEEDS_TLS_OPTION } from './auth-needs-tls.ts'
 import { acceptSubmission } from './submission-accept.ts'
-import { countRecipient } from '../../db/recipient-limits.ts'
+import { countRecipients } from '../../db/recipient-limits.ts'
 
 export const MAX_SUBMISSION_RECIPIENTS = 50
 /** Any deliverable mailbox out there: one @, a dotted domain, no spaces, brackets or line breaks. */
@@ -88,7 +88,7 @@ export function createSubmissionServers(deps: SubmissionDeps): SubmissionServers
       if (!OUTSIDE_ADDRESS.test(address.address)) return callback(replies.badMailbox())
       // Each accepted recipient counts against the user's hourly and daily limits (RFC 5321
       // §4.5.3.1.10: 452 for too many recipients, enhanced code 4.5.3, RFC 3463).
-      countRecipient(sql, config, userOf(session).userId).then(
+      countRecipients(sql, config, userOf(session).userId).then(
         (limit) => callback(limit.allowed ? undefined : new SmtpReply(452, `4.5.3 ${limit.message}`)),
         (error) => callback(answer(error, 'rcpt', session)),
       )

@@ -66,6 +66,19 @@ describe('searchConversationPage', () => {
     }
   })
 
+  it('looks through the newest mail in one walk of the list index, not a lookup of each message', async () => {
+    await db.sql.begin(async (tx) => {
+      // this session's index scans not yet in the cumulative statistics (pg_stat_xact_*): they grow only by this transaction's
+      const scans = async () => (await tx<{ scans: number }[]>`select idx_scan::int as scans from pg_stat_xact_user_tables where relname = 'received_emails'`)[0]?.scans ?? 0
+      const before = await scans()
+      // a window of the 20 newest messages holding the page's one conversation
+      const result = await searchConversationPage(tx, userId, { category: 'inbox', offset: 1, limit: 1, search: search('match') }, 10)
+      expect([result.rows.map((r) => r.subject), result.more]).toEqual([['Match 29'], true])
+      // the walk, then the page's conversation's messages
+      expect(await scans() - before).toBe(2)
+    })
+  })
+
   it('reads every match for a rare word, and never another user\'s', async () => {
     expect(await page('rare', 0, 50, 2)).toEqual({ subjects: ['Rare bird'], total: 1 })
     // a window of the 2 newest holds no match: every match is read

@@ -14,7 +14,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'veilmail-web-imports-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('the web process at its start', () => {
-  it('loads the whole API and no module of workers/', async () => {
+  it('loads the whole API, no module of workers/ and nothing that signs or sends mail', async () => {
     const loaded = path.join(dir, 'loaded.txt')
     const hook = path.join(dir, 'hook.mjs')
     // every module the process loads is written down as it loads (Node's synchronous module hooks)
@@ -30,5 +30,8 @@ registerHooks({ load(url, context, next) { appendFileSync(${JSON.stringify(loade
       expect({ routes, loaded: urls.some((u) => u.endsWith(routes)) }).toEqual({ routes, loaded: true })
     }
     expect(urls.filter((u) => u.includes(`${path.sep}workers${path.sep}`) && !u.includes('/node_modules/'))).toEqual([])
+    // the web process signs and sends no mail (issue 30's "Send a test mail" is queued for the delivery process)
+    const sending = ['/lib/dkim-signer.ts', '/lib/outbound-transport.ts', '/nodemailer/dist/esm/smtp-connection/', '/nodemailer/dist/esm/smtp-pool/']
+    expect(urls.filter((u) => sending.some((m) => u.includes(m)))).toEqual([])
   })
 })

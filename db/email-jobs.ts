@@ -26,9 +26,15 @@ export interface EmailJobRow {
   /** the synced message this mail answers or forwards (marked \Answered or $Forwarded once sent) */
   originalEmailId: string | null
   originalAction: OriginalAction | null
+  purpose: EmailJobPurpose | null
+  /** the SMTP code of a permanent refusal (its reply is lastError) */
+  lastCode: number | null
 }
 
 export type OriginalAction = 'reply' | 'forward'
+
+/** What a job's outcome does beyond the send: 'target-test' lifts a forward target's bounce mark once taken (issue 30). */
+export type EmailJobPurpose = 'target-test'
 
 export interface NewEmailJob {
   id: string
@@ -49,19 +55,26 @@ export interface NewEmailJob {
   scheduledAt: Date
   undoUntil: Date
   original?: { emailId: string; action: OriginalAction }
+  purpose?: EmailJobPurpose
 }
 
 export async function insertEmailJob(db: Db, j: NewEmailJob): Promise<void> {
   await db`
-    insert into email_jobs (id, user_id, alias_id, provider_id, source, recipient_email, recipients, content, use_encryption, share_my_public_key, priority, max_retries, scheduled_at, undo_until, original_email_id, original_action)
+    insert into email_jobs (id, user_id, alias_id, provider_id, source, recipient_email, recipients, content, use_encryption, share_my_public_key, priority, max_retries, scheduled_at, undo_until, original_email_id, original_action, purpose)
     values (${j.id}, ${j.userId}, ${j.aliasId}, ${j.providerId ?? null}, ${j.source}, ${j.recipientEmail}, ${j.recipients && j.recipients.length > 1 ? j.recipients : null}::text[], ${j.content}, ${j.useEncryption}, ${j.shareMyPublicKey}, ${j.priority}, ${j.maxRetries}, ${j.scheduledAt}, ${j.undoUntil},
-      ${j.original?.emailId ?? null}, ${j.original?.action ?? null})`
+      ${j.original?.emailId ?? null}, ${j.original?.action ?? null}, ${j.purpose ?? null})`
 }
 
-const columns = 'id, user_id, alias_id, provider_id, source, recipient_email, coalesce(recipients, array[recipient_email]) as recipients, content, status, priority, max_retries, current_retries, scheduled_at, undo_until, last_error, message_id, original_email_id, original_action'
+const columns = 'id, user_id, alias_id, provider_id, source, recipient_email, coalesce(recipients, array[recipient_email]) as recipients, content, status, priority, max_retries, current_retries, scheduled_at, undo_until, last_error, message_id, original_email_id, original_action, purpose, last_code'
 
 export async function findEmailJob(db: Db, userId: string, jobId: string): Promise<EmailJobRow | undefined> {
   const [row] = await db<EmailJobRow[]>`select ${db.unsafe(columns)} from email_jobs where id = ${jobId} and user_id = ${userId}`
+  return row
+}
+
+/** The user's test mail to a forward target (a job of another purpose, or another user's, is none). */
+export async function findTargetTestMail(db: Db, userId: string, jobId: string): Promise<EmailJobRow | undefined> {
+  const [row] = await db<EmailJobRow[]>`select ${db.unsafe(columns)} from email_jobs where id = ${jobId} and user_id = ${userId} and purpose = 'target-test'`
   return row
 }
 
@@ -131,8 +144,9 @@ export async function markEmailJobRetrying(db: Db, jobId: string, lastError: str
   await db`update email_jobs set status = 'retrying', current_retries = current_retries + 1, last_error = ${lastError}, updated_at = now() where id = ${jobId} and status = 'sending'`
 }
 
-export async function markEmailJobFailed(db: Db, jobId: string, lastError: string, details: string | null = null): Promise<void> {
-  await db`update email_jobs set status = 'failed', last_error = ${lastError}, error_details = ${details}, processed_at = now(), content = null, updated_at = now() where id = ${jobId}`
+/** `code`: the SMTP code of a permanent refusal, none for a failure that had no answer. */
+export async function markEmailJobFailed(db: Db, jobId: string, lastError: string, code: number | null = null): Promise<void> {
+  await db`update email_jobs set status = 'failed', last_error = ${lastError}, last_code = ${code}, processed_at = now(), content = null, updated_at = now() where id = ${jobId}`
 }
 
 /** A job whose queue entry ran out of attempts (e.g. workers died mid-send) ends as failed. */

@@ -14,15 +14,18 @@ export const EMAIL_MAX_RETRIES = 5
 export interface OutgoingEmail extends Omit<NewEmailJob, 'content' | 'maxRetries'> {
   /** the message as it will be signed and sent */
   raw: Buffer
+  /** tries after the first (EMAIL_MAX_RETRIES unless set; 0: one try, a temporary failure fails it) */
+  maxRetries?: number
 }
 
 /** Leaves when its undo window and its scheduled time have both passed. */
 export async function queueEmailJob(db: Db, deps: { boss: PgBoss; config: Pick<Config, 'secretKey' | 'emailRetryDelaySeconds'> }, mail: OutgoingEmail): Promise<void> {
-  const { raw, ...row } = mail
+  const { raw, maxRetries = EMAIL_MAX_RETRIES, ...row } = mail
   const content = sealEmailJobContent(deps.config.secretKey, mail.id, { kind: 'raw', raw: raw.toString('base64') })
-  await insertEmailJob(db, { ...row, content, maxRetries: EMAIL_MAX_RETRIES })
+  await insertEmailJob(db, { ...row, content, maxRetries })
   const startAfter = new Date(Math.max(mail.scheduledAt.getTime(), mail.undoUntil.getTime()))
   await enqueue(db, deps.boss, queues.sendEmail, { emailJobId: mail.id }, {
-    priority: mail.priority, startAfter, retryLimit: EMAIL_MAX_RETRIES, retryDelay: deps.config.emailRetryDelaySeconds, retryBackoff: true,
+    // at least one retry of the queue entry: a worker that died mid-send leaves its job to another (send-email reclaims it)
+    priority: mail.priority, startAfter, retryLimit: Math.max(1, maxRetries), retryDelay: deps.config.emailRetryDelaySeconds, retryBackoff: true,
   })
 }

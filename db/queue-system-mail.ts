@@ -8,6 +8,7 @@ import type { PgBoss } from 'pg-boss'
 import type { Db } from './client.ts'
 import type { Config } from '../lib/config.ts'
 import { composeMessage } from '../lib/compose-message.ts'
+import type { EmailJobPurpose } from './email-jobs.ts'
 import { queueEmailJob } from './queue-email-job.ts'
 
 /** Ahead of bulk mail: a person is waiting for this one. */
@@ -20,6 +21,10 @@ export interface SystemMail {
   to: string
   subject: string
   text: string
+  /** what the send's outcome does besides (a forward target's test mail) */
+  purpose?: EmailJobPurpose
+  /** tries after the first; unset, as any outgoing mail */
+  maxRetries?: number
 }
 
 export async function queueSystemMail(db: Db, deps: { boss: PgBoss; config: Config }, mail: SystemMail): Promise<string> {
@@ -33,6 +38,7 @@ export async function queueSystemMail(db: Db, deps: { boss: PgBoss; config: Conf
   await queueEmailJob(db, deps, {
     id, userId: mail.userId, aliasId: null, source: 'system', recipientEmail: mail.to, raw,
     useEncryption: false, shareMyPublicKey: false, priority: PRIORITY, scheduledAt: now, undoUntil: now,
+    purpose: mail.purpose, maxRetries: mail.maxRetries,
   })
   return id
 }

@@ -112,3 +112,12 @@ export interface ForwardTargetView {
   /** the target's server's last refusal: its code and reason */
   lastBounce: { code: number; reason: string } | null
 }
+
+/** "Send a test mail" to a forward target (issue 30), as the browser polls it. */
+export interface TargetTestMailView {
+  /** sending: queued or with the delivery process; taken: the relay took it, the target's stop lifted; refused: a 5xx (code); failed: no answer now */
+  status: 'sending' | 'taken' | 'refused' | 'failed'
+  message: string
+  /** the server's code when refused */
+  code: number | null
+}

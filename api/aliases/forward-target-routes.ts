@@ -3,7 +3,9 @@
 // hard bounces in a row, the mark that stops forwards, and "send a test mail" / re-enable (issue 30).
 import type { Context } from 'hono'
 import { Hono } from 'hono'
+import { findTargetTestMail } from '../../db/email-jobs.ts'
 import { findForwardTarget, listForwardTargets } from '../../db/forward-targets.ts'
+import { reenableTarget } from '../../db/target-reenable.ts'
 import type { RateLimitHit } from '../../db/rate-limits.ts'
 import { mailTargetConfirmation } from '../auth/account-links.ts'
 import { EmailOnlySchema } from '../../shared/auth-schemas.ts'
@@ -13,7 +15,7 @@ import { notFound, signedIn } from '../http/ownership.ts'
 import { countAction, tooMany } from '../http/rate-limit.ts'
 import { jsonBody } from '../http/validate.ts'
 import type { ForwardTargetView } from '../../shared/alias-schemas.ts'
-import { reenableTarget, sendTargetTestMail } from './target-test-mail.ts'
+import { queueTargetTestMail, targetTestMailView } from './target-test-mail.ts'
 
 /**
  * Mails `email` a confirmation link for the signed-in user, counted per user and per address
@@ -51,17 +53,24 @@ export const forwardTargetRoutes = new Hono<AppEnv>()
   .post('/enable', signedIn, jsonBody(EmailOnlySchema), async (c) => {
     const email = c.req.valid('json').email.toLowerCase()
     if (!(await findForwardTarget(c.var.deps.sql, c.var.user.id, email))) return notFound(c)
-    const enabled = await reenableTarget(c.var.deps, c.var.user.id, email)
+    const { sql, boss } = c.var.deps
+    const enabled = await sql.begin((tx) => reenableTarget(tx, boss, c.var.user.id, email))
     return c.json({ message: enabled ? `Forwarding to ${email} is on again.` : 'This address is not stopped.' })
   })
-  // …or once a test mail to it is taken (counted like the account's other mail to one address)
+  // …or once a test mail to it is taken (counted like the account's other mail to one address):
+  // queued for the delivery process, which sends it; the browser polls its status
   .post('/test', signedIn, jsonBody(EmailOnlySchema), async (c) => {
     const email = c.req.valid('json').email.toLowerCase()
     const target = await findForwardTarget(c.var.deps.sql, c.var.user.id, email)
     if (!target?.confirmedAt) return notFound(c)
     const hit = await countAction(c, 'mail-address', email)
     if (!hit.allowed) return tooMany(c, hit, 'Too many mails to this address. Please try again later.')
-    const result = await sendTargetTestMail(c.var.deps, c.var.user.id, email)
-    if (result.delivered) return c.json({ message: `The test mail was taken for ${email}; forwarding to it is on.`, delivered: true })
-    return c.json({ message: `The test mail was not taken: ${result.reason}`, delivered: false, code: result.code ?? null })
+    const jobId = await queueTargetTestMail(c.var.deps, c.var.user.id, email)
+    const statusUrl = `/api/forward-targets/test/${jobId}`
+    c.header('Location', statusUrl)
+    return c.json({ jobId, statusUrl, message: `A test mail to ${email} is on its way.` }, 202)
+  })
+  .get('/test/:testMailId', signedIn, async (c) => {
+    const job = await findTargetTestMail(c.var.deps.sql, c.var.user.id, c.req.param('testMailId'))
+    return job ? c.json(targetTestMailView(job)) : notFound(c)
   })

@@ -1,50 +1,30 @@
-// "Send a test mail" to a forward target (issue 30): a short message from no-reply, DKIM-signed,
-// handed to the relay now, so the owner hears at once whether the target's server takes mail
-// again. Taken: the bounce mark and count are cleared and the forwards held for the mark leave.
-// Refused: the server's code and reason, and the mark stays.
-import { randomUUID } from 'node:crypto'
+// "Send a test mail" to a forward target (issue 30): queued here as the service's own mail (an
+// email job from no-reply, purpose 'target-test', one try), signed and handed to the relay by the
+// delivery process, which on success lifts the target's bounce mark and releases its held
+// forwards (workers/delivery/target-test-mail.ts). The web process neither signs nor connects.
+// The browser polls the job: sending, taken, refused (the server's code and reason) or failed.
 import type { PgBoss } from 'pg-boss'
 import type { Sql } from '../../db/client.ts'
-import { enableBouncedTarget } from '../../db/target-bounces.ts'
-import { releaseHeldDeliveries } from '../../db/forward-targets.ts'
-import { noReplyAddress } from '../../db/queue-system-mail.ts'
-import { enqueue, queues } from '../../db/queues.ts'
+import type { EmailJobRow } from '../../db/email-jobs.ts'
+import { queueSystemMail } from '../../db/queue-system-mail.ts'
 import type { Config } from '../../lib/config.ts'
-import { composeMessage } from '../../lib/compose-message.ts'
-import { loadDkimKeys } from '../../lib/dkim-keys.ts'
-import { DkimSigner } from '../../lib/dkim-signer.ts'
-import { createOutboundTransport, PermanentDeliveryError, relayReason } from '../../lib/outbound-transport.ts'
+import type { TargetTestMailView } from '../../shared/alias-schemas.ts'
 
-export type TestMailResult = { delivered: true } | { delivered: false; code?: number; reason: string }
+export const RELAY_AWAY = 'The mail could not be handed to the relay now. Please try again later.'
 
-/** Clears the target's bounce mark and releases the forwards it held; false when it was not marked. */
-export async function reenableTarget(deps: { sql: Sql; boss: PgBoss }, userId: string, email: string): Promise<boolean> {
-  return deps.sql.begin(async (tx) => {
-    if (!(await enableBouncedTarget(tx, userId, email))) return false
-    for (const deliveryId of await releaseHeldDeliveries(tx, userId, email)) await enqueue(tx, deps.boss, queues.forwardEmail, { deliveryId })
-    return true
-  })
+/** The test mail's job id. */
+export function queueTargetTestMail(deps: { sql: Sql; boss: PgBoss; config: Config }, userId: string, email: string): Promise<string> {
+  return deps.sql.begin((tx) => queueSystemMail(tx, deps, {
+    userId, to: email, subject: 'Veilmail test mail',
+    text: 'This is a test mail from Veilmail. Your aliases forward to this address again.\n',
+    // a test answers now: a relay that is away fails it ("try again later") instead of retrying for minutes
+    purpose: 'target-test', maxRetries: 0,
+  }))
 }
 
-export async function sendTargetTestMail(deps: { sql: Sql; boss: PgBoss; config: Config }, userId: string, email: string): Promise<TestMailResult> {
-  const { config } = deps
-  const domain = config.mailDomains[0]
-  const id = randomUUID()
-  const raw = await composeMessage({
-    from: `Veilmail <${noReplyAddress(config)}>`, to: email, subject: 'Veilmail test mail',
-    body: 'This is a test mail from Veilmail. Your aliases forward to this address again.\n',
-    messageId: `<${id}@${domain}>`, date: new Date(),
-  })
-  const signed = await new DkimSigner(loadDkimKeys(config)).sign(raw, domain)
-  const transport = createOutboundTransport({ ...config, outboundSmtpConnections: 1 })
-  try {
-    await transport.send({ id, from: noReplyAddress(config), to: email, raw: signed })
-  } catch (error) {
-    if (error instanceof PermanentDeliveryError) return { delivered: false, code: error.responseCode, reason: relayReason(error) }
-    return { delivered: false, reason: 'The mail could not be handed to the relay now. Please try again later.' }
-  } finally {
-    transport.close()
-  }
-  await reenableTarget(deps, userId, email)
-  return { delivered: true }
+export function targetTestMailView(job: EmailJobRow): TargetTestMailView {
+  if (job.status === 'sent') return { status: 'taken', code: null, message: `The test mail was taken for ${job.recipientEmail}; forwarding to it is on.` }
+  if (job.status === 'failed' && job.lastCode !== null) return { status: 'refused', code: job.lastCode, message: `The test mail was not taken: ${job.lastError ?? ''}` }
+  if (job.status === 'failed' || job.status === 'cancelled') return { status: 'failed', code: null, message: `The test mail was not taken: ${RELAY_AWAY}` }
+  return { status: 'sending', code: null, message: `The test mail to ${job.recipientEmail} is on its way.` }
 }

@@ -1,7 +1,9 @@
 // Bounce routes (issue 30) against the real MX, delivery worker and relay stand-in: the threshold
-// setting marks a target sooner, "Send a test mail" refused keeps the mark and taken lifts it (the
-// held forward then leaves), Re-enable, the dashboard's notices and their Dismiss; another user's
-// target or notice answers 404, bad input 400.
+// setting marks a target sooner, "Send a test mail" (queued, sent by the delivery worker, polled)
+// refused keeps the mark with the server's code and reason and taken lifts it (the held forward
+// then leaves), the relay away fails it with "try again later", its limit holds under a burst,
+// Re-enable, the dashboard's notices and their Dismiss; another user's target, test mail or notice
+// answers 404, bad input 400.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
@@ -24,6 +26,22 @@ async function owner(target: string) {
 const targetOf = async (api: ApiClient, email: string) =>
   ((await api.json(api.get('/api/forward-targets'))).body.targets as { email: string; disabled: boolean; bounces: number; held: number; lastBounce: { code: number; reason: string } | null }[]).find((t) => t.email === email)
 const forwardsTo = (target: string) => env.relay.messages.filter((m) => m.to.includes(target) && m.from !== 'no-reply@veilmail.test')
+const testMailsTo = (target: string) => env.relay.messages.filter((m) => m.to.includes(target) && m.raw.toString().includes('Subject: Veilmail test mail'))
+
+/** "Send a test mail": queued (202, its status URL), then its status polled until the delivery worker is done with it. */
+async function testMail(api: ApiClient, email: string) {
+  const res = await api.post('/api/forward-targets/test', { email })
+  const queued = await api.json(res)
+  expect(queued.status).toBe(202)
+  expect(queued.body).toMatchObject({ jobId: expect.any(String), statusUrl: `/api/forward-targets/test/${queued.body.jobId}` })
+  expect(res.headers.get('location')).toBe(queued.body.statusUrl)
+  let outcome: { status: string; message: string; code: number | null } | undefined
+  await expect.poll(async () => {
+    outcome = (await api.json(api.get(queued.body.statusUrl))).body
+    return outcome?.status
+  }, { timeout: 30_000, interval: 100 }).not.toBe('sending')
+  return { jobId: queued.body.jobId as string, ...outcome! }
+}
 
 describe('bounce routes', () => {
   it('a threshold of 2 marks after two bounces; a refused test mail keeps the mark, a taken one lifts it and the held forward leaves', async () => {
@@ -37,16 +55,16 @@ describe('bounce routes', () => {
     await env.send({ to: o.address, subject: 'Held while stopped' })
     await expect.poll(async () => (await targetOf(o.api, target))?.held, { timeout: 30_000 }).toBe(1)
 
-    const refused = await o.api.json(o.api.post('/api/forward-targets/test', { email: target }))
-    expect(refused.status).toBe(200)
-    expect(refused.body).toMatchObject({ delivered: false, code: 550 })
-    expect(refused.body.message).toContain('mailbox unavailable')
+    const refused = await testMail(o.api, target)
+    expect(refused).toMatchObject({ status: 'refused', code: 550, message: `The test mail was not taken: 550 5.1.1 <${target}>: mailbox unavailable` })
     expect(await targetOf(o.api, target)).toMatchObject({ disabled: true, held: 1 })
 
     env.relay.refuse.delete(target)
-    const taken = await o.api.json(o.api.post('/api/forward-targets/test', { email: target }))
-    expect(taken.body).toMatchObject({ delivered: true })
-    expect(env.relay.messages.some((m) => m.to.includes(target) && m.raw.toString().includes('Subject: Veilmail test mail'))).toBe(true)
+    const taken = await testMail(o.api, target)
+    expect(taken).toMatchObject({ status: 'taken', code: null, message: `The test mail was taken for ${target}; forwarding to it is on.` })
+    const [sent] = testMailsTo(target)
+    expect(sent.from).toBe('no-reply@veilmail.test')
+    expect(sent.raw.toString()).toMatch(/^DKIM-Signature: [^]*d=veilmail\.test/m)
     expect(await targetOf(o.api, target)).toMatchObject({ disabled: false, bounces: 0 })
     await expect.poll(() => forwardsTo(target).length, { timeout: 30_000 }).toBe(1)
     expect(forwardsTo(target)[0].raw.toString()).toContain('Held while stopped')
@@ -66,6 +84,12 @@ describe('bounce routes', () => {
     const other = await owner(`x-${crypto.randomUUID().slice(0, 6)}@mailbox.example`)
     expect((await other.api.post('/api/forward-targets/enable', { email: target })).status).toBe(404)
     expect((await other.api.post('/api/forward-targets/test', { email: target })).status).toBe(404)
+    const mine = await testMail(o.api, target)
+    expect((await other.api.get(`/api/forward-targets/test/${mine.jobId}`)).status).toBe(404)
+    // an e-mail job of the owner that is not a test mail is none either
+    const [confirmation] = await env.db.sql`select id from email_jobs where user_id = ${o.userId} and purpose is null limit 1`
+    expect((await o.api.get(`/api/forward-targets/test/${confirmation.id}`)).status).toBe(404)
+    expect((await o.api.get('/api/forward-targets/test/not-a-uuid')).status).toBe(404)
     for (const bad of [{ email: 'not an address' }, { email: `${target}\r\nRCPT TO:<victim@example.org>` }, {}]) {
       expect((await o.api.post('/api/forward-targets/test', bad)).status).toBe(400)
     }
@@ -83,4 +107,42 @@ describe('bounce routes', () => {
     expect((await o.api.delete(`/api/bounces/${notices[0].id}`)).status).toBe(200)
     expect((await o.api.json(o.api.get('/api/bounces'))).body.notices).toEqual([])
   }, 90_000)
+})
+
+describe('send a test mail', () => {
+  it('fails with "try again later" while the relay is away, and the mark stays', async () => {
+    const target = `d-${crypto.randomUUID().slice(0, 6)}@mailbox.example`
+    const o = await owner(target)
+    await o.api.put('/api/bounces', { threshold: 1 })
+    env.relay.refuse.set(target, 550)
+    await env.send({ to: o.address, subject: 'Bounce once' })
+    await expect.poll(async () => (await targetOf(o.api, target))?.disabled, { timeout: 30_000 }).toBe(true)
+    env.relay.refuse.delete(target)
+    await env.relayDown()
+    try {
+      const away = await testMail(o.api, target)
+      expect(away).toEqual({ jobId: away.jobId, status: 'failed', code: null, message: 'The test mail was not taken: The mail could not be handed to the relay now. Please try again later.' })
+    } finally {
+      await env.relayUp()
+    }
+    expect(await targetOf(o.api, target)).toMatchObject({ disabled: true })
+    expect(testMailsTo(target)).toHaveLength(0)
+  }, 60_000)
+
+  it('a burst of test mails to one address gets what the mail-address limit leaves, and no more are sent', async () => {
+    const target = `b-${crypto.randomUUID().slice(0, 6)}@mailbox.example`
+    const o = await owner(target)
+    const { limit } = env.config.rateLimits['mail-address']
+    // the confirmation mail counted against the same address
+    const [{ count: used }] = await env.db.sql`select count from rate_limits where action_type = 'mail-address' and key = ${target}`
+    const answers = await Promise.all(Array.from({ length: limit + 5 }, () => o.api.post('/api/forward-targets/test', { email: target })))
+    const statuses = answers.map((r) => r.status)
+    expect(statuses.filter((s) => s === 202)).toHaveLength(limit - used)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(limit + 5 - (limit - used))
+    const [{ n }] = await env.db.sql`select count(*)::int as n from email_jobs where purpose = 'target-test' and recipient_email = ${target}`
+    expect(n).toBe(limit - used)
+    await expect.poll(() => testMailsTo(target).length, { timeout: 30_000 }).toBe(limit - used)
+    await expect.poll(async () => (await env.db.sql`select status from email_jobs where purpose = 'target-test' and recipient_email = ${target} and status <> 'sent'`).length, { timeout: 30_000 }).toBe(0)
+    expect(testMailsTo(target)).toHaveLength(limit - used)
+  }, 60_000)
 })

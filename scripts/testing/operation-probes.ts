@@ -201,6 +201,7 @@ export const OPERATION_PROBES: Record<string, Probe> = {
     await a.post(`/api/aliases/${user.id}`, { alias: `te-${crypto.randomUUID().slice(0, 8)}`, domain: 'veilmail.test', forwardTo: user.email })
     return a.post('/api/forward-targets/test', { email: user.email })
   },
+  'GET /api/forward-targets/test/{testMailId}': ({ a, r }) => a.get(`/api/forward-targets/test/${r.testMailId}`),
   'GET /api/bounces': ({ a }) => a.get('/api/bounces'),
   'PUT /api/bounces': ({ a }) => a.put('/api/bounces', { threshold: 3 }),
   'DELETE /api/bounces/{noticeId}': ({ a, r }) => a.delete(`/api/bounces/${r.noticeId}`),

@@ -27,6 +27,10 @@ export async function makeRouteResources(t: TestApp, client: ApiClient, user: { 
   r.credentialId = credential.body.credential.id
   const key = await client.json(client.post('/api/encryption-keys', { keyName: 'a key', masterPassword: 'the master password' }))
   r.keyId = key.body.key.id
+  // a test mail to the alias's target, confirmed as following the mailed link does (api/bounces/bounce-routes.test.ts confirms it the real way)
+  await t.db.sql`update forward_targets set confirmed_at = now() where user_id = ${user.id} and email = ${`${label ?? tag}@example.com`}`
+  const testMail = await client.json(client.post('/api/forward-targets/test', { email: `${label ?? tag}@example.com` }))
+  r.testMailId = testMail.body.jobId
   const job = await client.json(client.post('/api/email-jobs', { to: 'friend@example.org', subject: 'hi', body: 'hello', fromAliasId: r.aliasId }))
   r.jobId = job.body.jobId
   const [undelivered] = await t.db.sql<{ id: string }[]>`

@@ -1,8 +1,10 @@
 // Bounces on the dashboard and in Settings (issue 30), in Chromium against the real web process:
 // a target stopped for its bounces shows why with Send a test mail / Re-enable (Re-enable through
 // the real route lifts it), the daily notice lists alias, target, code and reason until dismissed,
-// and the threshold is saved. The bounce rows are seeded as the delivery worker writes them (its
-// own tests, workers/delivery/bounces.test.ts, make them through the MX, delivery and relay).
+// Send a test mail says "Sending..." until the real delivery worker (started late, so the wait is
+// seen) has the relay stand-in's answer: refused with its code and reason, then taken (the stop
+// lifted), and the threshold is saved. The bounce rows are seeded as the delivery worker writes
+// them (its own tests, workers/delivery/bounces.test.ts, make them through the MX, delivery and relay).
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -10,14 +12,17 @@ import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { closeBrowserSuite, screenshotOnFailure, startBrowserSuite } from '../../scripts/testing/browser-suite.ts'
 import type { TestDatabase } from '../../scripts/testing/test-database.ts'
 import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
+import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { TEST_SECRET_KEY } from '../../scripts/testing/test-app.ts'
 import type { WebServer } from '../../scripts/testing/web-server.ts'
+import { startDeliveryWorker } from '../../workers/delivery/delivery-worker.ts'
 
 const run = browserAvailable()
 const suffix = crypto.randomUUID().slice(0, 6)
 const address = `shop-${suffix}@veilmail.test`
 const target = `gone-${suffix}@mailbox.example`
 const reason = `550 5.1.1 <${target}>: mailbox unavailable`
+let env: MailEnv
 let db: TestDatabase
 let server: WebServer
 let browser: Browser
@@ -25,12 +30,17 @@ let page: Page
 
 beforeAll(async () => {
   if (!run) return
-  ;({ db, server, browser } = await startBrowserSuite({ env: { MAIL_DOMAINS: 'veilmail.test' } }))
+  // the queue's delivery worker (in this process) starts only when a test wants it
+  env = await createMailEnv({ worker: false })
+  ;({ db, server, browser } = await startBrowserSuite({ db: env.db, env: { MAIL_DOMAINS: 'veilmail.test' } }))
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
   page.setDefaultTimeout(10_000)
 })
 afterEach(screenshotOnFailure(() => page, 'bounces-failure.png'))
-afterAll(() => closeBrowserSuite({ db, server, browser }))
+afterAll(async () => {
+  await closeBrowserSuite({ db, server, browser })
+  await env?.close()
+})
 
 describe.skipIf(!run)('bounces on the dashboard', () => {
   it('shows a stopped target with its reason and lifts it on Re-enable; lists the notice until dismissed', async () => {
@@ -66,6 +76,37 @@ describe.skipIf(!run)('bounces on the dashboard', () => {
     }
     await expect.poll(() => notice.count()).toBe(0)
     expect((await db.sql`select closed_at from bounce_notices where user_id = ${user.id} and closed_at is null`)).toHaveLength(0)
+  })
+
+  it('Send a test mail says Sending... until the delivery worker has the answer: refused, then taken', async () => {
+    const [user] = await db.sql`select user_id as id from forward_targets where email = ${target}`
+    await db.sql`update target_bounces set consecutive = 5, disabled_at = now() where user_id = ${user.id} and email = ${target}`
+    env.relay.refuse.set(target, 550)
+    await page.reload()
+    const stopped = page.getByTestId('target-stopped')
+    await stopped.waitFor()
+
+    await page.getByRole('button', { name: 'Send a test mail' }).click()
+    const sending = page.getByRole('button', { name: 'Sending...' })
+    await sending.waitFor()
+    expect(await sending.isDisabled()).toBe(true)
+    expect(await page.getByRole('button', { name: 'Re-enable' }).isDisabled()).toBe(true)
+    await page.getByTestId('forward-target').screenshot({ path: path.join(SCREENSHOTS, 'dashboard-test-mail-sending-1280.png') })
+    await startDeliveryWorker(env.boss, env.deps, { concurrency: 1, pollSeconds: 0.5 })
+
+    const refused = page.getByTestId('toast').filter({ has: page.getByText('Test Mail Refused', { exact: true }) })
+    await refused.waitFor({ timeout: 20_000 })
+    expect(await refused.innerText()).toContain(`The test mail was not taken: ${reason}`)
+    await page.getByRole('button', { name: 'Send a test mail' }).waitFor()
+    expect(await stopped.count()).toBe(1)
+
+    env.relay.refuse.delete(target)
+    await page.getByRole('button', { name: 'Send a test mail' }).click()
+    const taken = page.getByTestId('toast').filter({ has: page.getByText('Forwarding Resumed', { exact: true }) })
+    await taken.waitFor({ timeout: 20_000 })
+    expect(await taken.innerText()).toContain(`The test mail was taken for ${target}; forwarding to it is on.`)
+    await expect.poll(() => stopped.count()).toBe(0)
+    expect(env.relay.messages.filter((m) => m.to.includes(target) && m.raw.toString().includes('Subject: Veilmail test mail'))).toHaveLength(1)
   })
 
   it('saves the threshold in Settings', async () => {

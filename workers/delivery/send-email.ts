@@ -14,24 +14,28 @@ import { coalesce } from '../../lib/coalesce.ts'
 import { composeMessage } from '../../lib/compose-message.ts'
 import { openEmailJobContent, type EmailJobContent } from '../../lib/email-job-content.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
-import { PermanentDeliveryError } from '../../lib/outbound-transport.ts'
+import { PermanentDeliveryError, relayReason } from '../../lib/outbound-transport.ts'
 import type { Payload, queues, WorkContext } from '../../db/queues.ts'
 import { firstValue, splitMessage } from '../../lib/raw-message.ts'
 import { isRelayUnreachable } from './relay-watch.ts'
 import { sendAsMailbox } from './send-as-mailbox.ts'
+import { markTargetTestSent } from './target-test-mail.ts'
 
 /** `boss` queues the write-back of \Answered / $Forwarded on a replied or forwarded message. */
 export function sendEmailHandler(deps: DeliveryDeps, boss: PgBoss) {
   const claim = coalesce((ids: string[]) => claimEmailJobs(deps.sql, ids))
   const markSent = coalesce((sent: { id: string; messageId: string }[]) => markEmailJobsSent(deps.sql, sent))
   const markOriginal = (job: ClaimedEmailJob) => markOriginalOf(deps.sql, boss, job)
-  return (payload: Payload<typeof queues.sendEmail>, ctx: WorkContext) => sendEmail(deps, { claim, markSent, markOriginal }, payload, ctx)
+  const markTargetTest = (job: ClaimedEmailJob, messageId: string) => markTargetTestSent(deps.sql, boss, job, messageId)
+  return (payload: Payload<typeof queues.sendEmail>, ctx: WorkContext) => sendEmail(deps, { claim, markSent, markOriginal, markTargetTest }, payload, ctx)
 }
 
 interface Writes {
   claim(id: string): Promise<ClaimedEmailJob | undefined>
   markSent(sent: { id: string; messageId: string }): Promise<void>
   markOriginal(job: ClaimedEmailJob): Promise<void>
+  /** a forward target's test mail was taken: sent, and the target's bounce mark lifted */
+  markTargetTest(job: ClaimedEmailJob, messageId: string): Promise<void>
 }
 
 async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<typeof queues.sendEmail>, ctx: WorkContext): Promise<void> {
@@ -57,11 +61,12 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
     await deps.transport.send({ id: `job-${job.id}`, from, to: job.recipients, raw: await deps.dkim.sign(raw, domain) })
   } catch (error) {
     const reply = replyText(error)
-    if (error instanceof PermanentDeliveryError) return markEmailJobFailed(sql, job.id, reply)
+    if (error instanceof PermanentDeliveryError) return markEmailJobFailed(sql, job.id, relayReason(error), error.responseCode ?? null)
     if (ctx.retryCount >= job.maxRetries) return markEmailJobFailed(sql, job.id, reply)
     await markEmailJobRetrying(sql, job.id, reply)
     throw error
   }
+  if (job.purpose === 'target-test') return writes.markTargetTest(job, messageId)
   await writes.markSent({ id: job.id, messageId })
   await writes.markOriginal(job)
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import type { ForwardTargetView } from '../../../../shared/alias-schemas.ts'
+import type { ForwardTargetView, TargetTestMailView } from '../../../../shared/alias-schemas.ts'
 import { apiGet, apiRequest } from '../../../lib/api-client.ts'
 import { aliasesQueryKey } from './get-aliases.ts'
 
@@ -16,8 +16,21 @@ export function useForwardTargets(userId: string) {
 
 export const resendTargetConfirmation = (email: string) => apiRequest<{ message: string }>('POST', '/api/forward-targets/resend', { email })
 
-/** Issue 30: a test mail to the target now; when the relay takes it, a stop for its bounces is lifted. */
-export const sendTargetTestMail = (email: string) => apiRequest<{ message: string; delivered: boolean }>('POST', '/api/forward-targets/test', { email })
+/** Issue 30: a test mail to the target, queued for the delivery process; when the relay takes it, a stop for its bounces is lifted. */
+export const sendTargetTestMail = (email: string) => apiRequest<{ jobId: string; statusUrl: string; message: string }>('POST', '/api/forward-targets/test', { email })
+
+/** While a test mail is with the delivery process (one try, seconds): its status every 2 s, then none. */
+export const TEST_MAIL_POLL_MS = 2_000
+
+/** The test mail's outcome, polled while it is sending; undefined jobId asks nothing. */
+export function useTargetTestMail(jobId: string | undefined) {
+  return useQuery({
+    queryKey: ['forward-target-test-mails', jobId],
+    queryFn: () => apiGet<TargetTestMailView>(`/api/forward-targets/test/${jobId}`),
+    enabled: jobId !== undefined,
+    refetchInterval: (query) => (query.state.status === 'error' || (query.state.data && query.state.data.status !== 'sending') ? false : TEST_MAIL_POLL_MS),
+  })
+}
 
 /** Issue 30: forwards to a target stopped for its bounces go again (its held forwards leave). */
 export const reenableTarget = (email: string) => apiRequest<{ message: string }>('POST', '/api/forward-targets/enable', { email })

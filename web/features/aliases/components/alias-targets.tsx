@@ -1,11 +1,11 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { Clock, Mail, MailWarning, PauseCircle, Webhook } from 'lucide-react'
 import type { AliasView, ForwardTargetView } from '../../../../shared/alias-schemas.ts'
 import { isWebhookUrl, splitTargets } from '../../../../shared/alias-target-rules.ts'
 import { toast } from '../../../components/ui/use-toast.ts'
 import { accountMailErrorToast } from '../../../lib/rate-limit-toast.ts'
-import { forwardTargetsQueryKey, reenableTarget, resendTargetConfirmation, sendTargetTestMail, useForwardTargets } from '../api/forward-targets.ts'
+import { forwardTargetsQueryKey, reenableTarget, resendTargetConfirmation, sendTargetTestMail, useForwardTargets, useTargetTestMail } from '../api/forward-targets.ts'
 import { aliasTargets, isAliasOn, PAUSED_MESSAGE } from '../lib/alias-state.ts'
 
 /** Where mail goes: each e-mail or webhook target, or the paused notice with the kept targets. */
@@ -68,16 +68,39 @@ function AwaitingConfirmation({ target }: { target: ForwardTargetView }) {
   )
 }
 
-/** Issue 30: a target stopped after hard bounces in a row; a test mail it takes, or Re-enable, starts it again. */
+/**
+ * Issue 30: a target stopped after hard bounces in a row; a test mail it takes, or Re-enable,
+ * starts it again. The test mail is queued for the delivery process and polled until the relay
+ * took or refused it ("Sending..." meanwhile).
+ */
 function StoppedForBounces({ target, userId }: { target: ForwardTargetView; userId: string }) {
   const queryClient = useQueryClient()
   const [busy, setBusy] = useState(false)
+  const [testJobId, setTestJobId] = useState<string>()
+  const testMail = useTargetTestMail(testJobId)
+  const outcome = testMail.data?.status === 'sending' ? undefined : testMail.data
+  const pollFailed = testMail.isError
+  useEffect(() => {
+    if (!testJobId || (!outcome && !pollFailed)) return
+    if (outcome) {
+      const failed = outcome.status !== 'taken'
+      toast({ title: failed ? 'Test Mail Refused' : 'Forwarding Resumed', description: outcome.message, variant: failed ? 'destructive' : undefined })
+    } else {
+      toast({ title: 'Test Mail Failed', description: 'Its outcome could not be read. Please try again later.', variant: 'destructive' })
+    }
+    setTestJobId(undefined)
+    void queryClient.invalidateQueries({ queryKey: forwardTargetsQueryKey(userId) })
+  }, [testJobId, outcome, pollFailed, queryClient, userId])
+  const sendingTest = testJobId !== undefined
+
   async function act(what: 'test' | 'enable') {
     setBusy(true)
     try {
-      const res = what === 'test' ? await sendTargetTestMail(target.email) : await reenableTarget(target.email)
-      const failed = 'delivered' in res && !res.delivered
-      toast({ title: failed ? 'Test Mail Refused' : 'Forwarding Resumed', description: res.message, variant: failed ? 'destructive' : undefined })
+      if (what === 'test') {
+        setTestJobId((await sendTargetTestMail(target.email)).jobId)
+        return
+      }
+      toast({ title: 'Forwarding Resumed', description: (await reenableTarget(target.email)).message })
       await queryClient.invalidateQueries({ queryKey: forwardTargetsQueryKey(userId) })
     } catch (error) {
       toast(accountMailErrorToast(error, what === 'test' ? 'Test Mail Failed' : 'Re-enable Failed'))
@@ -94,10 +117,10 @@ function StoppedForBounces({ target, userId }: { target: ForwardTargetView; user
         </span>
       </span>
       <span className="flex flex-wrap gap-x-3 pl-4">
-        <button type="button" className="font-medium text-primary underline-offset-2 hover:underline disabled:opacity-50" disabled={busy} onClick={() => void act('test')}>
-          Send a test mail
+        <button type="button" className="font-medium text-primary underline-offset-2 hover:underline disabled:opacity-50" disabled={busy || sendingTest} onClick={() => void act('test')}>
+          {sendingTest ? 'Sending...' : 'Send a test mail'}
         </button>
-        <button type="button" className="font-medium text-primary underline-offset-2 hover:underline disabled:opacity-50" disabled={busy} onClick={() => void act('enable')}>
+        <button type="button" className="font-medium text-primary underline-offset-2 hover:underline disabled:opacity-50" disabled={busy || sendingTest} onClick={() => void act('enable')}>
           Re-enable
         </button>
       </span>

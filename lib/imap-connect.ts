@@ -9,6 +9,7 @@ import { ImapFlow } from 'imapflow'
 import { BlockedAddressError, resolvePublicAddress, type Lookup } from './ssrf-guard.ts'
 import { ImapLimitError, parserLimits } from './imap-limits.ts'
 import { isOAuth, type ImapCredentials } from './mailbox-credentials.ts'
+import { imapSecureContext, keepTlsSession, storedTlsSession, tlsSessionKey } from './tls-reuse.ts'
 
 
 /** `oauth-expired`: Microsoft no longer renews an Outlook account's sign-in; the user must sign in again. */
@@ -107,6 +108,8 @@ export async function connectImap(creds: ImapCredentials, options: ImapConnectOp
     throw classifyImapError(error, creds)
   }
   const name = creds.host.replace(/^\[|\]$/g, '')
+  const sessionKey = tlsSessionKey({ address, port: creds.port, servername: name, ca: options.ca })
+  const session = storedTlsSession(sessionKey)
   const client = new ImapFlow({
     host: address,
     port: creds.port,
@@ -119,10 +122,12 @@ export async function connectImap(creds: ImapCredentials, options: ImapConnectOp
     auth: isOAuth(creds) ? { user: creds.email, accessToken: creds.accessToken } : { user: creds.email, pass: creds.password },
     tls: {
       rejectUnauthorized: true,
-      minVersion: 'TLSv1.2',
+      // TLS 1.2 at least, the system's CAs plus the extra one: built once (lib/tls-reuse.ts)
+      secureContext: imapSecureContext(options.ca),
       ...(net.isIP(name) ? {} : { servername: name }),
-      ...(options.ca ? { ca: [...tls.rootCertificates, options.ca] } : {}),
       checkServerIdentity: (_host: string, cert: tls.PeerCertificate) => tls.checkServerIdentity(name, cert),
+      // resumes the last session with this server (lib/tls-reuse.ts), also after STARTTLS
+      ...(session ? { session } : {}),
     },
     logger: false,
     connectionTimeout: options.timeoutMs,
@@ -148,6 +153,8 @@ export async function connectImap(creds: ImapCredentials, options: ImapConnectOp
     if (options.signal?.aborted) throw new ImapLimitError('stopped', 'login')
     await client.connect()
     if (limit) throw limit
+    // after the login the server's ticket has come: the next login to it resumes
+    keepTlsSession(sessionKey, client.socket)
   } catch (error) {
     client.close()
     throw classifyImapError(limit ?? error, creds)

@@ -44,6 +44,13 @@ export interface DovecotOptions {
   certificates?: TestCertificates
   /** false: no Trash folder (SPECIAL-USE \Trash) is made for the users, as on servers that leave it to the client */
   trash?: boolean
+  /**
+   * Dovecot's high-performance login mode (`service_count = 0`): one imap-login process serves many
+   * connections, so the TLS session tickets it issued are taken back (RFC 8446 §2.2), as a provider's
+   * fleet sharing its ticket keys does. In the default mode each connection gets a fresh login
+   * process with keys of its own, and no session ever resumes.
+   */
+  sharedLogin?: boolean
 }
 
 export interface SeedMessage {
@@ -182,7 +189,7 @@ ${options.trash === false ? '' : `  mailbox Trash {
   }
 }
 service imap-login {
-  inet_listener imap {
+${options.sharedLogin ? '  service_count = 0\n' : ''}  inet_listener imap {
     port = ${plainPort ?? 0}
   }
   inet_listener imaps {

@@ -13,6 +13,7 @@ import type { Lookup } from '../../lib/ssrf-guard.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
 import { closeImap, connectImap, ImapConnectError } from '../../lib/imap-connect.ts'
+import { clearTlsSessions } from '../../lib/tls-reuse.ts'
 import type { PasswordCredentials } from '../../lib/mailbox-credentials.ts'
 
 const run = dovecotAvailable()
@@ -55,7 +56,7 @@ describe.skipIf(!run)('STARTTLS on a plain IMAP port', () => {
   let dovecot: Dovecot
   let creds: PasswordCredentials
   beforeAll(async () => {
-    dovecot = await startDovecot({ starttls: true })
+    dovecot = await startDovecot({ starttls: true, sharedLogin: true })
     const password = dovecot.addUser('plain@example.test')
     dovecot.writeMessages('plain@example.test', [sampleMail(0), sampleMail(1)].map((m) => ({ raw: m.raw })))
     creds = { email: 'plain@example.test', password, host: '127.0.0.1', port: dovecot.plainPort!, secure: false }
@@ -92,6 +93,18 @@ describe.skipIf(!run)('STARTTLS on a plain IMAP port', () => {
     const line = await loginLine(dovecot, 'cleartext@example.test')
     expect(line).toMatch(/, secured, /)
     expect(line).not.toMatch(/, TLS, /)
+  })
+
+  it('a second login after STARTTLS resumes the first one\'s TLS session', async () => {
+    clearTlsSessions()
+    const resumed: boolean[] = []
+    for (let i = 0; i < 2; i++) {
+      const client = await connectImap(creds, { allowPrivate: true, timeoutMs: 10_000, ca: dovecot.ca })
+      resumed.push((client.socket as tls.TLSSocket).isSessionReused())
+      expect((await client.mailboxOpen('INBOX', { readOnly: true })).exists).toBe(2)
+      await closeImap(client)
+    }
+    expect(resumed).toEqual([false, true])
   })
 
   it('checks the certificate after STARTTLS too: a name it does not carry is the error the user sees', async () => {
@@ -144,7 +157,7 @@ describe.skipIf(!run)('the certificate is checked for the host name the user gav
   let dovecot: Dovecot
   let password: string
   beforeAll(async () => {
-    dovecot = await startDovecot()
+    dovecot = await startDovecot({ sharedLogin: true })
     password = dovecot.addUser('named@example.test')
   })
   afterAll(async () => {
@@ -161,6 +174,27 @@ describe.skipIf(!run)('the certificate is checked for the host name the user gav
     }
   })
 
+  it('resumes the TLS session of the last login to the same server, name and CA, and no other', async () => {
+    clearTlsSessions()
+    const login = async (host: string, ca?: string) => {
+      const client = await connectImap({ email: 'named@example.test', password, host, port: dovecot.port, secure: true }, { allowPrivate: true, timeoutMs: 10_000, ca, lookup: ipv4Lookup })
+      const reused = (client.socket as tls.TLSSocket).isSessionReused()
+      expect((await client.list()).map((f) => f.path)).toContain('INBOX')
+      await closeImap(client)
+      return reused
+    }
+    expect([await login('localhost', dovecot.ca), await login('localhost', dovecot.ca)]).toEqual([false, true])
+    // the same server by its address: a name of its own, a handshake of its own
+    expect([await login('127.0.0.1', dovecot.ca), await login('127.0.0.1', dovecot.ca)]).toEqual([false, true])
+    // a session from a login whose CA trusted the certificate is never offered where that CA is not
+    // trusted: the certificate is checked again and refused
+    const untrusted = await connectionFailure(connectImap({ email: 'named@example.test', password, host: 'localhost', port: dovecot.port, secure: true }, { allowPrivate: true, timeoutMs: 10_000, lookup: ipv4Lookup }))
+    expect(untrusted.message).toBe(CERTIFICATE_ERROR)
+    // nor for a name the certificate does not carry, resolving to the same address
+    const foreign = await connectionFailure(connectImap({ email: 'named@example.test', password, host: 'mail.example.test', port: dovecot.port, secure: true }, { allowPrivate: true, timeoutMs: 10_000, ca: dovecot.ca, lookup: foreignNameLookup }))
+    expect(foreign.message).toBe(CERTIFICATE_ERROR)
+  })
+
   it('refuses a name the certificate does not carry, though it resolves to the same server, with the certificate error the user sees', async () => {
     const error = await connectionFailure(connectImap({ email: 'named@example.test', password, host: 'mail.example.test', port: dovecot.port, secure: true }, { allowPrivate: true, timeoutMs: 10_000, ca: dovecot.ca, lookup: foreignNameLookup }))
     expect(error.kind).toBe('tls')
@@ -172,6 +206,24 @@ describe.skipIf(!run)('the certificate is checked for the host name the user gav
     const error = await connectionFailure(connectImap({ email: 'named@example.test', password, host: 'localhost', port: dovecot.port, secure: true }, { allowPrivate: true, timeoutMs: 10_000, lookup: ipv4Lookup }))
     expect(error.kind).toBe('tls')
     expect(error.message).toBe(CERTIFICATE_ERROR)
+  })
+
+  it('refuses a server that offers nothing above TLS 1.1 (the shared secure context keeps the floor)', async () => {
+    let handshakes = 0
+    const server = tls.createServer({ key: readFileSync(path.join(dovecot.dir, 'key.pem')), cert: readFileSync(path.join(dovecot.dir, 'cert.pem')), minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1', ciphers: 'ECDHE-RSA-AES128-SHA:@SECLEVEL=0' }, (socket) => {
+      handshakes++
+      socket.on('error', () => {})
+      socket.end('* OK old server\r\n')
+    })
+    server.on('tlsClientError', () => {})
+    const port = await listen(server)
+    try {
+      const error = await connectionFailure(connectImap({ email: 'named@example.test', password, host: 'localhost', port, secure: true }, { allowPrivate: true, timeoutMs: 10_000, ca: dovecot.ca, lookup: ipv4Lookup }))
+      expect(error.kind).toBe('tls')
+      expect(handshakes).toBe(0)
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 
   it('sends the name as SNI, and no SNI for an IP address', async () => {

@@ -5,14 +5,14 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSql, type Sql } from './client.ts'
-import { deleteEmailProvider, insertEmailProvider } from './email-providers.ts'
-import { upsertFolder } from './mailbox-folders.ts'
+import { deleteEmailProvider } from './email-providers.ts'
 import {
   applyServerFlags, countConversations, deleteEmailsByUid, deleteFolderEmails, deleteReceivedEmail, insertReceivedEmails, markEmailDeleted,
   markEmailMoved, mergeThreads, restoreDeletedEmail, setEmailFlags, type NewReceivedEmail,
 } from './received-emails.ts'
-import { eraseDeletedUser, insertUser, markUserDeleted } from './users.ts'
+import { eraseDeletedUser, markUserDeleted } from './users.ts'
 import { seededRandom } from '../scripts/testing/seeded-random.ts'
+import { storedAccount, storedUser, type StoredAccount } from '../scripts/testing/stored-accounts.ts'
 import { createTestDatabase, type TestDatabase } from '../scripts/testing/test-database.ts'
 
 let db: TestDatabase
@@ -21,22 +21,11 @@ beforeAll(async () => {
 })
 afterAll(() => db.drop())
 
-interface Account { userId: string; providerId: string; folders: Record<string, string> }
-
-async function account(userId: string, paths: string[]): Promise<Account> {
-  const providerId = randomUUID()
-  await insertEmailProvider(db.sql, { id: providerId, userId, provider: 'other', email: `${providerId}@example.test`, credentials: Buffer.from('x') })
-  const folders: Record<string, string> = {}
-  for (const path of paths) folders[path] = (await upsertFolder(db.sql, providerId, path, null, true)).id
-  return { userId, providerId, folders }
-}
-
-async function user(): Promise<string> {
-  return (await insertUser(db.sql, { email: `${randomUUID()}@veilmail.test`, authMethod: 'email' }))!.id
-}
+const account = (userId: string, paths: string[]) => storedAccount(db.sql, userId, paths)
+const user = () => storedUser(db.sql)
 
 /** `count` messages of a folder from UID `from`, each in one of `threads` (shared across folders and accounts). */
-function messages(a: Account, path: string, from: number, count: number, threads: string[]): NewReceivedEmail[] {
+function messages(a: StoredAccount, path: string, from: number, count: number, threads: string[]): NewReceivedEmail[] {
   return Array.from({ length: count }, (_, i) => {
     const uid = from + i
     return {

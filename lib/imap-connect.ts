@@ -154,7 +154,7 @@ export async function connectImap(creds: ImapCredentials, options: ImapConnectOp
     await client.connect()
     if (limit) throw limit
     // after the login the server's ticket has come: the next login to it resumes
-    keepTlsSession(sessionKey, client.socket)
+    keepTlsSession(sessionKey, tlsSocketOf(client))
   } catch (error) {
     client.close()
     throw classifyImapError(limit ?? error, creds)
@@ -163,6 +163,12 @@ export async function connectImap(creds: ImapCredentials, options: ImapConnectOp
     options.signal?.removeEventListener('abort', onAbort)
   }
   return client
+}
+
+/** The client's TLS socket (imapflow's own field, not in its types), after an implicit TLS or STARTTLS login. */
+export function tlsSocketOf(client: ImapFlow): tls.TLSSocket | undefined {
+  const socket = (client as unknown as { socket?: unknown }).socket
+  return socket instanceof tls.TLSSocket ? socket : undefined
 }
 
 export async function closeImap(client: ImapFlow): Promise<void> {

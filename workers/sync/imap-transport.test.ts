@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Lookup } from '../../lib/ssrf-guard.ts'
 import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
-import { closeImap, connectImap, ImapConnectError } from '../../lib/imap-connect.ts'
+import { closeImap, connectImap, ImapConnectError, tlsSocketOf } from '../../lib/imap-connect.ts'
 import { clearTlsSessions } from '../../lib/tls-reuse.ts'
 import type { PasswordCredentials } from '../../lib/mailbox-credentials.ts'
 
@@ -100,7 +100,7 @@ describe.skipIf(!run)('STARTTLS on a plain IMAP port', () => {
     const resumed: boolean[] = []
     for (let i = 0; i < 2; i++) {
       const client = await connectImap(creds, { allowPrivate: true, timeoutMs: 10_000, ca: dovecot.ca })
-      resumed.push((client.socket as tls.TLSSocket).isSessionReused())
+      resumed.push(tlsSocketOf(client)!.isSessionReused())
       expect((await client.mailboxOpen('INBOX', { readOnly: true })).exists).toBe(2)
       await closeImap(client)
     }
@@ -178,7 +178,7 @@ describe.skipIf(!run)('the certificate is checked for the host name the user gav
     clearTlsSessions()
     const login = async (host: string, ca?: string) => {
       const client = await connectImap({ email: 'named@example.test', password, host, port: dovecot.port, secure: true }, { allowPrivate: true, timeoutMs: 10_000, ca, lookup: ipv4Lookup })
-      const reused = (client.socket as tls.TLSSocket).isSessionReused()
+      const reused = tlsSocketOf(client)!.isSessionReused()
       expect((await client.list()).map((f) => f.path)).toContain('INBOX')
       await closeImap(client)
       return reused

@@ -8,6 +8,8 @@
 -- has; conversation_counts: how many conversations of the scope have at least one. Rows that
 -- reach zero are removed, so deleting a folder, an account or a user (whose cascades delete the
 -- messages and so run the triggers) leaves nothing behind, and neither table needs a foreign key.
+-- The price is on the writes: a sync batch of 10,000 new messages spent 250-530 ms in this trigger
+-- (EXPLAIN ANALYZE under load 8-9, 3 scopes x 3,300 conversations), of 2.7-4.2 s for its insert.
 -- Migrations run in a transaction (db/migrate.ts), so no CREATE INDEX CONCURRENTLY: writers are
 -- held off while the rows are counted (about a second per million messages), so no change falls
 -- between the count and the triggers.

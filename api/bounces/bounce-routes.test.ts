@@ -28,6 +28,18 @@ const targetOf = async (api: ApiClient, email: string) =>
 const forwardsTo = (target: string) => env.relay.messages.filter((m) => m.to.includes(target) && m.from !== 'no-reply@veilmail.test')
 const testMailsTo = (target: string) => env.relay.messages.filter((m) => m.to.includes(target) && m.raw.toString().includes('Subject: Veilmail test mail'))
 
+/** An owner whose target (`<prefix>-…@mailbox.example`) one bounce (threshold 1, the relay answering `code`) has stopped. */
+async function stoppedTarget(prefix: string, code: number) {
+  const target = `${prefix}-${crypto.randomUUID().slice(0, 6)}@mailbox.example`
+  const o = await owner(target)
+  await o.api.put('/api/bounces', { threshold: 1 })
+  env.relay.refuse.set(target, code)
+  await env.send({ to: o.address, subject: 'Bounce once' })
+  await expect.poll(async () => (await targetOf(o.api, target))?.disabled, { timeout: 30_000 }).toBe(true)
+  env.relay.refuse.delete(target)
+  return { o, target }
+}
+
 /** "Send a test mail": queued (202, its status URL), then its status polled until the delivery worker is done with it. */
 async function testMail(api: ApiClient, email: string) {
   const res = await api.post('/api/forward-targets/test', { email })
@@ -71,13 +83,7 @@ describe('bounce routes', () => {
   }, 90_000)
 
   it('Re-enable lifts the mark and releases the held forwards; notices list and dismiss; others get 404, bad input 400', async () => {
-    const target = `e-${crypto.randomUUID().slice(0, 6)}@mailbox.example`
-    const o = await owner(target)
-    await o.api.put('/api/bounces', { threshold: 1 })
-    env.relay.refuse.set(target, 554)
-    await env.send({ to: o.address, subject: 'Bounce once' })
-    await expect.poll(async () => (await targetOf(o.api, target))?.disabled, { timeout: 30_000 }).toBe(true)
-    env.relay.refuse.delete(target)
+    const { o, target } = await stoppedTarget('e', 554)
     await env.send({ to: o.address, subject: 'Held until re-enabled' })
     await expect.poll(async () => (await targetOf(o.api, target))?.held, { timeout: 30_000 }).toBe(1)
 
@@ -111,13 +117,7 @@ describe('bounce routes', () => {
 
 describe('send a test mail', () => {
   it('fails with "try again later" while the relay is away, and the mark stays', async () => {
-    const target = `d-${crypto.randomUUID().slice(0, 6)}@mailbox.example`
-    const o = await owner(target)
-    await o.api.put('/api/bounces', { threshold: 1 })
-    env.relay.refuse.set(target, 550)
-    await env.send({ to: o.address, subject: 'Bounce once' })
-    await expect.poll(async () => (await targetOf(o.api, target))?.disabled, { timeout: 30_000 }).toBe(true)
-    env.relay.refuse.delete(target)
+    const { o, target } = await stoppedTarget('d', 550)
     await env.relayDown()
     try {
       const away = await testMail(o.api, target)

@@ -196,7 +196,7 @@ describe.skipIf(!run)('inbox keyboard shortcuts', () => {
     // "/" only once the inbox has a search box for it to focus
     const searchBox = page.locator('input[type="search"], [role="searchbox"]')
     const hasSearch = (await searchBox.count()) > 0
-    expect([...new Set(listed)].sort()).toEqual(['#', '?', 'Enter', 'c', 'e', 'f', 'j', 'k', 'o', 'r', 's', 'u', ...(hasSearch ? ['/'] : [])].sort())
+    expect([...new Set(listed)].sort()).toEqual(['#', '?', 'Enter', 'a', 'c', 'e', 'f', 'j', 'k', 'o', 'r', 's', 'u', ...(hasSearch ? ['/'] : [])].sort())
     expect(await seriousViolations(page)).toEqual([])
     await page.setViewportSize({ width: 375, height: 812 })
     await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox-shortcuts-375.png') })

@@ -14,6 +14,7 @@ import { queueEmail } from '../../features/email-jobs/lib/queue-email.ts'
 import { sendErrorToast } from '../../features/email-jobs/lib/send-error-message.ts'
 import { useEncryptionKeys } from '../../features/encryption/api/get-encryption-keys.ts'
 import type { ComposeRequest } from '../../features/inbox/components/inbox-compose-context.ts'
+import { withoutOwnAddresses } from '../../features/inbox/lib/reply-draft.ts'
 
 /**
  * The inbox compose dialog (full screen on a phone): the compose form, sent from an alias
@@ -29,6 +30,9 @@ export function ComposeDialog({ request, onClose }: { request: ComposeRequest | 
   const senders = aliases.data ? senderChoices(mailboxes, senderAliases(aliases.data)) : []
   // a reply to mail addressed to one of the user's mailboxes starts from that mailbox
   const replyFrom = replySender(mailboxes, request?.initial?.receivedBy)
+  // a reply all (its draft has a Cc) leaves out every address of the user's own, whichever From is picked
+  const own = [...(providers.data ?? []).map((p) => p.email), ...(aliases.data ?? []).map((a) => `${a.alias}@${a.domain}`)]
+  const initial = request?.initial?.cc !== undefined ? withoutOwnAddresses(request.initial, own) : request?.initial
   return (
     <Dialog open={request !== undefined} onOpenChange={(open) => !open && onClose()}>
       <DialogContent
@@ -54,7 +58,7 @@ export function ComposeDialog({ request, onClose }: { request: ComposeRequest | 
             keys={keys.isError ? [] : keys.data}
             onSend={(job, onUndone) => queueEmail(job, request.queuedTitle, onUndone)}
             dialog={{
-              initial: replyFrom ? { ...request.initial, fromAlias: replyFrom } : request.initial,
+              initial: replyFrom ? { ...initial, fromAlias: replyFrom } : initial,
               delivering,
               onQueued: onClose,
               onFailed: (error) => toast(sendErrorToast(error.message)),

@@ -60,6 +60,12 @@ export function ComposeForm({ aliases, keys, onSend, dialog }: ComposeFormProps)
   const formRef = useRef<HTMLFormElement>(null)
   const [values, setValues] = useState<ComposeValues>(() => takeUndoneDraft() ?? { ...EMPTY_COMPOSE, fromAlias: dialog && aliases.length === 1 ? aliases[0].id : '', ...dialog?.initial })
   const [errors, setErrors] = useState<ComposeErrors>({})
+  // Cc shows for a reply all (its Cc filled) or once asked for, as Gmail's "Cc" link
+  const [showCc, setShowCc] = useState(() => values.cc !== '')
+  const ccRef = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    if (values.cc !== '') setShowCc(true)
+  }, [values.cc])
   const [attempts, setAttempts] = useState(0)
   // Each send remembers its own draft: Undo on that toast brings back exactly what was sent.
   const sending = useMutation({
@@ -100,6 +106,7 @@ export function ComposeForm({ aliases, keys, onSend, dialog }: ComposeFormProps)
   function reset() {
     setValues(EMPTY_COMPOSE)
     setErrors({})
+    setShowCc(false)
   }
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -163,19 +170,54 @@ export function ComposeForm({ aliases, keys, onSend, dialog }: ComposeFormProps)
               </NativeSelect>
             )}
           </Field>
-          <FormField
-            label="To"
-            name="to"
-            type="email"
-            inputMode="email"
-            autoComplete="email"
-            spellCheck={false}
-            placeholder="recipient@example.com"
-            value={values.to}
-            disabled={busy}
-            onChange={(e) => change({ to: e.target.value })}
-            error={errors.to}
-          />
+          <div className="grid gap-2">
+            <FormField
+              label="To"
+              name="to"
+              type="text"
+              inputMode="email"
+              autoComplete="email"
+              spellCheck={false}
+              placeholder="recipient@example.com"
+              value={values.to}
+              disabled={busy}
+              onChange={(e) => change({ to: e.target.value })}
+              error={errors.to}
+            />
+            {!showCc && (
+              <Button
+                type="button"
+                variant="link"
+                size="sm"
+                className="h-auto justify-self-start p-0"
+                aria-label="Add Cc recipients"
+                disabled={busy}
+                onClick={() => {
+                  setShowCc(true)
+                  requestAnimationFrame(() => ccRef.current?.focus())
+                }}
+              >
+                Cc
+              </Button>
+            )}
+          </div>
+          {showCc && (
+            <FormField
+              ref={ccRef}
+              label="Cc"
+              name="cc"
+              type="text"
+              inputMode="email"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="more@example.com, others@example.org"
+              hint="Everyone in To and Cc sees every address. Separate them with commas."
+              value={values.cc}
+              disabled={busy}
+              onChange={(e) => change({ cc: e.target.value })}
+              error={errors.cc}
+            />
+          )}
           <FormField
             label="Subject"
             name="subject"

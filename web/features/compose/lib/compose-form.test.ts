@@ -22,9 +22,17 @@ describe('validateCompose', () => {
     })
   })
 
-  it('says "Please enter a valid email address" for any bad address and refuses a blank body', () => {
-    const result = validateCompose({ ...filled, to: 'not an address', body: '  \n ' })
-    expect(result).toEqual({ success: false, errors: { to: 'Please enter a valid email address', body: 'Message body is required' } })
+  it('names the bad address of To or Cc, says "Please enter a valid email address" for a line break, and refuses a blank body', () => {
+    const result = validateCompose({ ...filled, to: 'friend@example.com, not an address', cc: 'carol@example.com; bad@', body: '  \n ' })
+    expect(result).toEqual({ success: false, errors: { to: '"not an address" is not a valid email address', cc: '"bad@" is not a valid email address', body: 'Message body is required' } })
+    expect(validateCompose({ ...filled, cc: 'carol@example.com\nBcc: evil@example.org' })).toEqual({ success: false, errors: { cc: 'Please enter a valid email address' } })
+    const many = Array.from({ length: 51 }, (_, i) => `p${i}@example.org`)
+    expect(validateCompose({ ...filled, to: many.slice(0, 20).join(', '), cc: many.slice(20).join(', ') })).toEqual({ success: false, errors: { cc: 'A message can go to at most 50 recipients (To and Cc together)' } })
+  })
+
+  it('sends To and Cc as lists, each address once', () => {
+    const result = validateCompose({ ...filled, to: 'ann@example.org, bob@example.net,', cc: ' carol@example.com ; ANN@example.org ' })
+    expect(result).toMatchObject({ success: true, request: { to: ['ann@example.org', 'bob@example.net'], cc: ['carol@example.com'] } })
   })
 
   it('builds the trimmed request, sending no key when encryption is off', () => {
@@ -32,7 +40,7 @@ describe('validateCompose', () => {
     expect(result).toEqual({
       success: true,
       request: {
-        to: 'friend@example.com', subject: 'Hello', body: 'Hi there\n', fromAliasId: ALIAS_ID,
+        to: ['friend@example.com'], cc: [], subject: 'Hello', body: 'Hi there\n', fromAliasId: ALIAS_ID,
         useEncryption: false, recipientPublicKey: undefined, shareMyPublicKey: false, myPublicKeyToShare: undefined, priority: 0,
       },
     })

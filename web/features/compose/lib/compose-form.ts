@@ -3,6 +3,7 @@
 import * as v from 'valibot'
 import { PAUSED, type AliasView } from '../../../../shared/alias-schemas.ts'
 import { CreateEmailJobSchema, type CreateEmailJobInput } from '../../../../shared/email-job-schemas.ts'
+import { TOO_MANY_RECIPIENTS } from '../../../../shared/recipient-list.ts'
 import { fromFields } from './senders.ts'
 
 /** myPublicKeyToShare's value when the user types the key instead of picking a saved one. */
@@ -10,7 +11,9 @@ export const MANUAL_KEY = 'manual'
 
 export interface ComposeValues {
   fromAlias: string
+  /** one address or several, separated by commas (or semicolons); Cc likewise */
   to: string
+  cc: string
   subject: string
   body: string
   useEncryption: boolean
@@ -34,7 +37,7 @@ export interface ForwardedAttachment {
 }
 
 export const EMPTY_COMPOSE: ComposeValues = {
-  fromAlias: '', to: '', subject: '', body: '',
+  fromAlias: '', to: '', cc: '', subject: '', body: '',
   useEncryption: false, recipientPublicKey: '', shareMyPublicKey: false, myPublicKeyToShare: '', manualPublicKey: '', attachments: [],
 }
 
@@ -82,17 +85,23 @@ export function composeErrors(messages: Record<string, readonly string[] | undef
     if (!message) continue
     let field = FIELD_OF[path] ?? (path as ComposeField)
     if (field === 'myPublicKeyToShare' && values.myPublicKeyToShare === MANUAL_KEY) field = 'manualPublicKey'
-    // Any problem with the address, even a line break, reads the same to the person typing it.
-    errors[field] ??= field === 'to' ? 'Please enter a valid email address' : (FORM_MESSAGE[field]?.[message] ?? message)
+    errors[field] ??= field === 'to' || field === 'cc' ? recipientMessage(message) : (FORM_MESSAGE[field]?.[message] ?? message)
   }
   return errors
 }
+
+/**
+ * A To or Cc problem as the person typing reads it: the bad address named ("x" is not a valid
+ * email address), too many, or else (empty, a line break) the spec's "Please enter a valid email address".
+ */
+const recipientMessage = (message: string) => (message.startsWith('"') || message === TOO_MANY_RECIPIENTS ? message : 'Please enter a valid email address')
 
 export type ComposeValidation = { success: true; request: CreateEmailJobInput } | { success: false; errors: ComposeErrors }
 
 export function validateCompose(values: ComposeValues): ComposeValidation {
   const input = {
     to: values.to,
+    cc: values.cc,
     subject: values.subject,
     body: values.body,
     ...fromFields(values.fromAlias),

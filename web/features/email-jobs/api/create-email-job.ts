@@ -4,7 +4,7 @@ import { apiRequest } from '../../../lib/api-client.ts'
 /** What the compose page and the inbox dialog ask to send: the shared schema's parsed output. */
 export type EmailJobRequest = Pick<
   CreateEmailJobInput,
-  'to' | 'subject' | 'body' | 'fromAliasId' | 'fromProviderId' | 'draftId' | 'useEncryption' | 'recipientPublicKey' | 'shareMyPublicKey' | 'myPublicKeyToShare' | 'original'
+  'to' | 'cc' | 'subject' | 'body' | 'fromAliasId' | 'fromProviderId' | 'draftId' | 'useEncryption' | 'recipientPublicKey' | 'shareMyPublicKey' | 'myPublicKeyToShare' | 'original'
 >
 
 export interface QueuedEmailJob {
@@ -16,7 +16,10 @@ export interface QueuedEmailJob {
 /** POST /api/email-jobs (shared/email-job-schemas.ts); the body must already be what should be sent. */
 export function createEmailJob(request: EmailJobRequest): Promise<QueuedEmailJob> {
   return apiRequest<QueuedEmailJob>('POST', '/api/email-jobs', {
-    to: request.to,
+    // the spec's `to` text: one address, or several separated by commas (shared/recipient-list.ts)
+    to: request.to.join(', '),
+    // a reply all's Cc, or one added with the Cc link
+    ...(request.cc.length ? { cc: request.cc.join(', ') } : {}),
     subject: request.subject,
     body: request.body,
     // an alias, or a connected mailbox sending as itself through its own SMTP server

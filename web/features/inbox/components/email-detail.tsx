@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
-import { Archive, ArrowLeft, Forward, Mail, Pencil, Printer, Reply, Trash2 } from 'lucide-react'
+import { Archive, ArrowLeft, Forward, Mail, Pencil, Printer, Reply, ReplyAll, Trash2 } from 'lucide-react'
 import type { EmailDetailView, EmailListView } from '../../../../shared/email-schemas.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { Card } from '../../../components/ui/card.tsx'
@@ -20,7 +20,7 @@ import { rememberOpened } from '../lib/keyboard-row.ts'
 import { emailsQueryKey, type EmailsPage } from '../api/get-emails.ts'
 import { CONVERSATION_DELETE_FAILED, CONVERSATION_DELETED, EMAIL_DELETE_FAILED, EMAIL_DELETED, READ_FAILED, STAR_FAILED, UNREAD_FAILED } from '../lib/inbox-toasts.ts'
 import { inboxSearch, readInboxView } from '../lib/inbox-view.ts'
-import { editDraft, forwardDraft, replyDraft, type QuotedEmail } from '../lib/reply-draft.ts'
+import { editDraft, forwardDraft, replyAllDraft, replyDraft, type QuotedEmail } from '../lib/reply-draft.ts'
 import { ConversationMessage } from './conversation-message.tsx'
 import { useOpenCompose } from './inbox-compose-context.ts'
 import { MessageBody } from './message-body.tsx'
@@ -103,6 +103,7 @@ export function EmailDetail({ emailId }: { emailId: string }) {
     flag.mutate({ ids: [e.id], flags: { isStarred: !e.isStarred } }, { onSuccess: (r) => r.failed.length > 0 && toast(STAR_FAILED), onError: () => toast(STAR_FAILED) })
   const source = newestDetail.data
   const reply = async () => source && openCompose({ title: `Reply to: ${source.subject}`, queuedTitle: 'Reply sent', initial: replyDraft(await quotedEmail(source)) })
+  const replyAll = async () => source && openCompose({ title: `Reply all to: ${source.subject}`, queuedTitle: 'Reply sent', initial: replyAllDraft(await quotedEmail(source)) })
   const forward = async () => source && openCompose({ title: `Forward: ${source.subject}`, queuedTitle: 'Email sent', initial: forwardDraft(await quotedEmail(source)) })
 
   // Mark unread: the newest message (the one opening read), then back to the list, as mail programs do
@@ -176,6 +177,7 @@ export function EmailDetail({ emailId }: { emailId: string }) {
         <div className="ml-auto flex flex-wrap gap-1">
           {inDrafts && <ActionButton label="Edit draft" icon={Pencil} onClick={() => void finishDraft()} disabled={!source} />}
           <ActionButton label="Reply" icon={Reply} onClick={reply} disabled={!source} />
+          <ActionButton label="Reply all" icon={ReplyAll} onClick={replyAll} disabled={!source} />
           <ActionButton label="Forward" icon={Forward} onClick={forward} disabled={!source} />
           {canArchive && <ActionButton label="Archive" icon={Archive} onClick={() => void archive()} />}
           <ActionButton label="Mark unread" icon={Mail} onClick={markUnread} disabled={flag.isPending} />
@@ -215,6 +217,10 @@ export function EmailDetail({ emailId }: { emailId: string }) {
           <Reply aria-hidden="true" />
           Reply
         </Button>
+        <Button variant="outline" onClick={replyAll} disabled={!source}>
+          <ReplyAll aria-hidden="true" />
+          Reply all
+        </Button>
         <Button variant="outline" onClick={forward} disabled={!source}>
           <Forward aria-hidden="true" />
           Forward
@@ -226,6 +232,7 @@ export function EmailDetail({ emailId }: { emailId: string }) {
           previous: () => goToNeighbour(-1),
           back: () => navigate(backTo),
           reply,
+          replyAll,
           forward,
           star: () => star(isConversation && newest ? newest : email.data),
           archive: () => canArchive && void archive(),

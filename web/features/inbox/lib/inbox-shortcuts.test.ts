@@ -5,8 +5,8 @@ const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({ key, c
 
 describe('inbox shortcuts', () => {
   it('maps the keys of the issue to their actions', () => {
-    expect(['j', 'k', 'o', 'Enter', 'u', 'r', 'f', 'c', 'e', '#', 's', '/', '?'].map((k) => shortcutAction(press(k))))
-      .toEqual(['next', 'previous', 'open', 'open', 'back', 'reply', 'forward', 'compose', 'archive', 'delete', 'star', 'search', 'help'])
+    expect(['j', 'k', 'o', 'Enter', 'u', 'r', 'a', 'f', 'c', 'e', '#', 's', '/', '?'].map((k) => shortcutAction(press(k))))
+      .toEqual(['next', 'previous', 'open', 'open', 'back', 'reply', 'replyAll', 'forward', 'compose', 'archive', 'delete', 'star', 'search', 'help'])
   })
 
   it('leaves typing, modified keys and unbound keys alone', () => {
@@ -21,6 +21,11 @@ describe('inbox shortcuts', () => {
     // names of Object.prototype are not keys of the table
     for (const key of ['x', 'J', 'constructor', '__proto__', 'toString', '']) expect(shortcutAction(press(key))).toBeUndefined()
     expect(shortcutAction(press('j', { target: null }))).toBe('next')
+  })
+
+  it('lists a, Reply all, among the keys of a message', () => {
+    const message = shortcutHelp(false).find((g) => g.title === 'In a message')!.shortcuts
+    expect(message.find((s) => s.keys.includes('a'))?.text).toBe('Reply all')
   })
 
   it('lists "/" only when there is a search box to focus', () => {

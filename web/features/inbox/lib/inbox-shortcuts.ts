@@ -3,11 +3,11 @@
 // this table, so it names exactly the keys that are bound.
 
 export type ShortcutAction =
-  | 'next' | 'previous' | 'open' | 'back' | 'reply' | 'forward' | 'compose' | 'archive' | 'delete' | 'star' | 'search' | 'help'
+  | 'next' | 'previous' | 'open' | 'back' | 'reply' | 'replyAll' | 'forward' | 'compose' | 'archive' | 'delete' | 'star' | 'search' | 'help'
 
 /** key (KeyboardEvent.key) → action; Enter opens like "o". */
 const KEYS: Record<string, ShortcutAction> = {
-  j: 'next', k: 'previous', o: 'open', Enter: 'open', u: 'back', r: 'reply', f: 'forward', c: 'compose',
+  j: 'next', k: 'previous', o: 'open', Enter: 'open', u: 'back', r: 'reply', a: 'replyAll', f: 'forward', c: 'compose',
   e: 'archive', '#': 'delete', s: 'star', '/': 'search', '?': 'help',
 }
 
@@ -45,6 +45,7 @@ export function shortcutHelp(searchBox: boolean): { title: string; shortcuts: Sh
         { keys: ['k'], text: 'Previous conversation of the list' },
         { keys: ['u'], text: 'Back to the list' },
         { keys: ['r'], text: 'Reply' },
+        { keys: ['a'], text: 'Reply all' },
         { keys: ['f'], text: 'Forward' },
         { keys: ['s'], text: 'Star or unstar' },
         { keys: ['e'], text: 'Archive' },

@@ -1,9 +1,12 @@
-// Reply and Forward start from the newest message, with the original quoted.
+// Reply, Reply all and Forward start from the newest message, with the original quoted.
+import { splitAddresses } from '../../../../shared/recipient-list.ts'
 import { detailDate } from './mail-dates.ts'
 
 /** What Reply and Forward put into the compose form. */
 export interface MailDraft {
   to: string
+  /** Reply all's Cc (the compose dialog shows its Cc field when there is one) */
+  cc?: string
   subject: string
   body: string
   original?: { emailId: string; action: 'reply' | 'forward' }
@@ -29,6 +32,8 @@ export interface QuotedEmail {
   /** the account it was synced from, and its Cc */
   providerId?: string
   ccAddresses?: string
+  /** where the sender asked for replies (Reply-To), when the original named it */
+  replyTo?: string
 }
 
 /** The prefix once: a subject already starting with it (any case, "Re:" or "Re :" without the space) is kept as it is. */
@@ -45,10 +50,34 @@ function quote(heading: string, email: QuotedEmail): string {
 
 export function replyDraft(email: QuotedEmail): MailDraft {
   return {
-    to: email.fromAddress, subject: prefixed('Re', email.subject), body: quote('Original Message', email),
+    to: email.replyTo || email.fromAddress, subject: prefixed('Re', email.subject), body: quote('Original Message', email),
     ...(email.id ? { original: { emailId: email.id, action: 'reply' as const } } : {}),
     ...(email.providerId ? { receivedBy: { providerId: email.providerId, to: [email.toAddress, email.ccAddresses ?? ''].filter(Boolean).join(', ') } } : {}),
   }
+}
+
+/**
+ * Reply all: To the original's Reply-To (else its sender) and its other To recipients, Cc its Cc,
+ * threaded and quoted as Reply. Each address once (any case). The user's own addresses come out
+ * in the compose dialog, which knows them (withoutOwnAddresses).
+ */
+export function replyAllDraft(email: QuotedEmail): MailDraft {
+  const to = splitAddresses([email.replyTo || email.fromAddress, email.toAddress].join(','))
+  const cc = splitAddresses(email.ccAddresses ?? '').filter((a) => !to.some((t) => t.toLowerCase() === a.toLowerCase()))
+  return { ...replyDraft(email), to: to.join(', '), cc: cc.join(', ') }
+}
+
+/**
+ * A reply all without the user's own addresses (every connected mailbox and alias, so whichever
+ * From is picked, and never one of them shown to the others). A reply all to the user's own mail
+ * keeps its recipients: when no To is left, the Cc becomes the To.
+ */
+export function withoutOwnAddresses(draft: MailDraft, own: readonly string[]): MailDraft {
+  const mine = new Set(own.map((a) => a.toLowerCase()))
+  const others = (field: string | undefined) => splitAddresses(field ?? '').filter((a) => !mine.has(a.toLowerCase()))
+  const to = others(draft.to)
+  const cc = others(draft.cc)
+  return to.length > 0 ? { ...draft, to: to.join(', '), cc: cc.join(', ') } : { ...draft, to: cc.join(', '), cc: '' }
 }
 
 /** A forward: the original quoted under the usual header block, and its attachments (listed in the dialog, each removable). */

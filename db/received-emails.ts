@@ -24,6 +24,7 @@ export interface ReceivedEmailRow extends ReceivedEmailListRow {
   referenceIds: string[]
   ccAddresses: string
   bccAddresses: string
+  replyTo: string
   bodyText: Buffer | null
   bodyHtml: Buffer | null
   syncedAt: Date
@@ -47,6 +48,8 @@ export interface NewReceivedEmail {
   toAddress: string
   ccAddresses: string
   bccAddresses: string
+  /** Reply-To's addresses ('' or absent: none) */
+  replyTo?: string
   receivedAt: Date
   size: number
   isRead: boolean
@@ -69,6 +72,7 @@ const copyColumns: CopyColumn<NewReceivedEmail>[] = [
   { name: 'subject', type: 'text', value: (e) => e.subject }, { name: 'from_address', type: 'text', value: (e) => e.fromAddress },
   { name: 'from_name', type: 'text', value: (e) => e.fromName }, { name: 'to_address', type: 'text', value: (e) => e.toAddress },
   { name: 'cc_addresses', type: 'text', value: (e) => e.ccAddresses }, { name: 'bcc_addresses', type: 'text', value: (e) => e.bccAddresses },
+  { name: 'reply_to', type: 'text', value: (e) => e.replyTo ?? '' },
   { name: 'received_at', type: 'timestamptz', value: (e) => e.receivedAt }, { name: 'size', type: 'integer', value: (e) => e.size },
   { name: 'is_read', type: 'boolean', value: (e) => e.isRead }, { name: 'is_starred', type: 'boolean', value: (e) => e.isStarred },
   { name: 'is_answered', type: 'boolean', value: (e) => e.isAnswered }, { name: 'has_attachments', type: 'boolean', value: (e) => e.hasAttachments },
@@ -118,12 +122,12 @@ const base64 = (value: Buffer | null) => (value === null ? null : value.toString
 async function insertSkippingStored(db: Db, emails: NewReceivedEmail[]): Promise<Set<string>> {
   const rows = emails.map((e, i) => db`${i ? db`,` : db``}(${e.id}, ${e.userId}, ${e.providerId}, ${e.folderId}, ${e.uid}, ${e.messageId}, ${e.inReplyTo},
     ${e.referenceIds}, ${e.threadId}, ${e.threadSubject}, ${e.subject}, ${e.fromAddress}, ${e.fromName}, ${e.toAddress}, ${e.ccAddresses},
-    ${e.bccAddresses}, ${e.receivedAt}, ${e.size}, ${e.isRead}, ${e.isStarred}, ${e.isAnswered}, ${e.hasAttachments},
+    ${e.bccAddresses}, ${e.replyTo ?? ''}, ${e.receivedAt}, ${e.size}, ${e.isRead}, ${e.isStarred}, ${e.isAnswered}, ${e.hasAttachments},
     ${e.modseq === null ? null : e.modseq.toString()}, decode(${base64(e.preview)}, 'base64'), decode(${base64(e.bodyText)}, 'base64'),
     decode(${base64(e.bodyHtml)}, 'base64'))`)
   const inserted = await db<{ id: string }[]>`
     insert into received_emails (id, user_id, provider_id, folder_id, uid, message_id, in_reply_to, reference_ids, thread_id, thread_subject, subject,
-      from_address, from_name, to_address, cc_addresses, bcc_addresses, received_at, size, is_read, is_starred, is_answered, has_attachments, modseq,
+      from_address, from_name, to_address, cc_addresses, bcc_addresses, reply_to, received_at, size, is_read, is_starred, is_answered, has_attachments, modseq,
       preview, body_text, body_html)
     values ${rows} on conflict (folder_id, uid) do nothing returning id`
   return new Set(inserted.map((r) => r.id))
@@ -360,7 +364,7 @@ export async function countFolderEmails(db: Db, userId: string, folderId: string
 }
 
 const detailColumns = (db: Db) => db`
-  ${listColumns(db)}, user_id, uid::float8 as uid, in_reply_to, reference_ids, cc_addresses, bcc_addresses, body_text, body_html, synced_at, created_at`
+  ${listColumns(db)}, user_id, uid::float8 as uid, in_reply_to, reference_ids, cc_addresses, bcc_addresses, reply_to, body_text, body_html, synced_at, created_at`
 
 export async function findReceivedEmail(db: Db, userId: string, id: string): Promise<ReceivedEmailRow | undefined> {
   const [row] = await db<ReceivedEmailRow[]>`

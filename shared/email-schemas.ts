@@ -72,6 +72,8 @@ export interface EmailDetailView extends EmailListView {
   userId: string
   ccAddresses: string
   bccAddresses: string
+  /** Reply-To's addresses, comma-separated ('' when the message names none): Reply and Reply all answer them instead of From */
+  replyTo: string
   inReplyTo: string | null
   references: string[]
   /** the text body ("" when the message has only HTML) */

@@ -86,7 +86,7 @@ export const emailRoutes = new Hono<AppEnv>()
     const box = receivedMailBox(config)
     const [attachments, conversation] = await Promise.all([listAttachments(sql, row.id), listConversation(sql, c.var.user.id, row.threadId)])
     const email: EmailDetailView = {
-      ...listView(box, row, 150), userId: row.userId, ccAddresses: row.ccAddresses, bccAddresses: row.bccAddresses,
+      ...listView(box, row, 150), userId: row.userId, ccAddresses: row.ccAddresses, bccAddresses: row.bccAddresses, replyTo: row.replyTo,
       inReplyTo: row.inReplyTo, references: row.referenceIds,
       body: row.bodyText ? box.openText(row.bodyText, `${row.id}:text`) : '',
       html: row.bodyHtml ? box.openText(row.bodyHtml, `${row.id}:html`) : null,

@@ -105,7 +105,7 @@ const EmailEntries = {
 const EmailSummary = v.object(EmailEntries)
 const Attachment = v.object({ id, filename: v.string(), contentType: v.string(), contentId: nullable(v.string()), size: v.number(), url: v.string() })
 const EmailFull = v.object({
-  ...EmailEntries, userId: id, ccAddresses: v.string(), bccAddresses: v.string(), inReplyTo: nullable(v.string()), references: v.array(v.string()),
+  ...EmailEntries, userId: id, ccAddresses: v.string(), bccAddresses: v.string(), replyTo: v.string(), inReplyTo: nullable(v.string()), references: v.array(v.string()),
   body: v.string(), html: nullable(v.string()), attachments: v.array(Attachment), conversationEmails: v.array(EmailSummary), syncedAt: time, createdAt: time,
 })
 const EncryptionKey = v.object({ id, keyName: v.string(), name: v.string(), publicKey: v.string(), createdAt: time, isDefault: v.boolean() })

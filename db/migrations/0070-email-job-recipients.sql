@@ -5,3 +5,7 @@
 alter table email_jobs add column recipients text[];
 alter table email_jobs add constraint email_jobs_recipients_check
   check (recipients is null or (cardinality(recipients) between 1 and 50 and recipients[1] = recipient_email));
+
+-- Reply all answers a message's Reply-To (RFC 5322 §3.6.2) instead of its From when it names one:
+-- its addresses as synced, like to_address ('' when it has none, and for mail synced before).
+alter table received_emails add column reply_to text not null default '';

@@ -1,7 +1,7 @@
 // Reply all in a real browser (issue 26): a private Dovecot synced by the real sync worker into the
 // real web process; a message sent to several people (the user's mailbox among them, in another
-// case, and the user's alias in Cc) is opened, `a` opens Reply all with To = the sender and the
-// other To recipients, Cc = the Cc, none of the user's own addresses; sent as the mailbox through
+// case, and the user's alias in Cc) is opened, `a` opens Reply all with To = its Reply-To (else
+// the sender would be) and the other To recipients, Cc = the Cc, none of the user's own addresses; sent as the mailbox through
 // its SMTP server (a stand-in with AUTH under the same test CA), one message reaches every
 // recipient, and the original gets \Answered on Dovecot. The Cc link adds a Cc to any mail.
 import path from 'node:path'
@@ -40,7 +40,7 @@ beforeAll(async () => {
   dovecot.writeMessages(MAILBOX, [{
     raw: [
       'From: Alex <alex@friends.example>', `To: Bea <bea@friends.example>, ${MAILBOX.toUpperCase()}, Cy <cy@work.example>`,
-      `Cc: dee@friends.example, ${ALIAS}, Bea@Friends.example`, 'Subject: Climbing on Sunday',
+      `Cc: dee@friends.example, ${ALIAS}, Bea@Friends.example`, 'Reply-To: Climbing club <club@friends.example>', 'Subject: Climbing on Sunday',
       `Date: ${new Date(Date.UTC(2026, 10, 22, 9, 0)).toUTCString()}`, 'Message-ID: <climbing@friends.example>',
       'MIME-Version: 1.0', 'Content-Type: text/plain; charset=utf-8', '', 'Who is in for Sunday?', '',
     ].join(CRLF),
@@ -65,7 +65,7 @@ afterAll(async () => {
 })
 
 describe.skipIf(!run)('reply all', () => {
-  it('`a` answers everyone but the user, as the mailbox, in one message, and the original gets \\Answered', async () => {
+  it('`a` answers the Reply-To and everyone but the user, as the mailbox, in one message, and the original gets \\Answered', async () => {
     await openMessage(page, server.url + '/inbox', 'Climbing on Sunday', /Alex/)
     const detail = page.getByTestId('email-detail')
     await detail.getByRole('button', { name: 'Reply all' }).first().waitFor()
@@ -78,7 +78,7 @@ describe.skipIf(!run)('reply all', () => {
     const form = dialog.getByRole('form', { name: 'Compose Email' })
     // the mailbox the mail came to answers it; neither it nor the alias is a recipient
     expect(await form.getByLabel('From').inputValue()).toMatch(/^mailbox:/)
-    expect(await form.getByLabel('To', { exact: true }).inputValue()).toBe('alex@friends.example, bea@friends.example, cy@work.example')
+    expect(await form.getByLabel('To', { exact: true }).inputValue()).toBe('club@friends.example, bea@friends.example, cy@work.example')
     expect(await form.getByLabel('Cc', { exact: true }).inputValue()).toBe('dee@friends.example')
     expect(await form.getByLabel('Subject').inputValue()).toBe('Re: Climbing on Sunday')
     await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox-reply-all-1280.png') })
@@ -88,10 +88,10 @@ describe.skipIf(!run)('reply all', () => {
     await toast(page, 'Reply sent').waitFor()
 
     const sent = await waitFor(smtp, 'message', () => smtp.messages.find((m) => m.raw.includes('Count me in.')), 30_000)
-    expect(sent).toMatchObject({ user: MAILBOX, from: MAILBOX, to: ['alex@friends.example', 'bea@friends.example', 'cy@work.example', 'dee@friends.example'] })
+    expect(sent).toMatchObject({ user: MAILBOX, from: MAILBOX, to: ['club@friends.example', 'bea@friends.example', 'cy@work.example', 'dee@friends.example'] })
     expect(smtp.messages.filter((m) => m.raw.includes('Count me in.'))).toHaveLength(1)
     const parsed = await simpleParser(sent.raw)
-    expect(addresses(parsed.to)).toEqual(['alex@friends.example', 'bea@friends.example', 'cy@work.example'])
+    expect(addresses(parsed.to)).toEqual(['club@friends.example', 'bea@friends.example', 'cy@work.example'])
     expect(addresses(parsed.cc)).toEqual(['dee@friends.example'])
     expect(parsed.inReplyTo).toBe('<climbing@friends.example>')
     expect(parsed.subject).toBe('Re: Climbing on Sunday')

@@ -266,7 +266,7 @@ function prepareMessage(f: Pick<FolderFetch, 'box' | 'provider' | 'folder'>, met
       id, userId: provider.userId, providerId: provider.id, folderId: folder.id, uid: meta.uid,
       messageId: parsed.messageId, inReplyTo: parsed.inReplyTo, referenceIds: parsed.referenceIds, threadSubject: subjectKey,
       subject: parsed.subject, fromAddress: parsed.fromAddress, fromName: parsed.fromName, toAddress: parsed.toAddress,
-      ccAddresses: parsed.ccAddresses, bccAddresses: parsed.bccAddresses,
+      ccAddresses: parsed.ccAddresses, bccAddresses: parsed.bccAddresses, replyTo: parsed.replyTo ?? '',
       receivedAt: parsed.date ?? serverDate ?? new Date(), size: storableInteger(size),
       isRead: flags.isRead, isStarred: flags.isStarred, isAnswered: flags.isAnswered,
       hasAttachments: parsed.attachments.some((a) => a.listed), modseq: flags.modseq,

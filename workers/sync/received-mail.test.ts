@@ -11,7 +11,7 @@ const head = `From: =?UTF-8?Q?Ren=C3=A9e?= <renee@sender.example>${CRLF}To: a@ve
   `In-Reply-To: <p1@sender.example>${CRLF}References: <p0@sender.example>${CRLF} <p1@sender.example>${CRLF}`
 /** Plain ASCII headers, read without mailparser: groups, quoted names, repeated and folded fields, an empty first Subject, a bare Message-ID. */
 const asciiHead = `From: "Smith, Ann" <ann@sender.example>${CRLF}To: a@veilmail.test,${CRLF}\t"B, the second" <b@veilmail.test>${CRLF}To: Team: c@veilmail.test, d@veilmail.test;${CRLF}` +
-  `Cc:  Carol  <carol@veilmail.test> , dave@veilmail.test${CRLF}Bcc: undisclosed-recipients:;${CRLF}Subject:${CRLF}Subject:   Weekly   report ${CRLF}` +
+  `Cc:  Carol  <carol@veilmail.test> , dave@veilmail.test${CRLF}Bcc: undisclosed-recipients:;${CRLF}Reply-To: "The List" <list@lists.example>,${CRLF} help@sender.example${CRLF}Subject:${CRLF}Subject:   Weekly   report ${CRLF}` +
   `Date: Tue, 3 Mar 2026 10:00:00 +0100${CRLF}Message-ID: m2@sender.example${CRLF}In-Reply-To: <p1@sender.example> (a comment)${CRLF}` +
   `References: <p0@sender.example>${CRLF} <p1@sender.example>${CRLF}References: p2@sender.example${CRLF}X-Mailer: test${CRLF}`
 const words = 'Déjà vu in Zürich, 東京 and Москва. '.repeat(40)
@@ -56,6 +56,16 @@ const left: [string, Buffer][] = [
 /** mailparser dates a message without a readable Date header at the time of parsing: that field is left out. */
 const comparable = (parsed: ParsedMessage | undefined, raw: Buffer) =>
   parsed && (/^Date: [^\r\n]*\d{4} \d\d:\d\d/m.test(raw.toString('latin1')) ? parsed : { ...parsed, date: 'when parsed' })
+
+describe('Reply-To', () => {
+  it('is kept as its addresses by both readings, and is empty when the message names none', async () => {
+    const ascii = taken[0][1]
+    expect((await parsePlainText(ascii))?.replyTo).toBe('list@lists.example, help@sender.example')
+    expect((await parseWhole(ascii)).replyTo).toBe('list@lists.example, help@sender.example')
+    expect((await parseWhole(Buffer.from(`${head}Reply-To: =?UTF-8?Q?Ren=C3=A9e?= <renee.replies@sender.example>${CRLF}${CRLF}x${CRLF}`))).replyTo).toBe('renee.replies@sender.example')
+    expect((await parseWhole(Buffer.from(`${head}${CRLF}x${CRLF}`))).replyTo).toBe('')
+  })
+})
 
 describe('reading plain-text mail without mailparser\'s body pass', () => {
   it.each(taken)('%s: the same result as mailparser whole', async (_, raw) => {

@@ -26,6 +26,8 @@ export interface ParsedMessage {
   toAddress: string
   ccAddresses: string
   bccAddresses: string
+  /** where replies go, when the sender named it (Reply-To) */
+  replyTo?: string
   date: Date | null
   text: string | null
   html: string | null
@@ -133,6 +135,7 @@ function fromParsed(mail: ParsedMail, text: string | null): ParsedMessage {
     toAddress: joined(mail.to),
     ccAddresses: joined(mail.cc),
     bccAddresses: joined(mail.bcc),
+    replyTo: joined(mail.replyTo),
     date,
     text,
     html,
@@ -259,6 +262,7 @@ export function readAsciiHeaders(block: Buffer): PlainHeaders | undefined {
       toAddress: listed('to'),
       ccAddresses: listed('cc'),
       bccAddresses: listed('bcc'),
+      replyTo: listed('reply-to'),
       date: date && Number.isNaN(date.getTime()) ? new Date() : date,
     },
   }

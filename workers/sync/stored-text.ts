@@ -95,6 +95,7 @@ export function cleanParsedMessage(m: ParsedMessage): ParsedMessage {
     toAddress: cleanAddressList(m.toAddress),
     ccAddresses: cleanAddressList(m.ccAddresses),
     bccAddresses: cleanAddressList(m.bccAddresses),
+    replyTo: cleanAddressList(m.replyTo ?? ''),
     // Postgres' timestamptz ends at year 294,276 and starts at 4713 BC; a Date goes further both ways
     date: m.date && m.date.getUTCFullYear() >= 1 && m.date.getUTCFullYear() <= 9999 ? m.date : null,
     text: m.text === null ? null : cleanBody(m.text),

@@ -140,6 +140,11 @@ export async function markEmailJobsSent(db: Db, sent: { id: string; messageId: s
   return sent.map(() => undefined)
 }
 
+/** A sent mail that some of its recipients refused: its status says whom (the others have it). */
+export async function noteRefusedRecipients(db: Db, jobId: string, note: string): Promise<void> {
+  await db`update email_jobs set last_error = ${note}, updated_at = now() where id = ${jobId} and status = 'sent'`
+}
+
 export async function markEmailJobRetrying(db: Db, jobId: string, lastError: string): Promise<void> {
   await db`update email_jobs set status = 'retrying', current_retries = current_retries + 1, last_error = ${lastError}, updated_at = now() where id = ${jobId} and status = 'sending'`
 }

@@ -21,8 +21,16 @@ export interface OutgoingMessage {
   raw: Buffer | Readable
 }
 
+/** A recipient the server refused while it took the message for the others (RCPT TO answered 4xx or 5xx). */
+export interface RefusedRecipient {
+  address: string
+  /** the server's reply, cleaned for the sender's status view */
+  reply: string
+}
+
 export interface OutboundTransport {
-  send(message: OutgoingMessage): Promise<void>
+  /** the recipients refused while the others took the message (none, or nothing, when all took it) */
+  send(message: OutgoingMessage): Promise<RefusedRecipient[] | void>
   /** connects, greets and quits: whether the relay answers (absent for the outbox) */
   verify?(): Promise<void>
   close(): void
@@ -39,6 +47,16 @@ export class PermanentDeliveryError extends Error {
     this.responseCode = responseCode
     this.response = response
   }
+}
+
+/** nodemailer's sent-anyway report (its `rejectedErrors`, each with `recipient` and `response`) as refused recipients. */
+export function refusedRecipients(info: { rejectedErrors?: { recipient?: string; response?: string }[] } | undefined): RefusedRecipient[] {
+  return (info?.rejectedErrors ?? []).map((e) => ({ address: e.recipient ?? '', reply: (e.response ?? '').replace(/[\x00-\x1f\x7f]+/g, ' ').trim().slice(0, 200) }))
+}
+
+/** What a sent mail's status says of the recipients that refused it: each address with its server's reply. */
+export function refusalNote(refused: readonly RefusedRecipient[]): string {
+  return `Sent, but not delivered to ${refused.map((r) => `${r.address} (${r.reply || 'refused'})`).join('; ')}`.slice(0, 1000)
 }
 
 /** The relay's reply as the owner's report shows it (control characters out, bounded). */
@@ -63,7 +81,7 @@ interface PoolMail {
   data: Record<string, never>
   message: { getEnvelope(): { from: string; to: string[] }; messageId(): string; getHeader(key: string): undefined; createReadStream(): Readable }
 }
-interface Pool { send(mail: PoolMail, callback: (error: Error | null) => void): void }
+interface Pool { send(mail: PoolMail, callback: (error: Error | null, info?: Parameters<typeof refusedRecipients>[0]) => void): void }
 
 function relayTransport(url: string, maxConnections: number): OutboundTransport {
   const transport = nodemailer.createTransport({
@@ -82,7 +100,7 @@ function relayTransport(url: string, maxConnections: number): OutboundTransport 
         message: { getEnvelope: () => envelope, messageId: () => '', getHeader: () => undefined, createReadStream: () => (Buffer.isBuffer(raw) ? Readable.from([raw]) : raw) },
       }
       try {
-        await new Promise<void>((resolve, reject) => pool.send(mail, (error) => (error ? reject(error) : resolve())))
+        return await new Promise<RefusedRecipient[]>((resolve, reject) => pool.send(mail, (error, info) => (error ? reject(error) : resolve(refusedRecipients(info)))))
       } catch (error) {
         // a message that did not go is not read any further: its source (the spool) is let go
         if (!Buffer.isBuffer(raw)) raw.destroy()

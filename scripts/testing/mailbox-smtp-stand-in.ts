@@ -30,6 +30,8 @@ export interface MailboxSmtpStandIn extends EventEmitter {
   users: Map<string, string>
   /** access token → user accepted by XOAUTH2 */
   tokens: Map<string, string>
+  /** reply codes for RCPT TO of given (lower-case) recipients, e.g. an address the provider knows is gone */
+  refuse: Map<string, number>
   close(): Promise<void>
 }
 
@@ -37,6 +39,7 @@ export async function startMailboxSmtp(certificates: TestCertificates, security:
   const standIn = new EventEmitter() as MailboxSmtpStandIn
   standIn.messages = []
   standIn.refusedLogins = []
+  standIn.refuse = new Map()
   standIn.users = new Map()
   standIn.tokens = new Map()
   standIn.security = security
@@ -62,6 +65,11 @@ export async function startMailboxSmtp(certificates: TestCertificates, security:
         return callback(Object.assign(new Error('5.7.8 Username and Password not accepted'), { responseCode: 535 }))
       }
       callback(null, { user: { name: user, method: auth.method, secure: session.secure } })
+    },
+    onRcptTo(address, _session, callback) {
+      const refused = standIn.refuse.get(address.address.toLowerCase())
+      if (refused) return callback(Object.assign(new Error(`5.1.1 <${address.address}>: no such user`), { responseCode: refused }))
+      callback()
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = []

@@ -12,6 +12,7 @@ import nodemailer from 'nodemailer'
 import { TLS_CODES } from '../../lib/imap-connect.ts'
 import { BlockedAddressError, resolvePublicAddress, type Lookup } from '../../lib/ssrf-guard.ts'
 import type { SmtpServer } from '../../shared/mailbox-smtp-schemas.ts'
+import { refusedRecipients, type RefusedRecipient } from '../../lib/outbound-transport.ts'
 
 export type SmtpAuth = { user: string; pass: string } | { user: string; accessToken: string }
 
@@ -37,7 +38,7 @@ export class MailboxSendError extends Error {
   }
 }
 
-export async function sendThroughMailbox(server: SmtpServer, auth: SmtpAuth, message: { from: string; to: string[]; raw: Buffer }, options: MailboxSmtpOptions): Promise<void> {
+export async function sendThroughMailbox(server: SmtpServer, auth: SmtpAuth, message: { from: string; to: string[]; raw: Buffer }, options: MailboxSmtpOptions): Promise<RefusedRecipient[]> {
   let address: string
   try {
     address = (await resolvePublicAddress(server.host, { allowPrivate: options.allowPrivate, lookup: options.lookup })).address
@@ -89,7 +90,8 @@ export async function sendThroughMailbox(server: SmtpServer, auth: SmtpAuth, mes
     debug: false,
   })
   try {
-    await transport.sendMail({ envelope: { from: message.from, to: message.to }, raw: message.raw })
+    // a recipient the server refuses while it takes the others is reported, never a reason to send again
+    return refusedRecipients(await transport.sendMail({ envelope: { from: message.from, to: message.to }, raw: message.raw }))
   } catch (error) {
     if (overBudget) throw new MailboxSendError('The SMTP server sent far more than any answer needs, and the connection was closed. It will be tried again later.', false)
     throw classifySmtpError(error, server)

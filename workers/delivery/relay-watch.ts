@@ -52,13 +52,15 @@ export function watchRelay(inner: OutboundTransport, onBack: () => Promise<void>
   return {
     transport: {
       async send(message) {
+        let refused
         try {
-          await inner.send(message)
+          refused = await inner.send(message)
         } catch (error) {
           if (isRelayUnreachable(error)) markDown()
           throw error
         }
         back()
+        return refused // the recipients refused while the others took it
       },
       verify: inner.verify?.bind(inner),
       close: () => inner.close(),

@@ -94,6 +94,19 @@ describe.runIf(run)('sending as a connected mailbox', () => {
     await expect.poll(async () => (await dovecot.flags(address, 'Sent')).get(subject), { timeout: 20_000 }).toEqual(['\\Seen'])
   })
 
+  it('a recipient its server refuses does not stop the others: sent once, the status names it with the reply', async () => {
+    smtp.refuse.set('gone@example.net', 550)
+    try {
+      const subject = `partly ${crypto.randomUUID()}`
+      const { body } = await compose({ subject, to: 'ann@example.org', cc: 'gone@example.net' })
+      expect((await submitted(smtp, subject)).to).toEqual(['ann@example.org'])
+      await untilStatus(body.jobId, 'sent')
+      expect((await status(body.jobId)).lastError).toBe('Sent, but not delivered to gone@example.net (550 5.1.1 <gone@example.net>: no such user)')
+    } finally {
+      smtp.refuse.clear()
+    }
+  })
+
   it('a refused login fails the job at once with a reason the compose page shows, and sends nothing', async () => {
     const saved = await setSmtp({ host: '127.0.0.1', port: smtp.port, security: 'tls', username: address, password: 'not-the-password' })
     expect(saved.body.provider.smtp.username).toBe(address)

@@ -15,11 +15,15 @@ import { isOAuth, openSmtpLogin } from '../../lib/mailbox-credentials.ts'
 import { smtpServerOf } from '../../shared/mailbox-smtp-schemas.ts'
 import { firstValue, splitMessage } from '../../lib/raw-message.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
+import type { RefusedRecipient } from '../../lib/outbound-transport.ts'
 import { MailboxSendError, sendThroughMailbox, type SmtpAuth } from './mailbox-smtp.ts'
 import { appendSentCopy, serverKeepsSentCopy } from './sent-copy.ts'
 
-/** The Message-ID it left with, or undefined when the job ended (failed, recorded) without sending. Throws to retry. */
-export async function sendAsMailbox(deps: DeliveryDeps, job: ClaimedEmailJob, ctx: WorkContext): Promise<string | undefined> {
+/**
+ * The Message-ID it left with and the recipients the server refused while it took the others, or
+ * undefined when the job ended (failed, recorded) without sending. Throws to retry.
+ */
+export async function sendAsMailbox(deps: DeliveryDeps, job: ClaimedEmailJob, ctx: WorkContext): Promise<{ messageId: string; refused: RefusedRecipient[] } | undefined> {
   const { sql, config } = deps
   const provider = job.providerId ? await getProviderForSync(sql, job.providerId) : undefined
   if (!provider || !job.content) return fail(deps, job, 'The sending mailbox was removed')
@@ -29,9 +33,10 @@ export async function sendAsMailbox(deps: DeliveryDeps, job: ClaimedEmailJob, ct
   if (content.kind !== 'raw') return fail(deps, job, 'This mail was queued by an older version and cannot be sent as the mailbox')
   const raw = Buffer.from(content.raw, 'base64')
   const loginDeps = { sql, config, imapCa: deps.mailboxCa }
+  let refused: RefusedRecipient[]
   try {
     const auth = await smtpAuth(loginDeps, provider)
-    await sendThroughMailbox(server, auth, { from: provider.email, to: job.recipients, raw }, { allowPrivate: config.allowPrivateNetworks, timeoutMs: config.sync.imapTimeoutMs, ca: deps.mailboxCa })
+    refused = await sendThroughMailbox(server, auth, { from: provider.email, to: job.recipients, raw }, { allowPrivate: config.allowPrivateNetworks, timeoutMs: config.sync.imapTimeoutMs, ca: deps.mailboxCa })
   } catch (error) {
     const failure = error instanceof MailboxSendError ? error
       : error instanceof ImapConnectError ? new MailboxSendError(error.message, error.credentialsRefused)
@@ -49,7 +54,7 @@ export async function sendAsMailbox(deps: DeliveryDeps, job: ClaimedEmailJob, ct
       log.warn('send_email.sent_copy_failed', { job: job.id, provider: provider.id, error: (error as Error)?.name })
     }
   }
-  return firstValue(splitMessage(raw).headers, 'message-id') ?? `<${job.id}@${provider.email.split('@').pop()}>`
+  return { messageId: firstValue(splitMessage(raw).headers, 'message-id') ?? `<${job.id}@${provider.email.split('@').pop()}>`, refused }
 }
 
 /** Its own SMTP login, else its IMAP one (an Outlook account's token renewed first when it runs out soon). */

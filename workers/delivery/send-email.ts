@@ -5,7 +5,7 @@
 // is retried with backoff until maxRetries. The row's status follows every step, and the claim
 // (pending|retrying → sending) makes a duplicated or retried job send at most once. Claims and
 // "sent" marks of jobs running side by side go to Postgres together (lib/coalesce.ts).
-import { claimEmailJobs, markEmailJobFailed, markEmailJobRetrying, markEmailJobsSent, reclaimEmailJob, type ClaimedEmailJob, type EmailJobRow } from '../../db/email-jobs.ts'
+import { claimEmailJobs, noteRefusedRecipients, markEmailJobFailed, markEmailJobRetrying, markEmailJobsSent, reclaimEmailJob, type ClaimedEmailJob, type EmailJobRow } from '../../db/email-jobs.ts'
 import type { Sql } from '../../db/client.ts'
 import type { PgBoss } from 'pg-boss'
 import { markEmailAnswered } from '../../db/received-emails.ts'
@@ -14,7 +14,7 @@ import { coalesce } from '../../lib/coalesce.ts'
 import { composeMessage } from '../../lib/compose-message.ts'
 import { openEmailJobContent, type EmailJobContent } from '../../lib/email-job-content.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
-import { PermanentDeliveryError, relayReason } from '../../lib/outbound-transport.ts'
+import { PermanentDeliveryError, refusalNote, relayReason, type RefusedRecipient } from '../../lib/outbound-transport.ts'
 import type { Payload, queues, WorkContext } from '../../db/queues.ts'
 import { firstValue, splitMessage } from '../../lib/raw-message.ts'
 import { isRelayUnreachable } from './relay-watch.ts'
@@ -44,10 +44,9 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
   const job = (await writes.claim(payload.emailJobId)) ?? (ctx.retryCount > 0 ? await reclaimEmailJob(sql, payload.emailJobId) : undefined)
   if (!job) return // cancelled, sent, failed or gone: nothing to do
   if (job.providerId) {
-    const messageId = await sendAsMailbox(deps, job, ctx)
-    if (!messageId) return
-    await writes.markSent({ id: job.id, messageId })
-    return writes.markOriginal(job)
+    const sent = await sendAsMailbox(deps, job, ctx)
+    if (!sent) return
+    return markSent(sql, writes, job, sent.messageId, sent.refused)
   }
   const sender = senderOf(job, config.mailDomains[0])
   if (!sender || !job.content) return markEmailJobFailed(sql, job.id, 'The sending alias no longer exists')
@@ -57,8 +56,9 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
   const content = openEmailJobContent(config.secretKey, job.id, job.content)
   const raw = await messageOf(content, from, job, `<${job.id}@${domain}>`)
   const messageId = firstValue(splitMessage(raw).headers, 'message-id') ?? `<${job.id}@${domain}>`
+  let refused: RefusedRecipient[] | void
   try {
-    await deps.transport.send({ id: `job-${job.id}`, from, to: job.recipients, raw: await deps.dkim.sign(raw, domain) })
+    refused = await deps.transport.send({ id: `job-${job.id}`, from, to: job.recipients, raw: await deps.dkim.sign(raw, domain) })
   } catch (error) {
     const reply = replyText(error)
     if (error instanceof PermanentDeliveryError) return markEmailJobFailed(sql, job.id, relayReason(error), error.responseCode ?? null)
@@ -67,7 +67,13 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
     throw error
   }
   if (job.purpose === 'target-test') return writes.markTargetTest(job, messageId)
+  await markSent(sql, writes, job, messageId, refused)
+}
+
+/** Sent (to everyone, or to those who took it: the status names the refused ones), and its original marked. */
+async function markSent(sql: Sql, writes: Writes, job: ClaimedEmailJob, messageId: string, refused: readonly RefusedRecipient[] | void): Promise<void> {
   await writes.markSent({ id: job.id, messageId })
+  if (refused?.length) await noteRefusedRecipients(sql, job.id, refusalNote(refused))
   await writes.markOriginal(job)
 }
 

@@ -61,6 +61,21 @@ describe('a mail to several people', () => {
     expect(row).toEqual({ recipientEmail: 'ann@example.org', recipients: ['ann@example.org', 'Bob@Example.net', 'carol@example.com', 'dan@example.edu'] })
   })
 
+  it('a recipient the relay refuses does not stop the others: sent, and the status names it with the reply', async () => {
+    const s = await sender()
+    const subject = `partly ${crypto.randomUUID()}`
+    env.relay.refuse.set('nobody@example.org', 550)
+    try {
+      const { body } = await s.compose({ subject, to: 'ann@example.org', cc: 'nobody@example.org, carol@example.com' })
+      const message = await relayed(subject)
+      expect(message.to).toEqual(['ann@example.org', 'carol@example.com'])
+      await expect.poll(async () => (await s.api.json(s.api.get(`/api/email-jobs/${body.jobId}/status`))).body, { timeout: 20_000 })
+        .toMatchObject({ status: 'sent', lastError: 'Sent, but not delivered to nobody@example.org (550 5.1.1 <nobody@example.org>: mailbox unavailable)' })
+    } finally {
+      env.relay.refuse.clear()
+    }
+  })
+
   it('refuses hostile address fields with the field and the address named, and queues nothing', async () => {
     const s = await sender()
     const refused = async (over: Record<string, unknown>, field: string, message: string | RegExp) => {

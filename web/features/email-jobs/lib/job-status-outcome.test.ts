@@ -7,6 +7,12 @@ const status = (over: Partial<EmailJobStatus>): EmailJobStatus => ({
 })
 
 describe('jobStatusOutcome', () => {
+  it('says whom a sent mail did not reach when some recipients refused it', () => {
+    const note = 'Sent, but not delivered to nobody@example.org (550 5.1.1 mailbox unavailable)'
+    expect(jobStatusOutcome(status({ status: 'sent', messageId: '<a@b>', lastError: note }), 0))
+      .toEqual({ done: true, toast: { title: 'Not delivered to every recipient', description: note, variant: 'destructive' }, retriesSeen: 0 })
+  })
+
   it('stops with the success toast once sent', () => {
     expect(jobStatusOutcome(status({ status: 'sent', messageId: '<a@b>' }), 0)).toEqual({ done: true, toast: SENT_TOAST, retriesSeen: 0 })
     expect(SENT_TOAST).toEqual({ title: 'Email sent successfully', description: 'Your email was delivered successfully.' })

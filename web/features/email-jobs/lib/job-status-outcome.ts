@@ -4,6 +4,9 @@ import type { EmailJobStatus } from '../api/get-email-job-status.ts'
 
 export const SENT_TOAST: ToastInput = { title: 'Email sent successfully', description: 'Your email was delivered successfully.' }
 
+/** Sent, but some recipients' servers refused it: the status's lastError names them with their replies. */
+export const partlySentToast = (lastError: string): ToastInput => ({ title: 'Not delivered to every recipient', description: lastError, variant: 'destructive' })
+
 export interface JobStatusOutcome {
   /** Stop tracking the job. */
   done: boolean
@@ -35,7 +38,7 @@ export function retryToast(status: Pick<EmailJobStatus, 'lastError' | 'currentRe
 export function jobStatusOutcome(status: EmailJobStatus, retriesSeen: number): JobStatusOutcome {
   switch (status.status) {
     case 'sent':
-      return { done: true, toast: SENT_TOAST, retriesSeen }
+      return { done: true, toast: status.lastError ? partlySentToast(status.lastError) : SENT_TOAST, retriesSeen }
     case 'failed':
       return { done: true, toast: failedToast(status), retriesSeen }
     case 'cancelled':

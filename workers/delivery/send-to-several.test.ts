@@ -61,6 +61,23 @@ describe('a mail to several people', () => {
     expect(row).toEqual({ recipientEmail: 'ann@example.org', recipients: ['ann@example.org', 'Bob@Example.net', 'carol@example.com', 'dan@example.edu'] })
   })
 
+  it('deferred by the relay (451 to every RCPT), is retried as the same one message and then reaches everyone', async () => {
+    const s = await sender()
+    const subject = `deferred ${crypto.randomUUID()}`
+    env.relay.rejectRcpt = 451
+    const status = async (jobId: string) => (await s.api.json(s.api.get(`/api/email-jobs/${jobId}/status`))).body
+    try {
+      const { body } = await s.compose({ subject, to: 'ann@example.org, bob@example.net', cc: 'carol@example.com' })
+      await expect.poll(async () => (await status(body.jobId)).status, { timeout: 20_000 }).toBe('retrying')
+      expect((await status(body.jobId)).lastError).toMatch(/451/)
+    } finally {
+      env.relay.rejectRcpt = undefined
+    }
+    const message = await relayed(subject)
+    expect(message.to).toEqual(['ann@example.org', 'bob@example.net', 'carol@example.com'])
+    expect(env.relay.messages.filter((m) => m.raw.includes(`Subject: ${subject}`))).toHaveLength(1)
+  })
+
   it('a recipient the relay refuses does not stop the others: sent, and the status names it with the reply', async () => {
     const s = await sender()
     const subject = `partly ${crypto.randomUUID()}`

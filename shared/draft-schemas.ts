@@ -11,6 +11,8 @@ const uuid = (message: string) => v.pipe(v.string(message), v.uuid(message))
 export const SaveDraftSchema = v.object({
   providerId: uuid('The draft must name one of your mailboxes'),
   to: v.optional(v.pipe(v.string('To must be text'), v.check((s) => NO_LINE_BREAKS.test(s), HEADER_INJECTION_MESSAGE), v.trim(), v.maxLength(1000, 'To is too long')), ''),
+  /** as written so far, like To (a reply all's, or one added with the Cc link) */
+  cc: v.optional(v.pipe(v.string('Cc must be text'), v.check((s) => NO_LINE_BREAKS.test(s), HEADER_INJECTION_MESSAGE), v.trim(), v.maxLength(1000, 'Cc is too long')), ''),
   subject: v.optional(v.pipe(v.string('Subject must be text'), v.check((s) => NO_LINE_BREAKS.test(s), HEADER_INJECTION_MESSAGE), v.trim(), v.maxLength(900, 'Subject must be 900 characters or less')), ''),
   body: v.optional(v.pipe(v.string('Message must be text'), v.maxLength(5_000_000, 'Email body is too large')), ''),
   /** a draft synced from the account's Drafts folder and reopened: its copy there is the one this replaces */

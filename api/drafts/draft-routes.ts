@@ -41,7 +41,7 @@ export const draftRoutes = new Hono<AppEnv>()
     }
     const domain = mailbox.email.split('@').pop()!.toLowerCase()
     const raw = await composeMessage({
-      from: mailbox.email, to: input.to, subject: input.subject, body: input.body, messageId: `<draft-${id}-${Date.now()}@${domain}>`, date: new Date(),
+      from: mailbox.email, to: input.to, cc: input.cc ? [input.cc] : undefined, subject: input.subject, body: input.body, messageId: `<draft-${id}-${Date.now()}@${domain}>`, date: new Date(),
     })
     const row = await sql.begin(async (tx) => {
       const saved = await saveDraft(tx, { id, userId, providerId: mailbox.id, content: sealDraftMessage(config, id, raw), replaces })

@@ -119,4 +119,16 @@ describe.runIf(run)('drafts in the mailbox\'s Drafts folder', () => {
     expect((await save(crypto.randomUUID(), { subject: 'x', replacesEmailId: crypto.randomUUID() })).status).toBe(404)
     expect((await env.user.json(env.user.put(`/api/drafts/${crypto.randomUUID()}`, { providerId: crypto.randomUUID(), subject: 'x' }))).status).toBe(400)
   })
+
+  it('keeps a draft\'s Cc: the copy in the Drafts folder has it, as the sync reads it back', async () => {
+    const id = crypto.randomUUID()
+    expect((await save(id, { to: 'friend@example.org, other@example.net', cc: 'carol@example.com, dan@example.org', subject: 'With Cc', body: 'All of you' })).status).toBe(200)
+    await expect.poll(async () => (await env.t.db.sql`
+      select e.to_address, e.cc_addresses from received_emails e join mailbox_folders f on f.id = e.folder_id
+      where e.provider_id = ${providerId} and f.path = 'Drafts' and e.subject = 'With Cc' and not e.deleted`), { timeout: 20_000, interval: 200 })
+      .toEqual([{ toAddress: 'friend@example.org, other@example.net', ccAddresses: 'carol@example.com, dan@example.org' }])
+    expect((await save(crypto.randomUUID(), { cc: 'a@b.example\r\nBcc: evil@x.example' })).status).toBe(400)
+    expect((await env.user.json(env.user.delete(`/api/drafts/${id}`))).status).toBe(200)
+    await expect.poll(async () => (await onServer())?.filter((m) => m.subject === 'With Cc'), { timeout: 20_000, interval: 200 }).toEqual([])
+  })
 })

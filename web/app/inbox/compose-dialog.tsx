@@ -30,9 +30,9 @@ export function ComposeDialog({ request, onClose }: { request: ComposeRequest | 
   const senders = aliases.data ? senderChoices(mailboxes, senderAliases(aliases.data)) : []
   // a reply to mail addressed to one of the user's mailboxes starts from that mailbox
   const replyFrom = replySender(mailboxes, request?.initial?.receivedBy)
-  // a reply all (its draft has a Cc) leaves out every address of the user's own, whichever From is picked
+  // a reply all leaves out every address of the user's own, whichever From is picked
   const own = [...(providers.data ?? []).map((p) => p.email), ...(aliases.data ?? []).map((a) => `${a.alias}@${a.domain}`)]
-  const initial = request?.initial?.cc !== undefined ? withoutOwnAddresses(request.initial, own) : request?.initial
+  const initial = request?.initial?.replyAll ? withoutOwnAddresses(request.initial, own) : request?.initial
   return (
     <Dialog open={request !== undefined} onOpenChange={(open) => !open && onClose()}>
       <DialogContent

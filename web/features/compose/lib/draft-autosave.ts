@@ -1,5 +1,5 @@
 // Compose saves what is being written as a mailbox to that account's Drafts folder (README
-// "Drafts"): a pause in typing (DRAFT_DELAY_MS) saves the To, Subject and Message as they are. A
+// "Drafts"): a pause in typing (DRAFT_DELAY_MS) saves the To, Cc, Subject and Message as they are. A
 // draft reopened from the Drafts folder is saved at once, so that sending or the next save takes
 // that copy out. Another mailbox chosen starts another draft and throws the first away. Drafts
 // written from an alias are not saved: an alias has no mailbox of its own to keep them in.
@@ -17,8 +17,8 @@ export function useDraftAutosave(values: ComposeValues, enabled: boolean): { dra
   const [draft, setDraft] = useState<{ id: string; providerId: string; saved: boolean } | undefined>()
   const [status, setStatus] = useState<DraftStatus>('none')
   // what the form opened with (a reply's quote is not yet a draft): saved once the user changes it
-  const { to, subject, body, replacesEmailId } = values
-  const opened = useRef(`${to}\n${subject}\n${body}`)
+  const { to, cc, subject, body, replacesEmailId } = values
+  const opened = useRef(`${to}\n${cc}\n${subject}\n${body}`)
 
   // a draft of this mailbox, or none; another mailbox starts another draft and throws away the first
   useEffect(() => {
@@ -31,12 +31,12 @@ export function useDraftAutosave(values: ComposeValues, enabled: boolean): { dra
   }, [providerId])
 
   useEffect(() => {
-    const changed = `${to}\n${subject}\n${body}` !== opened.current
-    if (!draft || !(changed || (replacesEmailId && !draft.saved)) || (!to && !subject && !body)) return
+    const changed = `${to}\n${cc}\n${subject}\n${body}` !== opened.current
+    if (!draft || !(changed || (replacesEmailId && !draft.saved)) || (!to && !cc && !subject && !body)) return
     const timer = setTimeout(() => {
       setStatus('saving')
       // the reopened copy is named until the first save has replaced it
-      saveDraft(draft.id, { providerId: draft.providerId, to, subject, body, ...(draft.saved ? {} : { replacesEmailId }) }).then(
+      saveDraft(draft.id, { providerId: draft.providerId, to, cc, subject, body, ...(draft.saved ? {} : { replacesEmailId }) }).then(
         () => {
           setDraft((d) => (d?.id === draft.id ? { ...d, saved: true } : d))
           setStatus('saved')
@@ -45,14 +45,14 @@ export function useDraftAutosave(values: ComposeValues, enabled: boolean): { dra
       )
     }, replacesEmailId && !draft.saved ? 0 : DRAFT_DELAY_MS)
     return () => clearTimeout(timer)
-  }, [draft?.id, to, subject, body]) // eslint-disable-line react-hooks/exhaustive-deps
+  }, [draft?.id, to, cc, subject, body]) // eslint-disable-line react-hooks/exhaustive-deps
 
   return {
     draftId: draft?.saved ? draft.id : undefined,
     status,
     // sent: the next mail written here is a new draft
     restart: () => {
-      opened.current = '\n\n'
+      opened.current = '\n\n\n'
       setStatus('none')
       setDraft((d) => (d ? { id: crypto.randomUUID(), providerId: d.providerId, saved: false } : d))
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { forwardDraft, replyAllDraft, replyDraft, withoutOwnAddresses } from './reply-draft.ts'
+import { editDraft, forwardDraft, replyAllDraft, replyDraft, withoutOwnAddresses } from './reply-draft.ts'
 
 const original = {
   fromAddress: 'alice@example.org', fromName: 'Alice', toAddress: 'me@example.com', subject: 'Lunch plans',
@@ -42,6 +42,12 @@ describe('reply and forward drafts', () => {
     // the user wrote it: the sender is the user, so its recipients become the To
     const mine = replyAllDraft({ ...original, fromAddress: 'me@example.com', toAddress: 'me@example.com', ccAddresses: 'bob@example.net, carol@example.com' })
     expect(withoutOwnAddresses(mine, ['me@example.com'])).toMatchObject({ to: 'bob@example.net, carol@example.com', cc: '' })
+  })
+
+  it('reopens a draft with its To and Cc, not as a reply all', () => {
+    const draft = editDraft({ ...original, id: 'd1', providerId: 'p1', toAddress: 'bob@example.net', ccAddresses: 'carol@example.com', subject: 'Plans', text: 'Draft' })
+    expect(draft).toMatchObject({ to: 'bob@example.net', cc: 'carol@example.com', fromAlias: 'mailbox:p1', replacesEmailId: 'd1' })
+    expect(draft.replyAll).toBeUndefined()
   })
 
   it('forwards with no recipient under "Fwd:"', () => {

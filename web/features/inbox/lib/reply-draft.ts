@@ -5,8 +5,10 @@ import { detailDate } from './mail-dates.ts'
 /** What Reply and Forward put into the compose form. */
 export interface MailDraft {
   to: string
-  /** Reply all's Cc (the compose dialog shows its Cc field when there is one) */
+  /** a reply all's Cc, or a reopened draft's (the compose dialog shows its Cc field when there is one) */
   cc?: string
+  /** a reply all: the compose dialog leaves the user's own addresses out of To and Cc */
+  replyAll?: true
   subject: string
   body: string
   original?: { emailId: string; action: 'reply' | 'forward' }
@@ -64,7 +66,7 @@ export function replyDraft(email: QuotedEmail): MailDraft {
 export function replyAllDraft(email: QuotedEmail): MailDraft {
   const to = splitAddresses([email.replyTo || email.fromAddress, email.toAddress].join(','))
   const cc = splitAddresses(email.ccAddresses ?? '').filter((a) => !to.some((t) => t.toLowerCase() === a.toLowerCase()))
-  return { ...replyDraft(email), to: to.join(', '), cc: cc.join(', ') }
+  return { ...replyDraft(email), to: to.join(', '), cc: cc.join(', '), replyAll: true }
 }
 
 /**
@@ -91,5 +93,5 @@ export function forwardDraft(email: QuotedEmail): MailDraft {
 
 /** A draft from a Drafts folder, reopened in compose as the mailbox it was written as; its first save replaces the synced copy. */
 export function editDraft(email: QuotedEmail): MailDraft {
-  return { to: email.toAddress, subject: email.subject, body: email.text, fromAlias: email.providerId && `mailbox:${email.providerId}`, replacesEmailId: email.id }
+  return { to: email.toAddress, cc: email.ccAddresses ?? '', subject: email.subject, body: email.text, fromAlias: email.providerId && `mailbox:${email.providerId}`, replacesEmailId: email.id }
 }

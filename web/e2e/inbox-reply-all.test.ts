@@ -9,13 +9,13 @@ import { simpleParser, type AddressObject } from 'mailparser'
 import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
-import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
 import { screenshotOnFailure } from '../../scripts/testing/browser-suite.ts'
-import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
-import { connectMailbox, createAliasFromPage, openMessage, startInboxBrowser, type InboxBrowser } from '../../scripts/testing/inbox-browser.ts'
+import { dovecotAvailable, type Dovecot } from '../../scripts/testing/dovecot.ts'
+import { openMessage } from '../../scripts/testing/inbox-browser.ts'
 import type { MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
-import { startMailboxSmtp, type MailboxSmtpStandIn } from '../../scripts/testing/mailbox-smtp-stand-in.ts'
+import type { MailboxSmtpStandIn } from '../../scripts/testing/mailbox-smtp-stand-in.ts'
+import { startSendingMailboxBrowser, type SendingMailboxBrowser } from '../../scripts/testing/sending-mailbox-browser.ts'
 import type { WebServer } from '../../scripts/testing/web-server.ts'
 
 const run = browserAvailable() && dovecotAvailable()
@@ -26,7 +26,7 @@ const CRLF = '\r\n'
 let env: MailEnv
 let dovecot: Dovecot
 let smtp: MailboxSmtpStandIn
-let inbox: InboxBrowser | undefined
+let inbox: SendingMailboxBrowser | undefined
 let server: WebServer
 let page: Page
 
@@ -35,9 +35,7 @@ const addresses = (field: AddressObject | AddressObject[] | undefined) => [field
 
 beforeAll(async () => {
   if (!run) return
-  dovecot = await startDovecot()
-  const password = dovecot.addUser(MAILBOX)
-  dovecot.writeMessages(MAILBOX, [{
+  inbox = await startSendingMailboxBrowser({ mailbox: MAILBOX, alias: ALIAS, account: 'rae@example.com', messages: [{
     raw: [
       'From: Alex <alex@friends.example>', `To: Bea <bea@friends.example>, ${MAILBOX.toUpperCase()}, Cy <cy@work.example>`,
       `Cc: dee@friends.example, ${ALIAS}, Bea@Friends.example`, 'Reply-To: Climbing club <club@friends.example>', 'Subject: Climbing on Sunday',
@@ -45,24 +43,13 @@ beforeAll(async () => {
       'MIME-Version: 1.0', 'Content-Type: text/plain; charset=utf-8', '', 'Who is in for Sunday?', '',
     ].join(CRLF),
     flags: 'S',
-  }])
-  smtp = await startMailboxSmtp(dovecot.certificates, 'tls')
-  smtp.users.set(MAILBOX, password)
-  inbox = await startInboxBrowser(dovecot, { timezoneId: 'UTC' })
-  ;({ env, server, page } = inbox)
-  env.deps.mailboxCa = dovecot.ca
-  await registerThroughForm(page, server.url, env.mailbox, 'rae@example.com')
-  expect(await createAliasFromPage(page, ALIAS)).toBe(201)
-  const providerId = await connectMailbox(page, dovecot, MAILBOX, password)
+  }] })
+  ;({ env, server, page, dovecot, smtp } = inbox)
   // the account's SMTP server, as its settings page saves it (send-as-mailbox.test.ts walks that page)
-  await env.db.sql`update email_providers set smtp_host = ${dovecot.host}, smtp_port = ${smtp.port}, smtp_security = 'tls' where id = ${providerId}`
+  await env.db.sql`update email_providers set smtp_host = ${dovecot.host}, smtp_port = ${smtp.port}, smtp_security = 'tls' where id = ${inbox.providerId}`
 }, 180_000)
 afterEach(screenshotOnFailure(() => page, 'inbox-reply-all-failure.png'))
-afterAll(async () => {
-  await inbox?.close()
-  await smtp?.close()
-  await dovecot?.stop()
-})
+afterAll(() => inbox?.close())
 
 describe.skipIf(!run)('reply all', () => {
   it('`a` answers the Reply-To and everyone but the user, as the mailbox, in one message, and the original gets \\Answered', async () => {

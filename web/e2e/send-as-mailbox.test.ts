@@ -7,13 +7,13 @@ import { simpleParser } from 'mailparser'
 import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
-import { registerThroughForm } from '../../scripts/testing/browser-account.ts'
 import { screenshotOnFailure } from '../../scripts/testing/browser-suite.ts'
-import { dovecotAvailable, startDovecot, type Dovecot } from '../../scripts/testing/dovecot.ts'
-import { connectMailbox, createAliasFromPage, emailRow, openMessage, startInboxBrowser, type InboxBrowser } from '../../scripts/testing/inbox-browser.ts'
+import { dovecotAvailable, type Dovecot } from '../../scripts/testing/dovecot.ts'
+import { emailRow, openMessage } from '../../scripts/testing/inbox-browser.ts'
 import type { MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
-import { startMailboxSmtp, type MailboxSmtpStandIn } from '../../scripts/testing/mailbox-smtp-stand-in.ts'
+import type { MailboxSmtpStandIn } from '../../scripts/testing/mailbox-smtp-stand-in.ts'
+import { startSendingMailboxBrowser, type SendingMailboxBrowser } from '../../scripts/testing/sending-mailbox-browser.ts'
 import type { WebServer } from '../../scripts/testing/web-server.ts'
 
 const run = browserAvailable() && dovecotAvailable()
@@ -25,7 +25,7 @@ const CRLF = '\r\n'
 let env: MailEnv
 let dovecot: Dovecot
 let smtp: MailboxSmtpStandIn
-let inbox: InboxBrowser | undefined
+let inbox: SendingMailboxBrowser | undefined
 let server: WebServer
 let page: Page
 let providerId: string
@@ -39,29 +39,15 @@ const toast = (p: Page, title: string) => p.getByTestId('toast').filter({ has: p
 
 beforeAll(async () => {
   if (!run) return
-  dovecot = await startDovecot()
-  const password = dovecot.addUser(MAILBOX)
-  dovecot.writeMessages(MAILBOX, [
+  inbox = await startSendingMailboxBrowser({ mailbox: MAILBOX, alias: ALIAS, account: 'sam@example.com', messages: [
     { raw: mail({ to: MAILBOX, subject: 'Dinner on Friday', id: 'dinner', minute: 1, body: 'Are you free on Friday?' }), flags: 'S' },
     // came to an alias and was forwarded into the mailbox: answering from the real address would give it away
     { raw: mail({ to: ALIAS, subject: 'Your order', id: 'order', minute: 2, body: 'Your order has shipped.' }), flags: 'S' },
-  ])
-  smtp = await startMailboxSmtp(dovecot.certificates, 'tls')
-  smtp.users.set(MAILBOX, password)
-  inbox = await startInboxBrowser(dovecot, { timezoneId: 'UTC' })
-  ;({ env, server, page } = inbox)
-  // the delivery worker (in this process) trusts the test CA for users' SMTP and IMAP servers
-  env.deps.mailboxCa = dovecot.ca
-  await registerThroughForm(page, server.url, env.mailbox, 'sam@example.com')
-  expect(await createAliasFromPage(page, ALIAS)).toBe(201)
-  providerId = await connectMailbox(page, dovecot, MAILBOX, password)
+  ] })
+  ;({ env, server, page, dovecot, smtp, providerId } = inbox)
 }, 180_000)
 afterEach(screenshotOnFailure(() => page, 'send-as-mailbox-failure.png'))
-afterAll(async () => {
-  await inbox?.close()
-  await smtp?.close()
-  await dovecot?.stop()
-})
+afterAll(() => inbox?.close())
 
 describe.skipIf(!run)('sending as the mailbox itself', () => {
   it('sets up the account\'s SMTP server on the settings page', async () => {

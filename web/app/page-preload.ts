@@ -9,12 +9,13 @@ import { emailsUrl } from '../features/inbox/api/get-emails.ts'
 import { readInboxView } from '../features/inbox/lib/inbox-view.ts'
 import { SESSION_URL } from '../lib/api-client.ts'
 import { requestEarly } from '../lib/early-requests.ts'
+import { moduleLoader } from './lazy-route.ts'
 import { EMAIL_PROVIDERS_URL } from '../lib/email-providers.ts'
 
-export const loadHomePage = () => import('./routes/home.tsx')
-export const loadInboxFrame = () => import('./routes/inbox-frame.tsx')
-export const loadInboxPage = () => import('./routes/inbox.tsx')
-export const loadInboxEmailPage = () => import('./routes/inbox-email.tsx')
+export const loadHomePage = moduleLoader(() => import('./routes/home.tsx'))
+export const loadInboxFrame = moduleLoader(() => import('./routes/inbox-frame.tsx'))
+export const loadInboxPage = moduleLoader(() => import('./routes/inbox.tsx'))
+export const loadInboxEmailPage = moduleLoader(() => import('./routes/inbox-email.tsx'))
 
 const MESSAGE_PATH = /^\/inbox\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i
 

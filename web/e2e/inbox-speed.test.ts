@@ -143,6 +143,26 @@ describe.skipIf(!run)('the inbox speed', () => {
     }
   })
 
+  it('never waits for code on a warm /inbox, nor on a message opened once its code has come', async () => {
+    // a page that suspends shows the spinner of code on its way, and React then keeps it up for at least 300 ms
+    await page.addInitScript(() => {
+      const w = window as unknown as { pageSpinnerShown: boolean }
+      w.pageSpinnerShown = false
+      new MutationObserver(() => {
+        if (document.querySelector('[data-waiting-for="code"]')) w.pageSpinnerShown = true
+      }).observe(document, { childList: true, subtree: true })
+    })
+    const spinnerShown = () => page.evaluate(() => (window as unknown as { pageSpinnerShown: boolean }).pageSpinnerShown)
+    await page.goto(inbox!.server.url + '/inbox')
+    await rowsShownAt(page)
+    expect(await spinnerShown()).toBe(false)
+    // the message page's code is fetched once the list has painted
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/assets\/inbox-email-[^/]*\.js$/.test(e.name)))).toBe(true)
+    await openButton(page, mail.singles[3]).click()
+    await page.getByTestId('email-detail').getByRole('heading', { name: mail.singles[3], level: 1 }).waitFor()
+    expect(await spinnerShown()).toBe(false)
+  })
+
   it(`loads at most ${INITIAL_JS_BUDGET_KB} KB of JavaScript (gzip) until the first row of /inbox shows`, async () => {
     const { files, kb } = await initialInboxJs()
     expect(kb, files.map((f) => new URL(f).pathname).join(' ')).toBeLessThanOrEqual(INITIAL_JS_BUDGET_KB)

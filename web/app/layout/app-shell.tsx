@@ -29,7 +29,7 @@ export function AppShell() {
       <div className="flex min-h-screen flex-col">
         <NavBar />
         <main id="main" className="flex flex-1 flex-col">
-          <Suspense fallback={<PageSpinner />}>
+          <Suspense fallback={<PageSpinner code />}>
             <Outlet />
           </Suspense>
         </main>

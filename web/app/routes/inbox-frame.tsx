@@ -12,7 +12,7 @@ import { inboxParts } from '../inbox/inbox-parts.ts'
 export function InboxFrameRoute() {
   return (
     <InboxLayout parts={inboxParts}>
-      <Suspense fallback={<PageSpinner />}>
+      <Suspense fallback={<PageSpinner code />}>
         <Outlet />
       </Suspense>
     </InboxLayout>

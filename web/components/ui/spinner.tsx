@@ -17,10 +17,10 @@ export function Spinner({ className, label = 'Loading', decorative = false }: Sp
   )
 }
 
-/** Centered spinner for a whole page area. */
-export function PageSpinner() {
+/** Centered spinner for a whole page area; `code`: the fallback of a page whose code is on its way (Suspense). */
+export function PageSpinner({ code = false }: { code?: boolean } = {}) {
   return (
-    <div className="flex min-h-[50vh] items-center justify-center">
+    <div className="flex min-h-[50vh] items-center justify-center" data-waiting-for={code ? 'code' : undefined}>
       <Spinner className="size-8" />
     </div>
   )

@@ -25,7 +25,7 @@ import { folderName, inboxSearch, PAGE_SIZE, readInboxView } from '../lib/inbox-
 import { EmailListToolbar } from './email-list-toolbar.tsx'
 import { InboxSearchBox, UnsearchedNotice } from './inbox-search-box.tsx'
 import { EmailRow } from './email-row.tsx'
-import { usePreloadWhenIdle } from './inbox-parts.ts'
+import { usePreloadAfterPaint } from './inbox-parts.ts'
 import { ShortcutKeys } from './shortcut-keys.tsx'
 import { lastOpenedThread, rememberOpened } from '../lib/keyboard-row.ts'
 
@@ -55,7 +55,7 @@ export function EmailList() {
   const remove = useDeleteEmails()
   const sync = useSyncAccount()
   const conversations = useMemo(() => groupConversations(emails.data?.emails ?? []), [emails.data])
-  usePreloadWhenIdle(conversations.length > 0)
+  usePreloadAfterPaint(conversations.length > 0)
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
   const [confirmingDelete, setConfirmingDelete] = useState(false)
   // the keyboard's row (j/k), focused so the ring shows where it is

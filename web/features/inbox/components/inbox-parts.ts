@@ -21,13 +21,21 @@ export function useInboxParts(): InboxParts {
   return parts
 }
 
-/** Once `ready` (the list shows), the parts' code the reader may open next is fetched while the page is idle. */
-export function usePreloadWhenIdle(ready: boolean): void {
+/**
+ * Once `ready` (the list shows), the parts' code the reader may open next is fetched right after
+ * the list's frame is painted: a row clicked while its page's code is still on the way would
+ * suspend, and React shows a suspended page's fallback for at least 300 ms.
+ */
+export function usePreloadAfterPaint(ready: boolean): void {
   const { preload } = useInboxParts()
   useEffect(() => {
     if (!ready) return
-    if (typeof requestIdleCallback !== 'function') return preload()
-    const handle = requestIdleCallback(preload, { timeout: 2000 })
-    return () => cancelIdleCallback(handle)
+    let timer: ReturnType<typeof setTimeout> | undefined
+    // the frame after this commit is painted before the timer's task runs
+    const frame = requestAnimationFrame(() => void (timer = setTimeout(preload, 0)))
+    return () => {
+      cancelAnimationFrame(frame)
+      clearTimeout(timer)
+    }
   }, [ready, preload])
 }

@@ -69,7 +69,10 @@ export function mailFrameDocument(html: string, showRemote: boolean): string {
     `</head><body>${html}</body></html>`
 }
 
+type Sanitizer = [typeof import('dompurify'), typeof import('./mail-css.ts'), typeof import('./event-handler-attributes.ts')]
+let loaded: Sanitizer | undefined
 const loadSanitizer = () => Promise.all([import('dompurify'), import('./mail-css.ts'), import('./event-handler-attributes.ts')])
+  .then((modules): Sanitizer => (loaded = modules))
 
 /** DOMPurify and the CSS tokenizer fetched ahead, while an inbox page is idle, for the first HTML message. */
 export function preloadMailSanitizer(): void {
@@ -78,7 +81,15 @@ export function preloadMailSanitizer(): void {
 
 /** Sanitizes `html` for the frame. DOMPurify and the CSS tokenizer load on first use, not with the page. */
 export async function sanitizeMailHtml(html: string, options: SanitizeMailOptions): Promise<SanitizedMail> {
-  const [{ default: DOMPurify }, { rewriteCss }, { withoutEventHandlers }] = await loadSanitizer()
+  return sanitizeWith(loaded ?? (await loadSanitizer()), html, options)
+}
+
+/** The same, at once, when DOMPurify and the CSS tokenizer have come (preloadMailSanitizer); else undefined. */
+export function sanitizeMailHtmlNow(html: string, options: SanitizeMailOptions): SanitizedMail | undefined {
+  return loaded && sanitizeWith(loaded, html, options)
+}
+
+function sanitizeWith([{ default: DOMPurify }, { rewriteCss }, { withoutEventHandlers }]: Sanitizer, html: string, options: SanitizeMailOptions): SanitizedMail {
   const purify = DOMPurify(window)
   let blocked = 0
   purify.addHook('uponSanitizeElement', (node, data) => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { mailFrameDocument } from '../../lib/mail-html.ts'
 
 const MIN_HEIGHT = 160
@@ -16,12 +16,11 @@ const MAX_HEIGHT = 20_000
 export function MailFrame({ html, showRemote, title = 'Message body' }: { html: string; showRemote: boolean; title?: string }) {
   const frame = useRef<HTMLIFrameElement>(null)
   const [height, setHeight] = useState(MIN_HEIGHT)
-  const [url, setUrl] = useState<string>()
-  useEffect(() => {
-    const document = URL.createObjectURL(new Blob([mailFrameDocument(html, showRemote)], { type: 'text/html;charset=utf-8' }))
-    setUrl(document)
-    return () => URL.revokeObjectURL(document)
-  }, [html, showRemote])
+  // made in the render, so the frame is created with its document instead of blank and then sent to it
+  const url = useMemo(() => URL.createObjectURL(new Blob([mailFrameDocument(html, showRemote)], { type: 'text/html;charset=utf-8' })), [html, showRemote])
+  // released once the frame has loaded it (or a newer one): not at once, as StrictMode's second
+  // mount in development keeps the same URL
+  useEffect(() => () => void setTimeout(() => URL.revokeObjectURL(url), 10_000), [url])
   function fit() {
     const doc = frame.current?.contentDocument
     if (!doc?.documentElement) return

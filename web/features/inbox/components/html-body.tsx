@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { ImageOff } from 'lucide-react'
 import type { EmailDetailView } from '../../../../shared/email-schemas.ts'
 import { MailFrame } from '../../../components/mail/mail-frame.tsx'
 import { Button } from '../../../components/ui/button.tsx'
 import { Spinner } from '../../../components/ui/spinner.tsx'
-import { sanitizeMailHtml, type SanitizedMail } from '../../../lib/mail-html.ts'
+import { sanitizeMailHtml, sanitizeMailHtmlNow, type SanitizedMail } from '../../../lib/mail-html.ts'
 
 function dataUrl(blob: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -16,11 +16,17 @@ function dataUrl(blob: Blob): Promise<string> {
   })
 }
 
-/** The message's own images (cid:, RFC 2392) from its stored attachments, as data: URLs for the frame. */
-function useInlineImages(email: EmailDetailView) {
+const NO_IMAGES: ReadonlyMap<string, string> = new Map()
+
+/**
+ * The message's own images (cid:, RFC 2392) from its stored attachments, as data: URLs for the
+ * frame; none to fetch: at once.
+ */
+function useInlineImages(email: EmailDetailView): ReadonlyMap<string, string> | undefined {
   const wanted = email.attachments.filter((a) => a.contentId && a.contentType.startsWith('image/') && email.html?.includes(`cid:${a.contentId}`))
-  return useQuery({
+  const images = useQuery({
     queryKey: ['email-inline-images', email.id],
+    enabled: wanted.length > 0,
     queryFn: async () => {
       const entries = await Promise.all(wanted.map(async (a) => {
         const res = await fetch(a.url, { credentials: 'include' })
@@ -29,22 +35,34 @@ function useInlineImages(email: EmailDetailView) {
       return new Map(entries.filter((e) => e !== undefined))
     },
   })
+  return wanted.length === 0 ? NO_IMAGES : images.data
 }
 
-/** An HTML message: sanitized, remote images held back until "Show images" for this message. */
+type Shown = SanitizedMail & { showRemote: boolean }
+
+/**
+ * An HTML message: sanitized, remote images held back until "Show images" for this message.
+ * Sanitized in the render that has the message when the sanitizer's code has come (the list
+ * fetches it ahead), else once it has.
+ */
 export function HtmlBody({ email }: { email: EmailDetailView }) {
   const [showRemote, setShowRemote] = useState(false)
   const inline = useInlineImages(email)
-  const [sanitized, setSanitized] = useState<SanitizedMail & { showRemote: boolean }>()
+  const now = useMemo<Shown | undefined>(() => {
+    const result = inline && email.html !== null ? sanitizeMailHtmlNow(email.html, { inline, showRemote }) : undefined
+    return result && { ...result, showRemote }
+  }, [email.html, inline, showRemote])
+  const [later, setLater] = useState<Shown>()
   useEffect(() => {
-    if (!inline.data || email.html === null) return
+    if (now || !inline || email.html === null) return
     let current = true
-    void sanitizeMailHtml(email.html, { inline: inline.data, showRemote }).then((result) => current && setSanitized({ ...result, showRemote }))
+    void sanitizeMailHtml(email.html, { inline, showRemote }).then((result) => current && setLater({ ...result, showRemote }))
     return () => {
       current = false
     }
-  }, [email.html, inline.data, showRemote])
+  }, [now, email.html, inline, showRemote])
 
+  const sanitized = now ?? (later?.showRemote === showRemote ? later : undefined)
   if (!sanitized) return <div className="flex justify-center py-8"><Spinner label="Loading message" /></div>
   return (
     <div className="grid gap-2">

@@ -38,7 +38,7 @@ export const emailJobRoutes = new Hono<AppEnv>()
     const parts = original?.parts
 
     // one message to every recipient, To then Cc; each seen by all of them, and each counted
-    const exposed = await recipientExposure(sql, config.mailDomains, c.var.user.id, sender, input.to, input.cc)
+    const exposed = await recipientExposure(sql, c.var.user.id, sender, input.to, input.cc)
     if (exposed) return c.json(exposed, 400)
     const recipients = [...input.to, ...input.cc]
     const limit = await countRecipients(sql, config, c.var.user.id, recipients.length)

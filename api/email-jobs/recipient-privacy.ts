@@ -10,7 +10,7 @@ import { findUserReverseAliases } from '../../db/reverse-aliases.ts'
 import { domainOf } from '../../lib/mail-address.ts'
 import type { JobSender, SenderRefusal } from './job-sender.ts'
 
-export async function recipientExposure(db: Db, mailDomains: string[], userId: string, sender: JobSender, to: string[], cc: string[]): Promise<SenderRefusal | undefined> {
+export async function recipientExposure(db: Db, userId: string, sender: JobSender, to: string[], cc: string[]): Promise<SenderRefusal | undefined> {
   const recipients = [...to, ...cc]
   if (recipients.length < 2) return undefined
   const fieldOf = (address: string) => (to.includes(address) ? 'to' : 'cc')
@@ -21,9 +21,10 @@ export async function recipientExposure(db: Db, mailDomains: string[], userId: s
     const message = `${shown} is one of your own real addresses: every other recipient would see it beside your alias. Remove it, or send it a separate mail.`
     return { message, errors: { [fieldOf(shown)]: [message] } }
   }
-  const ours = recipients.filter((r) => mailDomains.includes(domainOf(r)))
+  // every recipient, not only those on our mail domains: a contact of an alias on the user's own
+  // domain has its reverse alias there (findUserReverseAliases looks among the user's alone)
   const localPart = (a: string) => a.slice(0, a.lastIndexOf('@')).toLowerCase()
-  const reverse = await findUserReverseAliases(db, userId, ours.map(localPart))
+  const reverse = await findUserReverseAliases(db, userId, recipients.map(localPart))
   const isContact = (r: string) => reverse.some((x) => x.localPart === localPart(r) && x.domain.toLowerCase() === domainOf(r))
   const contact = recipients.find(isContact)
   const other = recipients.find((r) => !isContact(r))

@@ -171,5 +171,12 @@ describe('a mail to several people', () => {
     expect(res.body.errors.cc[0]).toMatch(new RegExp(`^${local}@veilmail\\.test is a contact of one of your aliases: sent from ${mailbox.replace('.', '\\.')} together with other@outside\\.example`))
     expect(await jobsOf(s.userId)).toBe(0)
     expect((await s.compose({ fromAliasId: undefined, fromProviderId: providerId, to: `${local}@veilmail.test` })).status).toBe(201)
+    // a contact of an alias on the user's own domain has its reverse alias on that domain: the same
+    const own = `own_${crypto.randomUUID().slice(0, 8)}`
+    await upsertReverseAliases(env.db.sql, s.aliasId, 'mail.own-domain.example', [{ localPart: own, contactAddress: 'friend@outside.example', contactName: null }])
+    const custom = await s.compose({ fromAliasId: undefined, fromProviderId: providerId, to: `${own}@mail.own-domain.example`, cc: 'other@outside.example' })
+    expect(custom.status).toBe(400)
+    expect(custom.body.errors.cc[0]).toMatch(new RegExp(`^${own}@mail\\.own-domain\\.example is a contact of one of your aliases`))
+    expect(await jobsOf(s.userId)).toBe(1)
   })
 })

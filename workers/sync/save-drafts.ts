@@ -29,14 +29,15 @@ export async function writeDrafts(deps: SyncDeps, session: Session, providerId: 
     path ??= await specialFolder({ sql, client, guard, commandMs }, providerId, '\\Drafts', 'Drafts', true)
     const raw = openDraftMessage(config, draft.id, draft.content)
     const folder = path
+    // the copy it replaces goes first (a server without UIDPLUS gave no UID for it: that copy
+    // cannot be found again): once the new copy is recorded, the old one's UID is no longer known,
+    // so a delete failing after it would leave the old copy in the folder for good. A failure here
+    // or in the APPEND is retried; the text stays sealed in the row until a copy is recorded.
+    if (draft.serverFolder && draft.serverUid !== null) await deleteCopy(deps, session, draft.id, draft.serverFolder, draft.serverUid)
     // the server answers an APPEND with one tagged line (APPENDUID): far below this
     const appended = await guard.run('append', { bytes: 64 * 1024, ms: commandMs }, () => client.append(folder, raw, ['\\Draft', '\\Seen']))
     const uid = appended && typeof appended === 'object' && appended.uid ? appended.uid : null
     await markDraftSaved(sql, draft.id, draft.version, folder, uid)
-    // the copy it replaces (a server without UIDPLUS gives no UID: that copy cannot be found again)
-    if (draft.serverFolder && draft.serverUid !== null && !(draft.serverFolder === folder && draft.serverUid === uid)) {
-      await deleteCopy(deps, session, draft.id, draft.serverFolder, draft.serverUid)
-    }
   }
   log.info('drafts.written', { provider: providerId, drafts: drafts.length })
 }

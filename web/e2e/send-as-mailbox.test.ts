@@ -49,6 +49,26 @@ beforeAll(async () => {
 afterEach(screenshotOnFailure(() => page, 'send-as-mailbox-failure.png'))
 afterAll(() => inbox?.close())
 
+  /** The texts of the drafts in the mailbox's Drafts folder on the server (undefined before it exists). */
+const drafts = async () => {
+    const client = await dovecot.client(MAILBOX)
+    try {
+      if (!(await client.list()).some((f) => f.path === 'Drafts')) return undefined
+      const lock = await client.getMailboxLock('Drafts', { readOnly: true })
+      const found: string[] = []
+      try {
+        if (client.mailbox && client.mailbox.exists > 0) {
+          for await (const m of client.fetch('1:*', { source: true })) found.push((await simpleParser(m.source!)).text?.trim() ?? '')
+        }
+      } finally {
+        lock.release()
+      }
+      return found
+    } finally {
+      await client.logout()
+    }
+  }
+
 describe.skipIf(!run)('sending as the mailbox itself', () => {
   it('sets up the account\'s SMTP server on the settings page', async () => {
     await page.goto(server.url + '/inbox/settings')
@@ -98,24 +118,6 @@ describe.skipIf(!run)('sending as the mailbox itself', () => {
   }, 90_000)
 
   it('a draft written as the mailbox is saved to its Drafts folder, listed there, reopened, replaced on each save and gone once sent', async () => {
-    const drafts = async () => {
-      const client = await dovecot.client(MAILBOX)
-      try {
-        if (!(await client.list()).some((f) => f.path === 'Drafts')) return undefined
-        const lock = await client.getMailboxLock('Drafts', { readOnly: true })
-        const found: string[] = []
-        try {
-          if (client.mailbox && client.mailbox.exists > 0) {
-            for await (const m of client.fetch('1:*', { source: true })) found.push((await simpleParser(m.source!)).text?.trim() ?? '')
-          }
-        } finally {
-          lock.release()
-        }
-        return found
-      } finally {
-        await client.logout()
-      }
-    }
     await page.goto(server.url + '/inbox')
     await page.getByRole('button', { name: 'Compose' }).first().click()
     const dialog = page.getByRole('dialog', { name: 'Compose Email' })
@@ -152,6 +154,40 @@ describe.skipIf(!run)('sending as the mailbox itself', () => {
     await toast(page, 'Email sent').waitFor()
     const sent = await waitFor(smtp, 'message', () => smtp.messages.find((m) => m.raw.includes('Subject: Weekend trip')), 30_000)
     expect((await simpleParser(sent.raw)).text?.trim()).toBe('Shall we go hiking? Bring boots.')
+    await expect.poll(drafts, { timeout: 20_000, interval: 250 }).toEqual([])
+  }, 120_000)
+
+  it('a mail sent while its draft\'s first save is still on the way takes that draft out of the folder too', async () => {
+    await page.goto(server.url + '/inbox')
+    await page.getByRole('button', { name: 'Compose' }).first().click()
+    const form = page.getByRole('dialog', { name: 'Compose Email' }).getByRole('form', { name: 'Compose Email' })
+    // the first save is held until Send has been pressed
+    let releaseSave = () => {}
+    const held = new Promise<void>((resolve) => (releaseSave = resolve))
+    let savedId: string | undefined
+    await page.route('**/api/drafts/*', async (route) => {
+      if (route.request().method() === 'PUT') {
+        savedId ??= new URL(route.request().url()).pathname.split('/').pop()
+        await held
+      }
+      await route.continue()
+    })
+    try {
+      await form.getByLabel('From').selectOption(`mailbox:${providerId}`)
+      await form.getByLabel('To', { exact: true }).fill(FRIEND)
+      await form.getByLabel('Subject').fill('Quick note')
+      await form.getByLabel('Message').fill('Sent before its draft was saved.')
+      await expect.poll(() => form.getByTestId('draft-status').innerText(), { timeout: 15_000 }).toBe('Saving draft…')
+      const queued = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/email-jobs')
+      await form.getByRole('button', { name: 'Send' }).click()
+      releaseSave()
+      expect((await queued).postDataJSON().draftId).toBe(savedId)
+    } finally {
+      releaseSave()
+      await page.unroute('**/api/drafts/*')
+    }
+    await toast(page, 'Email sent').waitFor()
+    await waitFor(smtp, 'message', () => smtp.messages.find((m) => m.raw.includes('Subject: Quick note')), 30_000)
     await expect.poll(drafts, { timeout: 20_000, interval: 250 }).toEqual([])
   }, 120_000)
 

@@ -109,7 +109,7 @@ export function ComposeForm({ aliases, keys, onSend, dialog }: ComposeFormProps)
     setShowCc(false)
   }
 
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (busy) return
     const result = validateCompose(values)
@@ -120,7 +120,8 @@ export function ComposeForm({ aliases, keys, onSend, dialog }: ComposeFormProps)
       return
     }
     setErrors({})
-    const request = autosave.draftId ? { ...result.request, draftId: autosave.draftId } : result.request
+    const draftId = await autosave.savedDraftId()
+    const request = draftId ? { ...result.request, draftId } : result.request
     sending.mutate({ request, draft: { ...values, replacesEmailId: undefined } }, {
       onSuccess: () => {
         reset()

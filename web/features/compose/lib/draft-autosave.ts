@@ -12,13 +12,28 @@ export const DRAFT_DELAY_MS = 1500
 
 export type DraftStatus = 'none' | 'saving' | 'saved' | 'failed'
 
-export function useDraftAutosave(values: ComposeValues, enabled: boolean): { draftId: string | undefined; status: DraftStatus; restart: () => void } {
+export interface DraftAutosave {
+  status: DraftStatus
+  /**
+   * The draft's id once a save of it has been answered, after waiting for a save still in flight:
+   * a mail sent while its draft's first save is on the way names that draft, and the server takes
+   * it out of the folder after the save, not before (then the save would put it back).
+   */
+  savedDraftId: () => Promise<string | undefined>
+  restart: () => void
+}
+
+export function useDraftAutosave(values: ComposeValues, enabled: boolean): DraftAutosave {
   const providerId = enabled ? fromFields(values.fromAlias).fromProviderId : undefined
   const [draft, setDraft] = useState<{ id: string; providerId: string; saved: boolean } | undefined>()
   const [status, setStatus] = useState<DraftStatus>('none')
   // what the form opened with (a reply's quote is not yet a draft): saved once the user changes it
   const { to, cc, subject, body, replacesEmailId } = values
   const opened = useRef(`${to}\n${cc}\n${subject}\n${body}`)
+  // the save in flight, if any: what savedDraftId waits for
+  const saving = useRef<Promise<unknown>>(undefined)
+  const current = useRef(draft)
+  current.current = draft
 
   // a draft of this mailbox, or none; another mailbox starts another draft and throws away the first
   useEffect(() => {
@@ -36,20 +51,25 @@ export function useDraftAutosave(values: ComposeValues, enabled: boolean): { dra
     const timer = setTimeout(() => {
       setStatus('saving')
       // the reopened copy is named until the first save has replaced it
-      saveDraft(draft.id, { providerId: draft.providerId, to, cc, subject, body, ...(draft.saved ? {} : { replacesEmailId }) }).then(
+      const save = saveDraft(draft.id, { providerId: draft.providerId, to, cc, subject, body, ...(draft.saved ? {} : { replacesEmailId }) }).then(
         () => {
+          if (current.current?.id === draft.id) current.current = { ...draft, saved: true }
           setDraft((d) => (d?.id === draft.id ? { ...d, saved: true } : d))
           setStatus('saved')
         },
         () => setStatus('failed'),
       )
+      saving.current = save
     }, replacesEmailId && !draft.saved ? 0 : DRAFT_DELAY_MS)
     return () => clearTimeout(timer)
   }, [draft?.id, to, cc, subject, body]) // eslint-disable-line react-hooks/exhaustive-deps
 
   return {
-    draftId: draft?.saved ? draft.id : undefined,
     status,
+    async savedDraftId() {
+      await saving.current
+      return current.current?.saved ? current.current.id : undefined
+    },
     // sent: the next mail written here is a new draft
     restart: () => {
       opened.current = '\n\n\n'

@@ -42,16 +42,6 @@ function prefixed(stream: NodeJS.ReadableStream, name: string, color: number) {
 }
 
 const cfg = config()
-// Each mail domain's DKIM key, as the delivery will load it (generated into DATA_DIR/dkim when
-// DKIM_KEYS_DIR is unset): a missing key is said once here, before anything starts, not by a
-// delivery process restarted again and again.
-try {
-  loadDkimKeys(cfg)
-} catch (error) {
-  if (!(error instanceof DkimConfigError)) throw error
-  process.stderr.write(`Invalid configuration:\n  ${error.message}\n`)
-  process.exit(EX_CONFIG)
-}
 let release: () => void
 try {
   release = acquireDataDirLock(cfg.dataDir)
@@ -61,6 +51,17 @@ try {
     process.exit(1)
   }
   throw error
+}
+// Each mail domain's DKIM key, as the delivery will load it (generated into DATA_DIR/dkim when
+// DKIM_KEYS_DIR is unset, so only once this start owns DATA_DIR): a missing key is said once here,
+// before anything starts, not by a delivery process restarted again and again.
+try {
+  loadDkimKeys(cfg)
+} catch (error) {
+  if (!(error instanceof DkimConfigError)) throw error
+  process.stderr.write(`Invalid configuration:\n  ${error.message}\n`)
+  release()
+  process.exit(EX_CONFIG)
 }
 
 let db: EmbeddedDatabase | undefined

@@ -106,8 +106,6 @@ export async function reconnectProvider(db: Db, userId: string, id: string, cred
   return rows.length > 0
 }
 
-export const reconnectOutlookProvider = (db: Db, userId: string, id: string, credentials: Buffer) => reconnectProvider(db, userId, id, credentials, true)
-
 /** Removes the account; its folders, mail and attachments go with it (foreign keys cascade). */
 export async function deleteEmailProvider(db: Db, userId: string, id: string): Promise<boolean> {
   const rows = await db`delete from email_providers where id = ${id} and user_id = ${userId} returning id`

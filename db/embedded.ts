@@ -95,8 +95,6 @@ export function runningPostmasterPid(dir: string): number | undefined {
   return undefined
 }
 
-export { isAlive }
-
 async function waitForExit(pid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms
   while (Date.now() < deadline) {

@@ -1,7 +1,7 @@
 // One Veilmail per DATA_DIR: `npm start` holds DATA_DIR/veilmail.pid while it runs.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { isAlive } from '../db/embedded.ts'
+import { isAlive } from '../lib/process-alive.ts'
 
 const lockFile = (dataDir: string) => path.join(dataDir, 'veilmail.pid')
 

@@ -2,9 +2,8 @@
 // \Drafts folder. A draft may be unfinished: any To, an empty subject or body. Keep this file free
 // of Node-only imports: the browser bundles it.
 import * as v from 'valibot'
-import { HEADER_INJECTION_MESSAGE } from './email-job-schemas.ts'
+import { HEADER_INJECTION_MESSAGE, NO_LINE_BREAKS } from './recipient-list.ts'
 
-const NO_LINE_BREAKS = /^[^\r\n]*$/
 const uuid = (message: string) => v.pipe(v.string(message), v.uuid(message))
 
 /** PUT /api/drafts/{draftId} (the id is the browser's, made when the compose form opened). */

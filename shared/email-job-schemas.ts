@@ -5,7 +5,6 @@ import { text } from './auth-schemas.ts'
 import { AGE_RECIPIENT_RE } from './age-recipient-rules.ts'
 import { HEADER_INJECTION_MESSAGE, MAX_MESSAGE_RECIPIENTS, NO_LINE_BREAKS, RecipientList, TOO_MANY_RECIPIENTS } from './recipient-list.ts'
 
-export { HEADER_INJECTION_MESSAGE }
 /** Encryption covers the text only: forwarded attachments would leave unencrypted. */
 export const ENCRYPTED_ATTACHMENTS = 'Attachments cannot be sent encrypted: remove them to send this encrypted'
 

@@ -25,9 +25,9 @@ export function splitAddresses(field: string): string[] {
 }
 
 /** One bare address (no name, no quotes, no angle brackets), at most 254 characters (RFC 5321 §4.5.3.1.3). */
-export const isAddress = (a: string) => a.length <= 254 && v.EMAIL_REGEX.test(a)
+const isAddress = (a: string) => a.length <= 254 && v.EMAIL_REGEX.test(a)
 
-export const notAnAddress = (a: string) => `"${a.length > 80 ? `${a.slice(0, 80)}…` : a}" is not a valid email address`
+const notAnAddress = (a: string) => `"${a.length > 80 ? `${a.slice(0, 80)}…` : a}" is not a valid email address`
 
 /**
  * A To or Cc field: a text of addresses, or a list with one address in each entry (an entry

@@ -10,7 +10,7 @@ import { queueSystemMail } from '../../db/queue-system-mail.ts'
 import type { Config } from '../../lib/config.ts'
 import type { TargetTestMailView } from '../../shared/alias-schemas.ts'
 
-export const RELAY_AWAY = 'The mail could not be handed to the relay now. Please try again later.'
+const RELAY_AWAY = 'The mail could not be handed to the relay now. Please try again later.'
 
 /** The test mail's job id. */
 export function queueTargetTestMail(deps: { sql: Sql; boss: PgBoss; config: Config }, userId: string, email: string): Promise<string> {

@@ -10,7 +10,7 @@ import type { Context } from 'hono'
 import { Hono } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import * as v from 'valibot'
-import { findEmailProviderByEmail, insertEmailProvider, reconnectOutlookProvider } from '../../db/email-providers.ts'
+import { findEmailProviderByEmail, insertEmailProvider, reconnectProvider } from '../../db/email-providers.ts'
 import { errorFields, log } from '../../lib/log.ts'
 import type { OutlookReturnReason } from '../../shared/outlook-connection.ts'
 import { sealCredentials } from '../../lib/mailbox-credentials.ts'
@@ -104,7 +104,7 @@ export const microsoftRoutes = new Hono<AppEnv>()
       expiresAt: tokens.accessTokenExpiresAt().getTime(), ...config.microsoft.imap, secure: true,
     })
     const stored = existing
-      ? await reconnectOutlookProvider(sql, user.id, id, credentials)
+      ? await reconnectProvider(sql, user.id, id, credentials, true)
       : (await insertEmailProvider(sql, { id, userId: user.id, provider: 'outlook', email, credentials })) !== undefined
     if (!stored) return failed(c, 'exists') // connected otherwise between the look-up and now
     const jobId = await requestSync(sql, boss, id)

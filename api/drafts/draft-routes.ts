@@ -9,6 +9,7 @@ import { discardDraft, draftOwner, findDraft, saveDraft, type DraftRow } from '.
 import { findReceivedEmail } from '../../db/received-emails.ts'
 import { requestDraftWrite } from '../../db/sync-requests.ts'
 import { composeMessage } from '../../lib/compose-message.ts'
+import { domainOf } from '../../lib/mail-address.ts'
 import { sealDraftMessage } from '../../lib/mailbox-draft-content.ts'
 import type { AppEnv } from '../context.ts'
 import { notFound, signedIn } from '../http/ownership.ts'
@@ -39,7 +40,7 @@ export const draftRoutes = new Hono<AppEnv>()
       if (!original || !folder) return notFound(c)
       if (folder.specialUse === '\\Drafts') replaces = { folder: folder.path, uid: original.uid }
     }
-    const domain = mailbox.email.split('@').pop()!.toLowerCase()
+    const domain = domainOf(mailbox.email)
     const raw = await composeMessage({
       from: mailbox.email, to: input.to, cc: input.cc ? [input.cc] : undefined, subject: input.subject, body: input.body, messageId: `<draft-${id}-${Date.now()}@${domain}>`, date: new Date(),
     })

@@ -13,7 +13,7 @@ import { log } from '../../lib/log.ts'
 export const isHardBounce = (code: number | undefined): code is number => code !== undefined && code >= 500 && code <= 599 && code !== 503
 
 /** The owner's notice waits for this bounce; its job is queued by the first bounce that waits. */
-export async function noteBounceForNotice(tx: Tx, boss: PgBoss | undefined, userId: string): Promise<void> {
+async function noteBounceForNotice(tx: Tx, boss: PgBoss | undefined, userId: string): Promise<void> {
   if (!boss) return
   const due = await markBounceNoticePending(tx, userId)
   if (due) await enqueue(tx, boss, queues.bounceNotice, { userId }, { startAfter: due })

@@ -3,6 +3,7 @@ import { Spinner } from '../../components/ui/spinner.tsx'
 import { toast } from '../../components/ui/use-toast.ts'
 import { errorMessage } from '../../lib/api-client.ts'
 import { useAliases } from '../../features/aliases/api/get-aliases.ts'
+import { aliasAddress } from '../../features/aliases/lib/alias-state.ts'
 import { useAuth } from '../../lib/auth-context.ts'
 import { ComposeForm } from '../../features/compose/components/compose-form.tsx'
 import { NoAliasesNotice } from '../../features/compose/components/no-aliases-notice.tsx'
@@ -31,7 +32,7 @@ export function ComposeDialog({ request, onClose }: { request: ComposeRequest | 
   // a reply to mail addressed to one of the user's mailboxes starts from that mailbox
   const replyFrom = replySender(mailboxes, request?.initial?.receivedBy)
   // a reply all leaves out every address of the user's own, whichever From is picked
-  const own = [...(providers.data ?? []).map((p) => p.email), ...(aliases.data ?? []).map((a) => `${a.alias}@${a.domain}`)]
+  const own = [...(providers.data ?? []).map((p) => p.email), ...(aliases.data ?? []).map(aliasAddress)]
   const initial = request?.initial?.replyAll ? withoutOwnAddresses(request.initial, own) : request?.initial
   return (
     <Dialog open={request !== undefined} onOpenChange={(open) => !open && onClose()}>

@@ -1,7 +1,7 @@
 // The add-account form (README "Connecting a mailbox" and "Connecting a mailbox (server side)"):
 // provider presets, the browser-side checks with their exact messages, and the wire format the
 // API takes, `{ provider, email, encryptedCredentials }` with base64 of the JSON credentials.
-import { PROVIDER_PRESETS, type ProviderKind } from '../../../../shared/email-provider-schemas.ts'
+import { PROVIDER_PRESETS, type ProviderKind, type UpdateEmailProviderInput } from '../../../../shared/email-provider-schemas.ts'
 
 /** The providers the form connects with a password (Outlook signs in with Microsoft instead). */
 export type PasswordProvider = Exclude<ProviderKind, 'outlook'>
@@ -49,14 +49,14 @@ export function parsePort(port: string): number {
   return Number.isInteger(n) && n > 0 && n < 65536 ? n : SSL_PORT
 }
 
+const MISSING_HOST: FormProblem = { title: 'Missing IMAP server', description: 'Please enter the IMAP server address.', field: 'host' }
+
 /** The first browser-side problem, with its toast title and text; none when the form may be sent. */
 export function checkAccountForm(form: AccountForm): FormProblem | undefined {
   if (!form.email.trim() || !form.password.trim()) {
     return { title: 'Missing fields', description: 'Please fill in all required fields.', field: form.email.trim() ? 'password' : 'email' }
   }
-  if (form.provider === 'other' && !form.host.trim()) {
-    return { title: 'Missing IMAP server', description: 'Please enter the IMAP server address.', field: 'host' }
-  }
+  if (form.provider === 'other' && !form.host.trim()) return MISSING_HOST
   return undefined
 }
 
@@ -90,18 +90,13 @@ export function editAccountForm(p: { provider: PasswordProvider; email: string; 
   return { provider: p.provider, username: p.username === p.email ? '' : p.username, password: '', host: p.host, port: String(p.port), secure: p.secure }
 }
 
-export interface UpdateEmailProviderRequest {
-  username: string
-  password?: string
-  host?: string
-  port?: number
-  secure?: boolean
-}
+/** What PATCH /api/email-providers/{id} takes (the server's schema). */
+export type UpdateEmailProviderRequest = UpdateEmailProviderInput
 
 /** What PATCH /api/email-providers/{id} takes; a problem (the server left empty) instead when there is one. */
 export function updateProviderRequest(form: EditAccountForm): UpdateEmailProviderRequest | FormProblem {
   const login = { username: form.username.trim(), ...(form.password ? { password: form.password } : {}) }
   if (PROVIDER_PRESETS[form.provider]) return login
-  if (!form.host.trim()) return { title: 'Missing IMAP server', description: 'Please enter the IMAP server address.', field: 'host' }
+  if (!form.host.trim()) return MISSING_HOST
   return { ...login, host: form.host.trim(), port: parsePort(form.port), secure: form.secure }
 }

@@ -17,7 +17,12 @@ import { AUTH_NEEDS_TLS_OPTION } from './auth-needs-tls.ts'
 import { acceptSubmission } from './submission-accept.ts'
 import { countRecipients } from '../../db/recipient-limits.ts'
 
-export const MAX_SUBMISSION_RECIPIENTS = 50
+/**
+ * RCPTs one message may have (RFC 5321 §4.5.3.1.8: at least 100 must be taken); one more is
+ * answered 452 4.5.3 (§4.5.3.1.10) and the session goes on, so the client can send the message
+ * to the first 100 and the rest in another.
+ */
+export const MAX_SUBMISSION_RECIPIENTS = 100
 /** Any deliverable mailbox out there: one @, a dotted domain, no spaces, brackets or line breaks. */
 const OUTSIDE_ADDRESS = /^[^\s@<>"]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/
 
@@ -50,7 +55,6 @@ export function createSubmissionServers(deps: SubmissionDeps): SubmissionServers
     allowInsecureAuth: false, // the library's own lock, behind onConnect's
     disableReverseLookup: true,
     maxClients: 200,
-    maxRecipients: MAX_SUBMISSION_RECIPIENTS,
     socketTimeout: 120_000,
     closeTimeout: 10_000,
     logger: false,
@@ -86,6 +90,9 @@ export function createSubmissionServers(deps: SubmissionDeps): SubmissionServers
     },
     onRcptTo(address, session, callback) {
       if (!OUTSIDE_ADDRESS.test(address.address)) return callback(replies.badMailbox())
+      // checked here rather than by smtp-server's maxRecipients to say the limit in the reply; a
+      // recipient already taken is taken again (it replaces its entry), never counted twice
+      if (tooManyRecipients(session, address.address)) return callback(new SmtpReply(452, `4.5.3 Too many recipients: at most ${MAX_SUBMISSION_RECIPIENTS} per message, send the rest in another`))
       // Each accepted recipient counts against the user's hourly and daily limits (RFC 5321
       // §4.5.3.1.10: 452 for too many recipients, enhanced code 4.5.3, RFC 3463).
       countRecipients(sql, config, userOf(session).userId).then(
@@ -126,4 +133,10 @@ export function createSubmissionServers(deps: SubmissionDeps): SubmissionServers
       await Promise.all([starttls, implicit].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))))
     },
   }
+}
+
+/** The message has its MAX_SUBMISSION_RECIPIENTS and `address` is not one of them. */
+function tooManyRecipients(session: SMTPServerSession, address: string): boolean {
+  const taken = session.envelope.rcptTo
+  return taken.length >= MAX_SUBMISSION_RECIPIENTS && !taken.some((r) => r.address.toLowerCase() === address.toLowerCase())
 }

@@ -1,0 +1,90 @@
+// The submission server's cap on recipients per message (RFC 5321 §4.5.3.1.8: at least 100 taken;
+// §4.5.3.1.10: one more is answered 452 4.5.3): the session goes on and the message leaves with
+// its first 100. Real SMTP clients (nodemailer and raw command lines), several sessions at once,
+// real database.
+import nodemailer from 'nodemailer'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '../../scripts/testing/api-client.ts'
+import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
+import { RawSmtp } from '../../scripts/testing/raw-smtp.ts'
+import { createSubmissionServers, MAX_SUBMISSION_RECIPIENTS, type SubmissionServers } from './submission-server.ts'
+
+let env: MailEnv
+let servers: SubmissionServers
+let ports: { starttls: number; tls: number }
+
+beforeAll(async () => {
+  env = await createMailEnv({ worker: false, env: { RATE_LIMITS: 'recipients-hour=100000/3600,recipients-day=100000/86400,smtp-send-credential=1000/3600' } })
+  servers = createSubmissionServers({ sql: env.db.sql, boss: env.boss, config: env.config })
+  ports = await servers.listen({ starttls: 0, tls: 0 }, '127.0.0.1')
+}, 60_000)
+afterAll(async () => {
+  await servers.close()
+  await env.close()
+})
+
+/** A user with an alias that has SMTP credentials. */
+async function sender() {
+  const api = new ApiClient(env.app())
+  const { user } = await api.register()
+  const name = `cap-${crypto.randomUUID().slice(0, 8)}`
+  const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: name, domain: 'veilmail.test', forwardTo: 'me@example.com' }))).body.alias
+  const credential = (await api.json(api.post('/api/smtp-credentials', { aliasId: alias.id }))).body.credential
+  return { userId: user.id as string, address: `${name}@veilmail.test`, password: credential.password as string }
+}
+
+const people = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}@example.org`)
+const queuedTo = async (userId: string) =>
+  (await env.db.sql`select recipient_email from email_jobs where user_id = ${userId} and source = 'smtp'`).map((r) => r.recipientEmail as string).sort()
+const counted = async (userId: string) => (await env.db.sql`select count from rate_limits where action_type = 'recipients-hour' and key = ${userId}`)[0]?.count ?? 0
+const TOO_MANY = `452 4.5.3 Too many recipients: at most ${MAX_SUBMISSION_RECIPIENTS} per message, send the rest in another`
+
+describe('recipients per message', () => {
+  it('is 100: nodemailer from three sessions at once, 105 each, gets 100 taken and 452 4.5.3 for the rest, and each message is queued to its first 100', async () => {
+    expect(MAX_SUBMISSION_RECIPIENTS).toBe(100)
+    const s = await sender()
+    const transport = () => nodemailer.createTransport({
+      host: '127.0.0.1', port: ports.starttls, secure: false, requireTLS: true, auth: { user: s.address, pass: s.password }, tls: { rejectUnauthorized: false },
+    })
+    const lists = [0, 1, 2].map((c) => people(`s${c}`, 105))
+    const infos = await Promise.all(lists.map((to, c) => transport().sendMail({ from: s.address, to, subject: `many ${c}`, text: 'x' })))
+    for (const [c, info] of infos.entries()) {
+      expect(info.accepted).toEqual(lists[c].slice(0, 100))
+      expect(info.rejected).toEqual(lists[c].slice(100))
+      for (const e of info.rejectedErrors ?? []) expect(e).toMatchObject({ responseCode: 452, response: TOO_MANY })
+      expect(info.response).toMatch(/^250 2\.0\.0 Queued as/)
+    }
+    expect(await queuedTo(s.userId)).toEqual(lists.flatMap((l) => l.slice(0, 100)).sort())
+    // only the recipients taken count against the sending limits
+    expect(await counted(s.userId)).toBe(300)
+  })
+
+  it('raw SMTP: the 101st RCPT gets 452 4.5.3, one already taken is taken again, DATA sends to the 100, and the next message starts afresh', async () => {
+    const s = await sender()
+    const sessions = await Promise.all([0, 1].map(async (c) => {
+      const { client } = await RawSmtp.connect(ports.starttls)
+      await client.command('EHLO client.example')
+      expect(await client.startTls()).toMatch(/^220/)
+      await client.command('EHLO client.example')
+      expect(await client.command(`AUTH PLAIN ${Buffer.from(`\0${s.address}\0${s.password}`).toString('base64')}`)).toMatch(/^235/)
+      return { client, to: people(`raw${c}`, 101) }
+    }))
+    await Promise.all(sessions.map(async ({ client, to }) => {
+      expect(await client.command(`MAIL FROM:<${s.address}>`)).toMatch(/^250/)
+      for (const address of to.slice(0, 100)) expect(await client.command(`RCPT TO:<${address}>`)).toMatch(/^250/)
+      expect(await client.command(`RCPT TO:<${to[100]}>`)).toBe(TOO_MANY)
+      expect(await client.command('RCPT TO:<extra@example.org>')).toBe(TOO_MANY)
+      expect(await client.command(`RCPT TO:<${to[7]}>`)).toMatch(/^250/) // already one of the 100
+      const reply = await client.data(`From: ${s.address}\r\nTo: ${to[0]}\r\nSubject: raw many\r\n\r\nhello\r\n`)
+      expect(reply).toMatch(/^250 2\.0\.0 Queued as/)
+      expect(reply.split(' ').length - 4).toBe(100)
+      // a new transaction has its own 100
+      expect(await client.command(`MAIL FROM:<${s.address}>`)).toMatch(/^250/)
+      expect(await client.command(`RCPT TO:<${to[100]}>`)).toMatch(/^250/)
+      expect(await client.command('RSET')).toMatch(/^250/)
+      await client.command('QUIT')
+      client.close()
+    }))
+    expect(await queuedTo(s.userId)).toEqual(sessions.flatMap(({ to }) => to.slice(0, 100)).sort())
+  })
+})

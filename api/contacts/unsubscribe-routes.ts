@@ -6,7 +6,6 @@
 // browser to the confirmation page, which asks `details` and posts when the user confirms.
 import { Hono } from 'hono'
 import type { AppEnv } from '../context.ts'
-import { releaseRateLimit } from '../../db/rate-limits.ts'
 import { clientIp } from '../http/client-ip.ts'
 import { countAction, tooMany } from '../http/rate-limit.ts'
 import { describeLinkToken, useLinkToken, type LinkRefusal } from '../../db/link-action.ts'
@@ -38,14 +37,15 @@ export const unsubscribeRoutes = new Hono<AppEnv>()
     if (form['List-Unsubscribe'] !== 'One-Click') {
       return c.json({ message: 'The body must be List-Unsubscribe=One-Click', errors: { 'List-Unsubscribe': ['Must be One-Click'] } }, 400)
     }
-    // refused uses count against the client address (token-ip, as other mailed links); a link that
-    // works gives its attempt back, so a mail provider posting for many users is never held up by them
-    const ip = clientIp(c)
-    const hit = await countAction(c, 'token-ip', ip, { ipAddress: ip })
-    if (!hit.allowed) return tooMany(c, hit, 'Too many link attempts from your address. Please try again later.')
+    // the token is checked first (HMAC-signed: there is nothing to guess), and only refused uses
+    // (forged, expired, used, gone) count against the client address (token-ip, as other mailed
+    // links). A link that works is always honoured: one-click POSTs come from shared provider
+    // servers, where one sender's junk must not hold back other people's unsubscribes.
     const result = TOKEN.test(token) ? await useLinkToken(sql, config.secretKey, token, c.req.header('x-veilmail-page') === '1' ? 'link' : 'one-click') : 'invalid'
-    if (typeof result !== 'string') await releaseRateLimit(sql, 'token-ip', ip)
     if (typeof result === 'string') {
+      const ip = clientIp(c)
+      const hit = await countAction(c, 'token-ip', ip, { ipAddress: ip })
+      if (!hit.allowed) return tooMany(c, hit, 'Too many link attempts from your address. Please try again later.')
       const refusal = REFUSALS[result]
       return c.json({ message: refusal.message }, refusal.status)
     }

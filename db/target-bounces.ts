@@ -38,9 +38,35 @@ export async function enableBouncedTarget(db: Db, userId: string, email: string)
   return rows.length === 1
 }
 
-/** The aliases whose owners have `email` as a confirmed target (at most 1,000): where a delivery report's tag may point. */
-export async function findAliasesForwardingTo(db: Db, email: string): Promise<{ id: string; userId: string }[]> {
-  return db<{ id: string; userId: string }[]>`
-    select a.id, a.user_id from forward_targets f join aliases a on a.user_id = f.user_id
-    where f.email = ${email.toLowerCase()} and f.confirmed_at is not null limit 1000`
+/** One more hard bounce of `email` reported for its test mail: the target is marked at once (it was marked before the test). */
+export async function markTargetBounced(db: Db, userId: string, email: string, code: number, reason: string): Promise<void> {
+  await db`
+    insert into target_bounces as b (user_id, email, consecutive, disabled_at, last_code, last_reason, last_at)
+    values (${userId}, ${email.toLowerCase()}, 1, now(), ${code}, ${reason}, now())
+    on conflict (user_id, email) do update set
+      consecutive = b.consecutive + 1, last_code = excluded.last_code, last_reason = excluded.last_reason, last_at = now(),
+      disabled_at = coalesce(b.disabled_at, now())`
+}
+
+export interface BounceTagSubject {
+  kind: 'alias' | 'test'
+  /** the alias, or the test mail's email job */
+  id: string
+  userId: string
+}
+
+/**
+ * Where a delivery report's bounce tag may point for `email` (workers/mail/srs.ts bounceTag): the
+ * aliases and target test mails whose ids fall in the tag's range (its first 25 bits), of owners
+ * with `email` as a confirmed target. Two primary-key range scans: about one row whatever the
+ * number of aliases; the caller checks the tag's HMAC on each.
+ */
+export async function findBounceTagSubjects(db: Db, email: string, ids: { from: string; to: string }): Promise<BounceTagSubject[]> {
+  return db<BounceTagSubject[]>`
+    (select 'alias' as kind, a.id, a.user_id from aliases a
+      join forward_targets f on f.user_id = a.user_id and f.email = ${email.toLowerCase()} and f.confirmed_at is not null
+      where a.id between ${ids.from}::uuid and ${ids.to}::uuid limit 100)
+    union all
+    (select 'test' as kind, j.id, j.user_id from email_jobs j
+      where j.id between ${ids.from}::uuid and ${ids.to}::uuid and j.purpose = 'target-test' and lower(j.recipient_email) = ${email.toLowerCase()} limit 100)`
 }

@@ -3,9 +3,11 @@
 // refused keeps the mark with the server's code and reason and taken lifts it (the held forward
 // then leaves), the relay away fails it with "try again later", its limit holds under a burst,
 // Re-enable, the dashboard's notices and their Dismiss; another user's target, test mail or notice
-// answers 404, bad input 400.
+// answers 404, bad input 400. A test mail leaves from a tagged SRS address, so a delivery report
+// the target's server sends back later (through the real MX) stops the target again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
+import { deliveryReport } from '../../scripts/testing/delivery-report-mail.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 
 let env: MailEnv
@@ -25,8 +27,9 @@ async function owner(target: string) {
 }
 const targetOf = async (api: ApiClient, email: string) =>
   ((await api.json(api.get('/api/forward-targets'))).body.targets as { email: string; disabled: boolean; bounces: number; held: number; lastBounce: { code: number; reason: string } | null }[]).find((t) => t.email === email)
-const forwardsTo = (target: string) => env.relay.messages.filter((m) => m.to.includes(target) && m.from !== 'no-reply@veilmail.test')
-const testMailsTo = (target: string) => env.relay.messages.filter((m) => m.to.includes(target) && m.raw.toString().includes('Subject: Veilmail test mail'))
+const isTestMail = (m: { raw: Buffer }) => m.raw.toString().includes('Subject: Veilmail test mail')
+const forwardsTo = (target: string) => env.relay.messages.filter((m) => m.to.includes(target) && m.from !== 'no-reply@veilmail.test' && !isTestMail(m))
+const testMailsTo = (target: string) => env.relay.messages.filter((m) => m.to.includes(target) && isTestMail(m))
 
 /** An owner whose target (`<prefix>-…@mailbox.example`) one bounce (threshold 1, the relay answering `code`) has stopped. */
 async function stoppedTarget(prefix: string, code: number) {
@@ -75,11 +78,25 @@ describe('bounce routes', () => {
     const taken = await testMail(o.api, target)
     expect(taken).toMatchObject({ status: 'taken', code: null, message: `The test mail was taken for ${target}; forwarding to it is on.` })
     const [sent] = testMailsTo(target)
-    expect(sent.from).toBe('no-reply@veilmail.test')
+    // the envelope sender is a tagged SRS address on our mail domain, as a forward's; From stays no-reply
+    expect(sent.from).toMatch(/^SRS0=[a-z2-7]{8}=[a-z2-7]{12}=veilmail\.test=no-reply@veilmail\.test$/)
+    expect(sent.raw.toString()).toMatch(/^From: .*no-reply@veilmail\.test/m)
     expect(sent.raw.toString()).toMatch(/^DKIM-Signature: [^]*d=veilmail\.test/m)
     expect(await targetOf(o.api, target)).toMatchObject({ disabled: false, bounces: 0 })
     await expect.poll(() => forwardsTo(target).length, { timeout: 30_000 }).toBe(1)
     expect(forwardsTo(target)[0].raw.toString()).toContain('Held while stopped')
+
+    // the relay took it, but the target's server refuses it later: its report to the test mail's
+    // address, through the MX, naming another address first (ignored), stops the target again
+    await env.send({ envelopeFrom: '', to: sent.from, raw: deliveryReport(sent.from, `other-${target}`) })
+    await env.send({ envelopeFrom: '', to: sent.from, raw: deliveryReport(sent.from, target, '5.2.1', 'smtp; 550 5.2.1 account disabled') })
+    await expect.poll(async () => (await targetOf(o.api, target))?.disabled, { timeout: 30_000 }).toBe(true)
+    expect(await targetOf(o.api, target)).toMatchObject({ bounces: 1, lastBounce: { code: 550, reason: '550 5.2.1 account disabled' } })
+    expect((await o.api.json(o.api.get(`/api/forward-targets/test/${taken.jobId}`))).body).toEqual({ status: 'refused', code: 550, message: 'The test mail was not taken: 550 5.2.1 account disabled' })
+    // the next forward is held again
+    await env.send({ to: o.address, subject: 'Held after the report' })
+    await expect.poll(async () => (await targetOf(o.api, target))?.held, { timeout: 30_000 }).toBe(1)
+    expect(forwardsTo(target)).toHaveLength(1)
   }, 90_000)
 
   it('Re-enable lifts the mark and releases the held forwards; notices list and dismiss; others get 404, bad input 400', async () => {

@@ -58,7 +58,7 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
   const messageId = firstValue(splitMessage(raw).headers, 'message-id') ?? `<${job.id}@${domain}>`
   let refused: RefusedRecipient[] | void
   try {
-    refused = await deps.transport.send({ id: `job-${job.id}`, from, to: job.recipients, raw: await deps.dkim.sign(raw, domain) })
+    refused = await deps.transport.send({ id: `job-${job.id}`, from: envelopeSender(deps, job, from, domain), to: job.recipients, raw: await deps.dkim.sign(raw, domain) })
   } catch (error) {
     const reply = replyText(error)
     if (error instanceof PermanentDeliveryError) return markEmailJobFailed(sql, job.id, relayReason(error), error.responseCode ?? null)
@@ -95,6 +95,16 @@ function senderOf(job: ClaimedEmailJob, firstDomain: string): { domain: string; 
   if (job.source === 'system') return { domain: firstDomain, from: `no-reply@${firstDomain}` }
   if (!job.aliasName || !job.aliasDomain) return undefined
   return { domain: job.aliasDomain, from: `${job.aliasName}@${job.aliasDomain}` }
+}
+
+/**
+ * MAIL FROM: the From address; a target's test mail leaves from a tagged SRS address as forwards
+ * do (issue 30), so a delivery report the target's server sends later, after a smarthost took the
+ * mail, comes back to the MX bound to this test and its target (workers/mx/reported-bounces.ts).
+ */
+function envelopeSender(deps: DeliveryDeps, job: ClaimedEmailJob, from: string, domain: string): string {
+  if (job.purpose !== 'target-test') return from
+  return deps.srs.forward(from, domain, Date.now(), deps.srs.bounceTag(job.id, job.recipientEmail, 'test'))
 }
 
 function replyText(error: unknown): string {

@@ -45,4 +45,16 @@ describe('SRS', () => {
     expect(srs.parse(local.replace(tag, ''))).toBeUndefined()
     expect(srs.parse(srs.forward('a@outside.example', 'veilmail.test').split('@')[0])).toEqual({ tag: '' })
   })
+
+  it("names its subject's id range (the id's first 25 bits), and a test mail's tag differs from an alias's", () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', '0000007f-ffff-4fff-bfff-ffffffffffff', 'ffffff80-0000-4000-8000-000000000000', 'ffffffff-ffff-4fff-bfff-ffffffffffff', ...Array.from({ length: 50 }, () => crypto.randomUUID())]) {
+      const { from, to } = Srs.tagIdRange(srs.bounceTag(id, 'me@mailbox.example'))
+      expect(from <= id && id <= to, `${id} in ${from}..${to}`).toBe(true)
+    }
+    expect(Srs.tagIdRange(srs.bounceTag('0000007f-ffff-4fff-bfff-ffffffffffff', 'x@y.example'))).toEqual({ from: '00000000-0000-0000-0000-000000000000', to: '0000007f-ffff-ffff-ffff-ffffffffffff' })
+    expect(Srs.tagIdRange(srs.bounceTag('00000080-0000-4000-8000-000000000000', 'x@y.example')).from).toBe('00000080-0000-0000-0000-000000000000')
+    const id = crypto.randomUUID()
+    expect(srs.bounceTag(id, 'me@mailbox.example', 'test')).not.toBe(srs.bounceTag(id, 'me@mailbox.example'))
+    expect(srs.bounceTag(id, 'me@mailbox.example', 'test').slice(0, 5)).toBe(srs.bounceTag(id, 'me@mailbox.example').slice(0, 5))
+  })
 })

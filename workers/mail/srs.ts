@@ -37,12 +37,25 @@ export class Srs {
   }
 
   /**
-   * The (alias, target) a forward went to, as 10 base32 characters (50 bits of an HMAC): it rides
-   * in the SRS address, under its hash, so a delivery report sent back to that address can be
-   * bound to the one pair (issue 30) and to nothing a report names on its own.
+   * The (alias, target) a forward went to, or (kind 'test') a forward target's test mail and its
+   * target, as 10 base32 characters: it rides in the SRS address, under its hash, so a delivery
+   * report sent back to that address can be bound to the one pair (issue 30) and to nothing a
+   * report names on its own. The first 5 characters are the first 25 bits of the subject's id (a
+   * random uuid, no secret), so the MX looks the subject up by its primary key (`tagIdRange`)
+   * instead of trying every alias; the other 5 are 25 bits of an HMAC of the id and the target.
    */
-  bounceTag(aliasId: string, target: string): string {
-    return base32(createHmac('sha256', this.#key).update(`bounce=${aliasId.toLowerCase()}=${target.toLowerCase()}`).digest(), 10)
+  bounceTag(subjectId: string, target: string, kind: 'alias' | 'test' = 'alias'): string {
+    const label = kind === 'alias' ? 'bounce' : 'bounce-test'
+    const mac = createHmac('sha256', this.#key).update(`${label}=${subjectId.toLowerCase()}=${target.toLowerCase()}`).digest()
+    return base32(Buffer.from(subjectId.replace(/-/g, '').slice(0, 8), 'hex'), 5) + base32(mac, 5)
+  }
+
+  /** The uuids whose first 25 bits a bounce tag names (from, to inclusive, in Postgres's uuid order). */
+  static tagIdRange(tag: string): { from: string; to: string } {
+    let bits = 0
+    for (const c of tag.slice(0, 5).toLowerCase()) bits = bits * 32 + BASE32.indexOf(c)
+    const hex = (n: number) => n.toString(16).padStart(7, '0') // 28 bits: the 25 and 3 free ones
+    return { from: `${hex(bits * 8)}0-0000-0000-0000-000000000000`, to: `${hex(bits * 8 + 7)}f-ffff-ffff-ffff-ffffffffffff` }
   }
 
   /**

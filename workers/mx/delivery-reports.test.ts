@@ -1,10 +1,12 @@
 // Delivery reports (RFC 3464) coming back to a forward's SRS address (issue 30), through our real
 // MX, delivery and relay stand-in: a report's permanent failure for the forward's own target is
-// recorded like a relay 550 (and five mark the target); hostile reports (forged address, another
+// recorded like a relay 550 (and five mark the target), also for one alias among more than 1,000
+// of its owner forwarding to that target (the tag names its alias's id range); hostile reports (forged address, another
 // recipient, a 4.x.x status, not a report, oversized) record nothing and never break the session.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
+import { deliveryReport } from '../../scripts/testing/delivery-report-mail.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
 
 let env: MailEnv
@@ -15,17 +17,7 @@ afterAll(async () => {
   await env?.close()
 })
 
-function report(srs: string, recipient: string, status = '5.1.1', diagnostic = `smtp; 550 5.1.1 <${recipient}>: user unknown`, filler = '') {
-  return [
-    'From: Mail Delivery System <MAILER-DAEMON@mailbox.example>', `To: ${srs}`, 'Subject: Undelivered Mail Returned to Sender',
-    'MIME-Version: 1.0', 'Content-Type: multipart/report; report-type=delivery-status;\r\n boundary="b0und"', '',
-    '--b0und', 'Content-Type: text/plain', '', `Your message could not be delivered.${filler}`, '',
-    '--b0und', 'Content-Type: message/delivery-status', '',
-    'Reporting-MTA: dns; mx.mailbox.example', '',
-    `Final-Recipient: rfc822; ${recipient}`, 'Action: failed', `Status: ${status}`, `Diagnostic-Code: ${diagnostic}`, '',
-    '--b0und', 'Content-Type: text/rfc822-headers', '', 'Subject: the forwarded message', '', '--b0und--', '',
-  ].join('\r\n')
-}
+const report = deliveryReport
 
 async function forwardedOnce(target: string) {
   const api = new ApiClient(env.app())
@@ -52,6 +44,24 @@ describe('delivery reports at the SRS address', () => {
     expect(await state(f.userId, target)).toMatchObject({ consecutive: 1, disabledAt: null })
     for (let i = 0; i < 4; i++) await sendReport(f.srs, report(f.srs, target.toUpperCase()))
     await expect.poll(() => state(f.userId, target), { timeout: 20_000 }).toMatchObject({ consecutive: 5, disabledAt: expect.any(Date) })
+  }, 60_000)
+
+  it('finds the alias a report names among more than 1,000 aliases forwarding to one target', async () => {
+    const target = `many-${crypto.randomUUID().slice(0, 6)}@mailbox.example`
+    const f = await forwardedOnce(target)
+    // 1,100 more aliases of the owner forwarding to the same target, then one more that forwards
+    await env.db.sql`
+      insert into aliases (user_id, alias, domain, forward_to)
+      select ${f.userId}, 'bulk' || n || ${crypto.randomUUID().slice(0, 6)}, 'veilmail.test', ${target} from generate_series(1, 1100) n`
+    const [last] = await env.db.sql<{ id: string; alias: string }[]>`
+      insert into aliases (user_id, alias, domain, forward_to) values (${f.userId}, ${`last${crypto.randomUUID().slice(0, 8)}`}, 'veilmail.test', ${target}) returning id, alias`
+    expect((await env.db.sql`select count(*)::int as n from aliases where user_id = ${f.userId}`)[0].n).toBe(1102)
+    await env.send({ to: `${last.alias}@veilmail.test`, subject: 'From the last alias' })
+    const forwarded = await waitFor(env.relay, 'message', () => env.relay.messages.find((m) => m.to.includes(target) && m.raw.toString().includes('From the last alias')))
+    expect(forwarded.from).toMatch(/^SRS0=/)
+    await sendReport(forwarded.from, report(forwarded.from, target))
+    await expect.poll(() => rows(last.id), { timeout: 20_000 }).toEqual([{ target, code: 550, reason: `550 5.1.1 <${target}>: user unknown` }])
+    expect(await rows(f.aliasId)).toEqual([])
   }, 60_000)
 
   it('believes a report only for the target its signed address names: forged, other recipients, 4.x.x, non-reports and oversized ones record nothing', async () => {

@@ -115,8 +115,8 @@ export interface ForwardTargetView {
 
 /** "Send a test mail" to a forward target (issue 30), as the browser polls it. */
 export interface TargetTestMailView {
-  /** sending: queued or with the delivery process; taken: the relay took it, the target's stop lifted; refused: a 5xx (code); failed: no answer now */
-  status: 'sending' | 'taken' | 'refused' | 'failed'
+  /** sending: queued or with the delivery process; queued: no delivery process took it within 20 s (it may not be running; polling stops); taken: the relay took it, the target's stop lifted; refused: a 5xx (code), also from a later delivery report; failed: no answer now */
+  status: 'sending' | 'queued' | 'taken' | 'refused' | 'failed'
   message: string
   /** the server's code when refused */
   code: number | null

@@ -91,7 +91,7 @@ export const ROUTE_DESCRIPTIONS: Record<string, RouteDescription> = {
   'POST /api/forward-targets/resend': { tag: 'aliases', summary: 'Mail the confirmation link to an unconfirmed forward target again', signedIn: true },
   'POST /api/forward-targets/enable': { tag: 'aliases', summary: 'Forward to a target stopped for its hard bounces again (its held forwards leave)', signedIn: true },
   'POST /api/forward-targets/test': { tag: 'aliases', summary: 'Queue a test mail to a confirmed target for the delivery process; taken by its server, a stop for its bounces is lifted (poll statusUrl)', signedIn: true },
-  'GET /api/forward-targets/test/{testMailId}': { tag: 'aliases', summary: "A queued test mail's outcome: sending, taken (the stop lifted), refused (code and reason) or failed (relay away)", signedIn: true },
+  'GET /api/forward-targets/test/{testMailId}': { tag: 'aliases', summary: "A queued test mail's outcome: sending, queued (no delivery process took it within 20 s), taken (the stop lifted), refused (code and reason) or failed (relay away)", signedIn: true },
   'GET /api/bounces': { tag: 'aliases', summary: 'Bounce notices not yet dismissed (alias, target, code, reason) and the bounces in a row that stop a target', signedIn: true },
   'PUT /api/bounces': { tag: 'aliases', summary: 'Set how many hard bounces in a row stop forwards to a target (1 to 100, 5 by default)', signedIn: true },
   'DELETE /api/bounces/{noticeId}': { tag: 'aliases', summary: 'Dismiss a bounce notice', signedIn: true },

@@ -3,13 +3,16 @@
 // the real route lifts it), the daily notice lists alias, target, code and reason until dismissed,
 // Send a test mail says "Sending..." until the real delivery worker (started late, so the wait is
 // seen) has the relay stand-in's answer: refused with its code and reason, then taken (the stop
-// lifted), and the threshold is saved. The bounce rows are seeded as the delivery worker writes
+// lifted), and the threshold is saved. With no delivery process at all, Send a test mail stops
+// polling once the server says the mail is still queued, and says the process may not be running. The bounce rows are seeded as the delivery worker writes
 // them (its own tests, workers/delivery/bounces.test.ts, make them through the MX, delivery and relay).
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { browserAvailable, SCREENSHOTS } from '../../scripts/testing/browser.ts'
 import { onePageSuite } from '../../scripts/testing/browser-suite.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
+import { QUEUED_AFTER_MS } from '../../api/aliases/target-test-mail.ts'
+import { cancelEmailJob } from '../../db/email-jobs.ts'
 import { startDeliveryWorker } from '../../workers/delivery/delivery-worker.ts'
 
 const run = browserAvailable()
@@ -66,6 +69,24 @@ describe.skipIf(!run)('bounces on the dashboard', () => {
     await expect.poll(() => notice.count()).toBe(0)
     expect((await suite.db.sql`select closed_at from bounce_notices where user_id = ${user.id} and closed_at is null`)).toHaveLength(0)
   })
+
+  it('Send a test mail that no delivery process takes stops polling and says it is still queued', async () => {
+    const [user] = await suite.db.sql`select user_id as id from forward_targets where email = ${target}`
+    await suite.db.sql`update target_bounces set consecutive = 5, disabled_at = now() where user_id = ${user.id} and email = ${target}`
+    await suite.page.reload()
+    await suite.page.getByTestId('target-stopped').waitFor()
+    await suite.page.getByRole('button', { name: 'Send a test mail' }).click()
+    await suite.page.getByRole('button', { name: 'Sending...' }).waitFor()
+    const queued = suite.page.getByTestId('toast').filter({ has: suite.page.getByText('Test Mail Still Queued', { exact: true }) })
+    await queued.waitFor({ timeout: QUEUED_AFTER_MS + 20_000 })
+    expect(await queued.innerText()).toContain(`The test mail to ${target} is still queued: the delivery process may not be running.`)
+    // the button is back (Sending... for ever before)
+    await suite.page.getByRole('button', { name: 'Send a test mail' }).waitFor()
+    await suite.page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard-test-mail-queued-1280.png'), fullPage: true })
+    const [job] = await suite.db.sql<{ id: string }[]>`select id from email_jobs where user_id = ${user.id} and purpose = 'target-test' and status = 'pending'`
+    // the next test starts a delivery process: this one stays out of its way
+    expect(await cancelEmailJob(suite.db.sql, user.id, job.id)).toBe(true)
+  }, QUEUED_AFTER_MS + 60_000)
 
   it('Send a test mail says Sending... until the delivery worker has the answer: refused, then taken', async () => {
     const [user] = await suite.db.sql`select user_id as id from forward_targets where email = ${target}`

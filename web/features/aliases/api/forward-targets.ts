@@ -19,7 +19,7 @@ export const resendTargetConfirmation = (email: string) => apiRequest<{ message:
 /** Issue 30: a test mail to the target, queued for the delivery process; when the relay takes it, a stop for its bounces is lifted. */
 export const sendTargetTestMail = (email: string) => apiRequest<{ jobId: string; statusUrl: string; message: string }>('POST', '/api/forward-targets/test', { email })
 
-/** While a test mail is with the delivery process (one try, seconds): its status every 2 s, then none. */
+/** While a test mail is with the delivery process (one try, seconds): its status every 2 s, then none (also once the server says it is still queued). */
 export const TEST_MAIL_POLL_MS = 2_000
 
 /** The test mail's outcome, polled while it is sending; undefined jobId asks nothing. */

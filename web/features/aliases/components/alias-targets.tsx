@@ -71,7 +71,8 @@ function AwaitingConfirmation({ target }: { target: ForwardTargetView }) {
 /**
  * Issue 30: a target stopped after hard bounces in a row; a test mail it takes, or Re-enable,
  * starts it again. The test mail is queued for the delivery process and polled until the relay
- * took or refused it ("Sending..." meanwhile).
+ * took or refused it ("Sending..." meanwhile), or until the server says it is still queued (no
+ * delivery process took it: it may not be running), when polling stops.
  */
 function StoppedForBounces({ target, userId }: { target: ForwardTargetView; userId: string }) {
   const queryClient = useQueryClient()
@@ -82,7 +83,9 @@ function StoppedForBounces({ target, userId }: { target: ForwardTargetView; user
   const pollFailed = testMail.isError
   useEffect(() => {
     if (!testJobId || (!outcome && !pollFailed)) return
-    if (outcome) {
+    if (outcome?.status === 'queued') {
+      toast({ title: 'Test Mail Still Queued', description: outcome.message })
+    } else if (outcome) {
       const failed = outcome.status !== 'taken'
       toast({ title: failed ? 'Test Mail Refused' : 'Forwarding Resumed', description: outcome.message, variant: failed ? 'destructive' : undefined })
     } else {

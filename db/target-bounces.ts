@@ -48,6 +48,16 @@ export async function markTargetBounced(db: Db, userId: string, email: string, c
       disabled_at = coalesce(b.disabled_at, now())`
 }
 
+/**
+ * The aliases whose owners have `email` as a confirmed target (at most 1,000, newest first): where a
+ * bounce tag of the form issued before tags named their alias may point (Srs.legacyBounceTag).
+ */
+export async function findAliasesForwardingTo(db: Db, email: string): Promise<{ id: string; userId: string }[]> {
+  return db<{ id: string; userId: string }[]>`
+    select a.id, a.user_id from forward_targets f join aliases a on a.user_id = f.user_id
+    where f.email = ${email.toLowerCase()} and f.confirmed_at is not null order by a.created_at desc limit 1000`
+}
+
 export interface BounceTagSubject {
   kind: 'alias' | 'test'
   /** the alias, or the test mail's email job */

@@ -50,6 +50,16 @@ export class Srs {
     return base32(Buffer.from(subjectId.replace(/-/g, '').slice(0, 8), 'hex'), 5) + base32(mac, 5)
   }
 
+  /**
+   * The tag forwards carried before tags named their alias (10 characters of an HMAC of alias and
+   * target): a report to such an address, issued up to MAX_AGE_DAYS before this change, is still
+   * matched by trying the aliases forwarding to the target (reported-bounces.ts). Remove once no
+   * address of that form can still be valid (21 days after the release that brought tagIdRange).
+   */
+  legacyBounceTag(aliasId: string, target: string): string {
+    return base32(createHmac('sha256', this.#key).update(`bounce=${aliasId.toLowerCase()}=${target.toLowerCase()}`).digest(), 10)
+  }
+
   /** The uuids whose first 25 bits a bounce tag names (from, to inclusive, in Postgres's uuid order). */
   static tagIdRange(tag: string): { from: string; to: string } {
     let bits = 0

@@ -8,6 +8,7 @@ import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { deliveryReport } from '../../scripts/testing/delivery-report-mail.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
+import { Srs } from '../mail/srs.ts'
 
 let env: MailEnv
 beforeAll(async () => {
@@ -62,6 +63,22 @@ describe('delivery reports at the SRS address', () => {
     await sendReport(forwarded.from, report(forwarded.from, target))
     await expect.poll(() => rows(last.id), { timeout: 20_000 }).toEqual([{ target, code: 550, reason: `550 5.1.1 <${target}>: user unknown` }])
     expect(await rows(f.aliasId)).toEqual([])
+  }, 60_000)
+
+  it('still matches a report to an address issued before tags named their alias (the all-HMAC tag)', async () => {
+    const target = `old-${crypto.randomUUID().slice(0, 6)}@mailbox.example`
+    const f = await forwardedOnce(target)
+    const srs = new Srs(env.config.secretKey)
+    // the address a forward carried before the change: the same SRS form, its tag the HMAC alone
+    const old = srs.forward('sender@outside.example', 'veilmail.test', Date.now(), srs.legacyBounceTag(f.aliasId, target))
+    expect(old).not.toBe(f.srs)
+    expect((await sendReport(old, report(old, target))).accepted).toEqual([old])
+    await expect.poll(() => rows(f.aliasId), { timeout: 20_000 }).toEqual([{ target, code: 550, reason: `550 5.1.1 <${target}>: user unknown` }])
+    // an old-form tag of another alias names nothing here
+    const other = srs.forward('sender@outside.example', 'veilmail.test', Date.now(), srs.legacyBounceTag(crypto.randomUUID(), target))
+    await sendReport(other, report(other, target))
+    await sendReport(f.srs, report(f.srs, target))
+    await expect.poll(() => rows(f.aliasId).then((r) => r.length), { timeout: 20_000 }).toBe(2)
   }, 60_000)
 
   it('believes a report only for the target its signed address names: forged, other recipients, 4.x.x, non-reports and oversized ones record nothing', async () => {

@@ -10,7 +10,7 @@ import type { PgBoss } from 'pg-boss'
 import type { Sql } from '../../db/client.ts'
 import { insertUndeliveredMessage } from '../../db/undelivered-messages.ts'
 import { markEmailJobFailed } from '../../db/email-jobs.ts'
-import { findBounceTagSubjects, markTargetBounced, type BounceTagSubject } from '../../db/target-bounces.ts'
+import { findAliasesForwardingTo, findBounceTagSubjects, markTargetBounced, type BounceTagSubject } from '../../db/target-bounces.ts'
 import { log } from '../../lib/log.ts'
 import { parseDeliveryReport } from '../mail/delivery-report.ts'
 import { Srs } from '../mail/srs.ts'
@@ -24,6 +24,12 @@ async function subjectOf(deps: { sql: Sql; srs: Srs }, tags: string[], recipient
     const candidates = await findBounceTagSubjects(deps.sql, recipient, Srs.tagIdRange(tag))
     const subject = candidates.find((s) => sameTag(tag, deps.srs.bounceTag(s.id, recipient, s.kind)))
     if (subject) return subject
+  }
+  // an address issued before tags named their alias (Srs.legacyBounceTag): its aliases tried in turn
+  const aliases = await findAliasesForwardingTo(deps.sql, recipient)
+  for (const tag of tags) {
+    const alias = aliases.find((a) => sameTag(tag, deps.srs.legacyBounceTag(a.id, recipient)))
+    if (alias) return { kind: 'alias', ...alias }
   }
   return undefined
 }

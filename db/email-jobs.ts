@@ -1,6 +1,7 @@
 // email_jobs: the outgoing queue's rows. Status changes are single guarded updates, so a
 // cancel and a worker's claim can never both win.
 import type { Db } from './client.ts'
+import type { RefusedRecipient } from '../lib/outbound-transport.ts'
 
 export type EmailJobStatus = 'pending' | 'sending' | 'retrying' | 'sent' | 'failed' | 'cancelled'
 
@@ -14,6 +15,10 @@ export interface EmailJobRow {
   recipientEmail: string
   /** every envelope recipient, To then Cc (recipientEmail first; only it for a mail to one) */
   recipients: string[]
+  /** the envelope of the next attempt when a server deferred some (RCPT 4xx) while it took the others; null: all of recipients */
+  pendingRecipients: string[] | null
+  /** the recipients refused for good so far, with their replies (null: none) */
+  refusedRecipients: RefusedRecipient[] | null
   content: Buffer | null
   status: EmailJobStatus
   priority: number
@@ -22,6 +27,7 @@ export interface EmailJobRow {
   scheduledAt: Date
   undoUntil: Date
   lastError: string | null
+  /** set once the mail has left, to some of its recipients at least (then `retrying` means: to the pending ones) */
   messageId: string | null
   /** the synced message this mail answers or forwards (marked \Answered or $Forwarded once sent) */
   originalEmailId: string | null
@@ -65,7 +71,7 @@ export async function insertEmailJob(db: Db, j: NewEmailJob): Promise<void> {
       ${j.original?.emailId ?? null}, ${j.original?.action ?? null}, ${j.purpose ?? null})`
 }
 
-const columns = 'id, user_id, alias_id, provider_id, source, recipient_email, coalesce(recipients, array[recipient_email]) as recipients, content, status, priority, max_retries, current_retries, scheduled_at, undo_until, last_error, message_id, original_email_id, original_action, purpose, last_code'
+const columns = 'id, user_id, alias_id, provider_id, source, recipient_email, coalesce(recipients, array[recipient_email]) as recipients, pending_recipients, refused_recipients, content, status, priority, max_retries, current_retries, scheduled_at, undo_until, last_error, message_id, original_email_id, original_action, purpose, last_code'
 
 export async function findEmailJob(db: Db, userId: string, jobId: string): Promise<EmailJobRow | undefined> {
   const [row] = await db<EmailJobRow[]>`select ${db.unsafe(columns)} from email_jobs where id = ${jobId} and user_id = ${userId}`
@@ -83,11 +89,11 @@ export async function getEmailJob(db: Db, jobId: string): Promise<EmailJobRow | 
   return row
 }
 
-/** Cancels a job nobody has started sending; false when it is too late. */
+/** Cancels a job nobody has started sending; false when it is too late (also once some recipients have it). */
 export async function cancelEmailJob(db: Db, userId: string, jobId: string): Promise<boolean> {
   const rows = await db`
     update email_jobs set status = 'cancelled', cancelled_at = now(), content = null, updated_at = now()
-    where id = ${jobId} and user_id = ${userId} and status in ('pending', 'retrying') returning id`
+    where id = ${jobId} and user_id = ${userId} and status in ('pending', 'retrying') and message_id is null returning id`
   return rows.length === 1
 }
 
@@ -145,6 +151,17 @@ export async function noteRefusedRecipients(db: Db, jobId: string, note: string)
   await db`update email_jobs set last_error = ${note}, updated_at = now() where id = ${jobId} and status = 'sent'`
 }
 
+/**
+ * Some recipients have it (`messageId`, null while none has), `pending` were deferred and are
+ * tried again alone, `refused` are refused for good; `note` is the status the sender sees.
+ */
+export async function markRecipientsDeferred(db: Db, jobId: string, d: { messageId: string | null; pending: string[]; refused: RefusedRecipient[]; note: string }): Promise<void> {
+  await db`
+    update email_jobs set status = 'retrying', current_retries = current_retries + 1, message_id = coalesce(message_id, ${d.messageId}),
+      pending_recipients = ${d.pending}::text[], refused_recipients = ${db.json(d.refused as never)}::jsonb, last_error = ${d.note}, updated_at = now()
+    where id = ${jobId} and status = 'sending'`
+}
+
 export async function markEmailJobRetrying(db: Db, jobId: string, lastError: string): Promise<void> {
   await db`update email_jobs set status = 'retrying', current_retries = current_retries + 1, last_error = ${lastError}, updated_at = now() where id = ${jobId} and status = 'sending'`
 }
@@ -154,9 +171,14 @@ export async function markEmailJobFailed(db: Db, jobId: string, lastError: strin
   await db`update email_jobs set status = 'failed', last_error = ${lastError}, last_code = ${code}, processed_at = now(), content = null, updated_at = now() where id = ${jobId}`
 }
 
-/** A job whose queue entry ran out of attempts (e.g. workers died mid-send) ends as failed. */
+/**
+ * A job whose queue entry ran out of attempts (e.g. workers died mid-send) ends as failed; one some
+ * recipients already have ends sent, naming those still pending as not delivered.
+ */
 export async function abandonEmailJob(db: Db, jobId: string): Promise<void> {
-  await db`update email_jobs set status = 'failed', last_error = coalesce(last_error, 'Delivery stopped after repeated interruptions'),
+  await db`update email_jobs set status = case when message_id is null then 'failed' else 'sent' end,
+           last_error = case when message_id is null then coalesce(last_error, 'Delivery stopped after repeated interruptions')
+             else left('Sent, but not delivered to ' || array_to_string(pending_recipients, ', ') || ' (delivery stopped after repeated interruptions)', 1000) end,
            processed_at = now(), content = null, updated_at = now()
            where id = ${jobId} and status in ('pending', 'sending', 'retrying')`
 }

@@ -26,7 +26,12 @@ export interface RefusedRecipient {
   address: string
   /** the server's reply, cleaned for the sender's status view */
   reply: string
+  /** its reply code: 4xx is worth another try later (send-email retries that recipient alone) */
+  code?: number
 }
+
+/** A refusal that will not change by waiting: 5xx, or no code at all. */
+export const refusedForGood = (r: RefusedRecipient) => !(r.code && r.code >= 400 && r.code < 500)
 
 export interface OutboundTransport {
   /** the recipients refused while the others took the message (none, or nothing, when all took it) */
@@ -40,18 +45,37 @@ export class PermanentDeliveryError extends Error {
   readonly responseCode: number | undefined
   /** the relay's reply line, for the sender's own status view (never logged) */
   readonly response: string | undefined
+  /** when the relay refused every recipient: each one with its reply */
+  readonly refused: RefusedRecipient[]
 
-  constructor(responseCode: number | undefined, response?: string) {
+  constructor(responseCode: number | undefined, response?: string, refused: RefusedRecipient[] = []) {
     super(`permanent failure ${responseCode ?? ''}`.trim())
     this.name = 'PermanentDeliveryError'
     this.responseCode = responseCode
     this.response = response
+    this.refused = refused
   }
 }
 
-/** nodemailer's sent-anyway report (its `rejectedErrors`, each with `recipient` and `response`) as refused recipients. */
-export function refusedRecipients(info: { rejectedErrors?: { recipient?: string; response?: string }[] } | undefined): RefusedRecipient[] {
-  return (info?.rejectedErrors ?? []).map((e) => ({ address: e.recipient ?? '', reply: (e.response ?? '').replace(/[\x00-\x1f\x7f]+/g, ' ').trim().slice(0, 200) }))
+type RejectedErrors = { rejectedErrors?: { recipient?: string; response?: string; responseCode?: number }[] }
+
+/** nodemailer's sent-anyway report (its `rejectedErrors`, each with `recipient`, `response` and `responseCode`) as refused recipients. */
+export function refusedRecipients(info: RejectedErrors | undefined): RefusedRecipient[] {
+  return (info?.rejectedErrors ?? []).map((e) => ({
+    address: e.recipient ?? '',
+    reply: (e.response ?? '').replace(/[\x00-\x1f\x7f]+/g, ' ').trim().slice(0, 200),
+    ...(typeof e.responseCode === 'number' ? { code: e.responseCode } : {}),
+  }))
+}
+
+/**
+ * The recipients of a send that failed because the server refused every one of them (nodemailer's
+ * "all recipients were rejected", or a PermanentDeliveryError made of it); none for any other failure.
+ */
+export function everyRecipientRefused(error: unknown): RefusedRecipient[] {
+  if (error instanceof PermanentDeliveryError) return error.refused
+  const e = error as RejectedErrors & { code?: string }
+  return e?.code === 'EENVELOPE' && Array.isArray(e.rejectedErrors) ? refusedRecipients(e) : []
 }
 
 /** What a sent mail's status says of the recipients that refused it: each address with its server's reply. */
@@ -105,7 +129,7 @@ function relayTransport(url: string, maxConnections: number): OutboundTransport 
         // a message that did not go is not read any further: its source (the spool) is let go
         if (!Buffer.isBuffer(raw)) raw.destroy()
         const e = error as { permanent?: boolean; responseCode?: number; response?: string }
-        if (e.permanent) throw new PermanentDeliveryError(e.responseCode, e.response)
+        if (e.permanent) throw new PermanentDeliveryError(e.responseCode, e.response, everyRecipientRefused(error))
         throw error
       }
     },

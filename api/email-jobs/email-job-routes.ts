@@ -21,7 +21,7 @@ function statusView(job: EmailJobRow): EmailJobStatusView {
   return {
     success: true, status: job.status, currentRetries: job.currentRetries, maxRetries: job.maxRetries,
     lastError: job.lastError, messageId: job.messageId,
-    canUndo: (job.status === 'pending' || job.status === 'retrying') && job.undoUntil.getTime() > Date.now(),
+    canUndo: (job.status === 'pending' || job.status === 'retrying') && job.messageId === null && job.undoUntil.getTime() > Date.now(),
   }
 }
 

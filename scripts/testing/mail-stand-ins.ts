@@ -42,6 +42,8 @@ export interface Relay extends EventEmitter {
   rejectRcpt?: number
   /** reply codes for RCPT TO of given (lower-case) recipients only, e.g. a target whose mailbox is gone */
   refuse: Map<string, number>
+  /** every RCPT TO address asked, taken or refused, in order */
+  rcpts: string[]
   /** DATA is answered only once this resolves (to let a test kill a worker mid-send) */
   holdData?: Promise<void>
   close(): Promise<void>
@@ -51,9 +53,11 @@ export async function startRelay(port = 0): Promise<Relay> {
   const relay = new EventEmitter() as Relay
   relay.messages = []
   relay.refuse = new Map()
+  relay.rcpts = []
   const server = new SMTPServer({
     authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], logger: false, disableReverseLookup: true, closeTimeout: 100,
     onRcptTo(address, _session, callback) {
+      relay.rcpts.push(address.address)
       if (relay.rejectRcpt) return callback(Object.assign(new Error('5.1.1 rejected by test relay'), { responseCode: relay.rejectRcpt }))
       const refused = relay.refuse.get(address.address.toLowerCase())
       if (refused) return callback(Object.assign(new Error(`5.1.1 <${address.address}>: mailbox unavailable`), { responseCode: refused }))

@@ -12,7 +12,7 @@ import nodemailer from 'nodemailer'
 import { TLS_CODES } from '../../lib/imap-connect.ts'
 import { BlockedAddressError, resolvePublicAddress, type Lookup } from '../../lib/ssrf-guard.ts'
 import type { SmtpServer } from '../../shared/mailbox-smtp-schemas.ts'
-import { refusedRecipients, type RefusedRecipient } from '../../lib/outbound-transport.ts'
+import { everyRecipientRefused, refusedRecipients, type RefusedRecipient } from '../../lib/outbound-transport.ts'
 
 export type SmtpAuth = { user: string; pass: string } | { user: string; accessToken: string }
 
@@ -32,9 +32,12 @@ export class MailboxSendError extends Error {
   override name = 'MailboxSendError'
   /** will not fix itself by waiting (a refused login, a refused recipient, a forbidden host): no retry */
   readonly permanent: boolean
-  constructor(message: string, permanent: boolean) {
+  /** when the server refused every recipient: each one with its reply */
+  readonly refused: RefusedRecipient[]
+  constructor(message: string, permanent: boolean, refused: RefusedRecipient[] = []) {
     super(message)
     this.permanent = permanent
+    this.refused = refused
   }
 }
 
@@ -116,7 +119,7 @@ export function classifySmtpError(error: unknown, server: SmtpServer): MailboxSe
   }
   if ((code === 'EENVELOPE' || code === 'EMESSAGE' || code === 'EPROTOCOL') && typeof e.responseCode === 'number') {
     const reply = (e.response ?? '').replace(/[\r\n]+/g, ' ').slice(0, 300)
-    return new MailboxSendError(`The SMTP server ${server.host} answered: ${reply}`, e.responseCode >= 500)
+    return new MailboxSendError(`The SMTP server ${server.host} answered: ${reply}`, e.responseCode >= 500, everyRecipientRefused(error))
   }
   if (code === 'ECONNREFUSED' || causeCode === 'ECONNREFUSED') return new MailboxSendError(`The SMTP server refused the connection on port ${server.port}. It will be tried again; check the port and security setting.`, false)
   if (code === 'ETIMEDOUT' || causeCode === 'ETIMEDOUT') return new MailboxSendError('The SMTP server did not answer in time. It will be tried again.', false)

@@ -50,6 +50,19 @@ describe.runIf(run)('sending as a connected mailbox', () => {
     client.json(client.post('/api/email-jobs', { to: 'friend@example.org', subject: 'Hello', body: 'Hi there', fromProviderId: providerId, ...over }))
   const status = async (jobId: string) => (await client.json(client.get(`/api/email-jobs/${jobId}/status`))).body
   const untilStatus = (jobId: string, wanted: string) => expect.poll(async () => (await status(jobId)).status, { timeout: 30_000, interval: 100 }).toBe(wanted)
+  const sentCopies = async (subject: string) => {
+    const imap = await dovecot.client(address)
+    try {
+      const lock = await imap.getMailboxLock('Sent', { readOnly: true })
+      try {
+        return ((await imap.search({ subject })) || []).length
+      } finally {
+        lock.release()
+      }
+    } finally {
+      await imap.logout()
+    }
+  }
   const submitted = (standIn: MailboxSmtpStandIn, subject: string) => waitFor(standIn, 'message', () => standIn.messages.find((m) => m.raw.includes(`Subject: ${subject}`)))
 
   it('is not offered before its SMTP server is set up (a custom account has no preset)', async () => {
@@ -105,6 +118,28 @@ describe.runIf(run)('sending as a connected mailbox', () => {
     } finally {
       smtp.refuse.clear()
     }
+  })
+
+  it('a recipient its server defers (451) while it takes the others gets the same message later, alone, and the Sent folder one copy', async () => {
+    smtp.refuse.set('bob@example.net', 451)
+    const subject = `deferred ${crypto.randomUUID()}`
+    let jobId: string
+    try {
+      jobId = (await compose({ subject, to: 'ann@example.org, bob@example.net', cc: 'carol@example.com' })).body.jobId
+      expect((await submitted(smtp, subject)).to).toEqual(['ann@example.org', 'carol@example.com'])
+      await expect.poll(() => status(jobId), { timeout: 30_000, interval: 100 }).toMatchObject({
+        status: 'retrying', messageId: `<${jobId}@mailbox.test>`,
+        lastError: 'Sent to 2 of 3; retrying bob@example.net (server said 451 5.1.1 <bob@example.net>: no such user)',
+      })
+    } finally {
+      smtp.refuse.clear()
+    }
+    await untilStatus(jobId, 'sent')
+    expect(await status(jobId)).toMatchObject({ lastError: null, messageId: `<${jobId}@mailbox.test>` })
+    const copies = smtp.messages.filter((m) => m.raw.includes(`Subject: ${subject}`))
+    expect(copies.map((m) => m.to)).toEqual([['ann@example.org', 'carol@example.com'], ['bob@example.net']])
+    expect(copies[1].raw.equals(copies[0].raw)).toBe(true) // the same bytes: Message-ID, headers, To/Cc, body
+    expect(await sentCopies(subject)).toBe(1)
   })
 
   it('a refused login fails the job at once with a reason the compose page shows, and sends nothing', async () => {

@@ -3,6 +3,8 @@
 // its own mail), then a copy in its Sent folder (sent-copy.ts). Same claim, undo window, retries
 // and status as every send (send-email.ts); a refused login fails the job at once with a sentence
 // the compose page shows, and the account is left as it is (its IMAP sync is not the SMTP server's).
+// A retry to recipients the server deferred (deferred-recipients.ts) goes to them alone and makes
+// no second Sent copy.
 import type { ClaimedEmailJob } from '../../db/email-jobs.ts'
 import { markEmailJobFailed, markEmailJobRetrying } from '../../db/email-jobs.ts'
 import { getProviderForSync, type ProviderForSync } from '../../db/email-providers.ts'
@@ -15,15 +17,16 @@ import { isOAuth, openSmtpLogin } from '../../lib/mailbox-credentials.ts'
 import { smtpServerOf } from '../../shared/mailbox-smtp-schemas.ts'
 import { firstValue, splitMessage } from '../../lib/raw-message.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
-import type { RefusedRecipient } from '../../lib/outbound-transport.ts'
+import { envelopeOf, everyoneMissed, missedByFailure, partlySent, refusalsOf, type Refusal } from './deferred-recipients.ts'
 import { MailboxSendError, sendThroughMailbox, type SmtpAuth } from './mailbox-smtp.ts'
 import { appendSentCopy, serverKeepsSentCopy } from './sent-copy.ts'
 
 /**
- * The Message-ID it left with and the recipients the server refused while it took the others, or
+ * The Message-ID it left with and the recipients it missed (refused by the server while it took
+ * the others; or, for a mail some already have, every one of this attempt when it failed), or
  * undefined when the job ended (failed, recorded) without sending. Throws to retry.
  */
-export async function sendAsMailbox(deps: DeliveryDeps, job: ClaimedEmailJob, ctx: WorkContext): Promise<{ messageId: string; refused: RefusedRecipient[] } | undefined> {
+export async function sendAsMailbox(deps: DeliveryDeps, job: ClaimedEmailJob, ctx: WorkContext): Promise<{ messageId: string; missed: Refusal[] } | undefined> {
   const { sql, config } = deps
   const provider = job.providerId ? await getProviderForSync(sql, job.providerId) : undefined
   if (!provider || !job.content) return fail(deps, job, 'The sending mailbox was removed')
@@ -32,21 +35,26 @@ export async function sendAsMailbox(deps: DeliveryDeps, job: ClaimedEmailJob, ct
   const content = openEmailJobContent(config.secretKey, job.id, job.content)
   if (content.kind !== 'raw') return fail(deps, job, 'This mail was queued by an older version and cannot be sent as the mailbox')
   const raw = Buffer.from(content.raw, 'base64')
+  const messageId = firstValue(splitMessage(raw).headers, 'message-id') ?? `<${job.id}@${provider.email.split('@').pop()}>`
   const loginDeps = { sql, config, imapCa: deps.mailboxCa }
-  let refused: RefusedRecipient[]
+  const envelope = envelopeOf(job)
+  let missed: Refusal[]
   try {
     const auth = await smtpAuth(loginDeps, provider)
-    refused = await sendThroughMailbox(server, auth, { from: provider.email, to: job.recipients, raw }, { allowPrivate: config.allowPrivateNetworks, timeoutMs: config.sync.imapTimeoutMs, ca: deps.mailboxCa })
+    missed = refusalsOf(await sendThroughMailbox(server, auth, { from: provider.email, to: envelope, raw }, { allowPrivate: config.allowPrivateNetworks, timeoutMs: config.sync.imapTimeoutMs, ca: deps.mailboxCa }))
   } catch (error) {
     const failure = error instanceof MailboxSendError ? error
       : error instanceof ImapConnectError ? new MailboxSendError(error.message, error.credentialsRefused)
         : new MailboxSendError('Sending failed on our side. It will be tried again.', false)
     log.warn('send_email.mailbox_failed', { job: job.id, provider: provider.id, permanent: failure.permanent, attempt: ctx.retryCount })
+    const settled = missedByFailure(job, failure.refused, failure.message, failure.permanent)
+    if (settled) return { messageId, missed: settled }
     if (failure.permanent || ctx.retryCount >= job.maxRetries) return fail(deps, job, failure.message)
     await markEmailJobRetrying(sql, job.id, failure.message)
     throw failure
   }
-  if (!serverKeepsSentCopy(provider)) {
+  // the copy once, when the mail first leaves, not again for a retry to recipients deferred
+  if (!partlySent(job) && missed.length < envelope.length && !serverKeepsSentCopy(provider)) {
     try {
       await appendSentCopy(loginDeps, provider, raw)
     } catch (error) {
@@ -54,7 +62,7 @@ export async function sendAsMailbox(deps: DeliveryDeps, job: ClaimedEmailJob, ct
       log.warn('send_email.sent_copy_failed', { job: job.id, provider: provider.id, error: (error as Error)?.name })
     }
   }
-  return { messageId: firstValue(splitMessage(raw).headers, 'message-id') ?? `<${job.id}@${provider.email.split('@').pop()}>`, refused }
+  return { messageId, missed }
 }
 
 /** Its own SMTP login, else its IMAP one (an Outlook account's token renewed first when it runs out soon). */
@@ -67,7 +75,9 @@ async function smtpAuth(deps: Parameters<typeof currentCredentials>[0], provider
   return isOAuth(creds) ? { user: creds.email, accessToken: creds.accessToken } : { user: creds.email, pass: creds.password }
 }
 
-async function fail(deps: DeliveryDeps, job: ClaimedEmailJob, reason: string): Promise<undefined> {
+/** Failed; a mail some recipients already have ends sent instead (send-email names the others with `reason`). */
+async function fail(deps: DeliveryDeps, job: ClaimedEmailJob, reason: string): Promise<{ messageId: string; missed: Refusal[] } | undefined> {
+  if (partlySent(job)) return { messageId: job.messageId!, missed: everyoneMissed(job, reason, false) }
   await markEmailJobFailed(deps.sql, job.id, reason)
   return undefined
 }

@@ -2,7 +2,8 @@
 // service's own mail: no-reply on the first mail domain), with a Message-ID on that domain,
 // DKIM-signed for it; a job sent as a connected mailbox goes through that account's own SMTP
 // server instead (send-as-mailbox.ts). A 5xx fails the job at once; anything else
-// is retried with backoff until maxRetries. The row's status follows every step, and the claim
+// is retried with backoff until maxRetries. A recipient deferred (4xx) while others took the mail
+// is retried alone, as the same message (deferred-recipients.ts). The row's status follows every step, and the claim
 // (pending|retrying → sending) makes a duplicated or retried job send at most once. Claims and
 // "sent" marks of jobs running side by side go to Postgres together (lib/coalesce.ts).
 import { claimEmailJobs, noteRefusedRecipients, markEmailJobFailed, markEmailJobRetrying, markEmailJobsSent, reclaimEmailJob, type ClaimedEmailJob, type EmailJobRow } from '../../db/email-jobs.ts'
@@ -14,7 +15,8 @@ import { coalesce } from '../../lib/coalesce.ts'
 import { composeMessage } from '../../lib/compose-message.ts'
 import { openEmailJobContent, type EmailJobContent } from '../../lib/email-job-content.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
-import { PermanentDeliveryError, refusalNote, relayReason, type RefusedRecipient } from '../../lib/outbound-transport.ts'
+import { everyRecipientRefused, PermanentDeliveryError, relayReason, type RefusedRecipient } from '../../lib/outbound-transport.ts'
+import { envelopeOf, everyoneMissed, missedByFailure, partlySent, RecipientsDeferred, refusalsOf, settleRecipients, type Refusal } from './deferred-recipients.ts'
 import type { Payload, queues, WorkContext } from '../../db/queues.ts'
 import { firstValue, splitMessage } from '../../lib/raw-message.ts'
 import { isRelayUnreachable } from './relay-watch.ts'
@@ -46,11 +48,13 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
   if (job.providerId) {
     const sent = await sendAsMailbox(deps, job, ctx)
     if (!sent) return
-    return markSent(sql, writes, job, sent.messageId, sent.refused)
+    return markSent(sql, writes, job, ctx, sent.messageId, sent.missed)
   }
+  // a mail some recipients already have ends sent, naming the others, not failed
+  const giveUp = (reason: string) => (partlySent(job) ? markSent(sql, writes, job, ctx, job.messageId!, everyoneMissed(job, reason, false)) : markEmailJobFailed(sql, job.id, reason))
   const sender = senderOf(job, config.mailDomains[0])
-  if (!sender || !job.content) return markEmailJobFailed(sql, job.id, 'The sending alias no longer exists')
-  if (job.source !== 'system' && !job.aliasCanSend) return markEmailJobFailed(sql, job.id, 'The sending alias is paused')
+  if (!sender || !job.content) return giveUp('The sending alias no longer exists')
+  if (job.source !== 'system' && !job.aliasCanSend) return giveUp('The sending alias is paused')
 
   const { domain, from } = sender
   const content = openEmailJobContent(config.secretKey, job.id, job.content)
@@ -58,23 +62,36 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
   const messageId = firstValue(splitMessage(raw).headers, 'message-id') ?? `<${job.id}@${domain}>`
   let refused: RefusedRecipient[] | void
   try {
-    refused = await deps.transport.send({ id: `job-${job.id}`, from: envelopeSender(deps, job, from, domain), to: job.recipients, raw: await deps.dkim.sign(raw, domain) })
+    refused = await deps.transport.send({ id: `job-${job.id}`, from: envelopeSender(deps, job, from, domain), to: envelopeOf(job), raw: await deps.dkim.sign(raw, domain) })
   } catch (error) {
     const reply = replyText(error)
+    const permanent = error instanceof PermanentDeliveryError
+    const missed = missedByFailure(job, everyRecipientRefused(error), permanent ? relayReason(error) : reply, permanent)
+    if (missed) return markSent(sql, writes, job, ctx, messageId, missed)
     if (error instanceof PermanentDeliveryError) return markEmailJobFailed(sql, job.id, relayReason(error), error.responseCode ?? null)
     if (ctx.retryCount >= job.maxRetries) return markEmailJobFailed(sql, job.id, reply)
     await markEmailJobRetrying(sql, job.id, reply)
     throw error
   }
   if (job.purpose === 'target-test') return writes.markTargetTest(job, messageId)
-  await markSent(sql, writes, job, messageId, refused)
+  await markSent(sql, writes, job, ctx, messageId, refusalsOf(refused ?? []))
 }
 
-/** Sent (to everyone, or to those who took it: the status names the refused ones), and its original marked. */
-async function markSent(sql: Sql, writes: Writes, job: ClaimedEmailJob, messageId: string, refused: readonly RefusedRecipient[] | void): Promise<void> {
-  await writes.markSent({ id: job.id, messageId })
-  if (refused?.length) await noteRefusedRecipients(sql, job.id, refusalNote(refused))
-  await writes.markOriginal(job)
+/**
+ * Sent to everyone, or to those who took it (deferred-recipients.ts: the ones deferred are tried
+ * again, throwing RecipientsDeferred for the queue's retry; the status names the others), and its
+ * original marked once, when the mail first left.
+ */
+async function markSent(sql: Sql, writes: Writes, job: ClaimedEmailJob, ctx: WorkContext, messageId: string, missed: readonly Refusal[]): Promise<void> {
+  const { firstDelivery, outcome } = missed.length || partlySent(job)
+    ? await settleRecipients(sql, job, ctx, messageId, missed)
+    : { firstDelivery: true, outcome: { status: 'sent', note: null } as const }
+  if (outcome.status === 'sent') {
+    await writes.markSent({ id: job.id, messageId })
+    if (outcome.note) await noteRefusedRecipients(sql, job.id, outcome.note)
+  }
+  if (firstDelivery) await writes.markOriginal(job)
+  if (outcome.status === 'retrying') throw new RecipientsDeferred()
 }
 
 /**

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
+import { abandonEmailJob } from '../../db/email-jobs.ts'
 import { insertEmailProvider } from '../../db/email-providers.ts'
 import { upsertReverseAliases } from '../../db/reverse-aliases.ts'
 import { sealCredentials } from '../../lib/mailbox-credentials.ts'
@@ -88,6 +89,78 @@ describe('a mail to several people', () => {
       expect(message.to).toEqual(['ann@example.org', 'carol@example.com'])
       await expect.poll(async () => (await s.api.json(s.api.get(`/api/email-jobs/${body.jobId}/status`))).body, { timeout: 20_000 })
         .toMatchObject({ status: 'sent', lastError: 'Sent, but not delivered to nobody@example.org (550 5.1.1 <nobody@example.org>: mailbox unavailable)' })
+    } finally {
+      env.relay.refuse.clear()
+    }
+  })
+
+  it('a recipient deferred (451) while the others took it gets the same message later, alone, once; the status says who is still tried, then sent', async () => {
+    const s = await sender()
+    const subject = `deferred one ${crypto.randomUUID()}`
+    env.relay.refuse.set('bob@example.net', 451)
+    const status = async (jobId: string) => (await s.api.json(s.api.get(`/api/email-jobs/${jobId}/status`))).body
+    let jobId: string
+    try {
+      jobId = (await s.compose({ subject, to: 'ann@example.org, bob@example.net', cc: 'carol@example.com, dan@example.edu' })).body.jobId
+      expect((await relayed(subject)).to).toEqual(['ann@example.org', 'carol@example.com', 'dan@example.edu'])
+      await expect.poll(() => status(jobId), { timeout: 20_000 }).toMatchObject({
+        status: 'retrying', messageId: `<${jobId}@veilmail.test>`, canUndo: false,
+        lastError: 'Sent to 3 of 4; retrying bob@example.net (server said 451 5.1.1 <bob@example.net>: mailbox unavailable)',
+      })
+      // too late to cancel: three people have it
+      expect((await s.api.json(s.api.post(`/api/email-jobs/${jobId}/cancel`))).body.success).toBe(false)
+    } finally {
+      env.relay.refuse.clear()
+    }
+    await expect.poll(() => status(jobId), { timeout: 30_000 }).toMatchObject({ status: 'sent', lastError: null, messageId: `<${jobId}@veilmail.test>` })
+    const copies = env.relay.messages.filter((m) => m.raw.includes(`Subject: ${subject}`))
+    expect(copies.map((m) => m.to)).toEqual([['ann@example.org', 'carol@example.com', 'dan@example.edu'], ['bob@example.net']])
+    const [first, retry] = await Promise.all(copies.map((m) => simpleParser(m.raw)))
+    // the same message: Message-ID, date, To/Cc as written, body
+    for (const field of ['messageId', 'date', 'subject', 'text'] as const) expect(retry[field]).toEqual(first[field])
+    expect(addresses(retry.to)).toEqual(['ann@example.org', 'bob@example.net'])
+    expect(addresses(retry.cc)).toEqual(['carol@example.com', 'dan@example.edu'])
+    expect(retry.from?.text).toBe(s.address)
+    // the retry counted no recipient a second time
+    expect(await counted(s.userId, 'recipients-hour')).toBe(4)
+    expect(await counted(s.userId, 'recipients-day')).toBe(4)
+  })
+
+  it('a recipient that stays deferred is tried until the retries run out, then named as not delivered; a 550 one is never tried again', async () => {
+    const s = await sender()
+    const subject = `stays deferred ${crypto.randomUUID()}`
+    env.relay.refuse.set('late@example.net', 451).set('gone@example.org', 550)
+    const status = async (jobId: string) => (await s.api.json(s.api.get(`/api/email-jobs/${jobId}/status`))).body
+    try {
+      const { body } = await s.compose({ subject, to: 'ann@example.org, late@example.net', cc: 'gone@example.org' })
+      await expect.poll(() => status(body.jobId), { timeout: 20_000 }).toMatchObject({
+        status: 'retrying',
+        lastError: 'Sent to 1 of 3; retrying late@example.net (server said 451 5.1.1 <late@example.net>: mailbox unavailable); not delivered to gone@example.org (550 5.1.1 <gone@example.org>: mailbox unavailable)',
+      })
+      await expect.poll(() => status(body.jobId), { timeout: 60_000, interval: 500 }).toMatchObject({
+        status: 'sent', currentRetries: 5, messageId: `<${body.jobId}@veilmail.test>`,
+        lastError: 'Sent, but not delivered to gone@example.org (550 5.1.1 <gone@example.org>: mailbox unavailable); late@example.net (451 5.1.1 <late@example.net>: mailbox unavailable)',
+      })
+    } finally {
+      env.relay.refuse.clear()
+    }
+    expect(env.relay.messages.filter((m) => m.raw.includes(`Subject: ${subject}`)).map((m) => m.to)).toEqual([['ann@example.org']])
+    // asked for once and for each of the five retries; the 550 one once
+    expect(env.relay.rcpts.filter((a) => a === 'late@example.net')).toHaveLength(6)
+    expect(env.relay.rcpts.filter((a) => a === 'gone@example.org')).toHaveLength(1)
+  }, 90_000)
+
+  it('a mail some recipients have, whose queue entry runs out of attempts (workers died), ends sent naming the pending ones, not failed', async () => {
+    const s = await sender()
+    const subject = `abandoned ${crypto.randomUUID()}`
+    env.relay.refuse.set('held@example.net', 451)
+    try {
+      const { body } = await s.compose({ subject, to: 'ann@example.org, held@example.net' })
+      await expect.poll(async () => (await s.api.json(s.api.get(`/api/email-jobs/${body.jobId}/status`))).body.status, { timeout: 20_000 }).toBe('retrying')
+      await abandonEmailJob(env.db.sql, body.jobId) // what the dead-letter consumer does
+      expect((await s.api.json(s.api.get(`/api/email-jobs/${body.jobId}/status`))).body).toMatchObject({
+        status: 'sent', messageId: `<${body.jobId}@veilmail.test>`, lastError: 'Sent, but not delivered to held@example.net (delivery stopped after repeated interruptions)',
+      })
     } finally {
       env.relay.refuse.clear()
     }

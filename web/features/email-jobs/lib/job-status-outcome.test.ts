@@ -39,6 +39,13 @@ describe('jobStatusOutcome', () => {
     expect(jobStatusOutcome(status({ status: s }), 0)).toEqual({ done: false, retriesSeen: 0 })
   })
 
+  it('says a mail retried for some recipients has left for the others, once per retry', () => {
+    const note = 'Sent to 3 of 4; retrying bob@example.net (server said 451 4.2.1 try later)'
+    const partly = status({ status: 'retrying', currentRetries: 1, messageId: '<a@b>', lastError: note })
+    expect(jobStatusOutcome(partly, 0)).toEqual({ done: false, retriesSeen: 1, toast: { title: 'Sent to some recipients', description: note } })
+    expect(jobStatusOutcome(partly, 1).toast).toBeUndefined()
+  })
+
   it('announces each new retry once, with the previous error or "Authentication failed"', () => {
     const first = jobStatusOutcome(status({ status: 'retrying', currentRetries: 1, lastError: '421 try later' }), 0)
     expect(first).toEqual({

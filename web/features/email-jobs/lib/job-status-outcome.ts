@@ -7,6 +7,12 @@ export const SENT_TOAST: ToastInput = { title: 'Email sent successfully', descri
 /** Sent, but some recipients' servers refused it: the status's lastError names them with their replies. */
 export const partlySentToast = (lastError: string): ToastInput => ({ title: 'Not delivered to every recipient', description: lastError, variant: 'destructive' })
 
+/**
+ * Still retrying, but it has left for some recipients (it has its messageId): lastError says to how
+ * many, and who is still tried with their server's reply.
+ */
+export const partlyRetryingToast = (lastError: string | null): ToastInput => ({ title: 'Sent to some recipients', description: lastError ?? 'Retrying the others.' })
+
 export interface JobStatusOutcome {
   /** Stop tracking the job. */
   done: boolean
@@ -44,7 +50,9 @@ export function jobStatusOutcome(status: EmailJobStatus, retriesSeen: number): J
     case 'cancelled':
       return { done: true, retriesSeen }
     default: // pending, sending, retrying or a status this page does not know yet: keep polling
-      if (status.currentRetries > retriesSeen) return { done: false, toast: retryToast(status), retriesSeen: status.currentRetries }
+      if (status.currentRetries > retriesSeen) {
+        return { done: false, toast: status.messageId ? partlyRetryingToast(status.lastError) : retryToast(status), retriesSeen: status.currentRetries }
+      }
       return { done: false, retriesSeen }
   }
 }

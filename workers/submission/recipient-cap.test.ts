@@ -4,34 +4,22 @@
 // real database.
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient } from '../../scripts/testing/api-client.ts'
-import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
+import type { MailEnv } from '../../scripts/testing/mail-env.ts'
 import { RawSmtp } from '../../scripts/testing/raw-smtp.ts'
-import { createSubmissionServers, MAX_SUBMISSION_RECIPIENTS, type SubmissionServers } from './submission-server.ts'
+import { createSubmissionEnv, smtpSender, type SubmissionEnv } from '../../scripts/testing/submission-env.ts'
+import { MAX_SUBMISSION_RECIPIENTS } from './submission-server.ts'
 
+let world: SubmissionEnv
 let env: MailEnv
-let servers: SubmissionServers
 let ports: { starttls: number; tls: number }
 
 beforeAll(async () => {
-  env = await createMailEnv({ worker: false, env: { RATE_LIMITS: 'recipients-hour=100000/3600,recipients-day=100000/86400,smtp-send-credential=1000/3600' } })
-  servers = createSubmissionServers({ sql: env.db.sql, boss: env.boss, config: env.config })
-  ports = await servers.listen({ starttls: 0, tls: 0 }, '127.0.0.1')
+  world = await createSubmissionEnv({ RATE_LIMITS: 'recipients-hour=100000/3600,recipients-day=100000/86400,smtp-send-credential=1000/3600' })
+  ;({ env, ports } = world)
 }, 60_000)
-afterAll(async () => {
-  await servers.close()
-  await env.close()
-})
+afterAll(() => world.close())
 
-/** A user with an alias that has SMTP credentials. */
-async function sender() {
-  const api = new ApiClient(env.app())
-  const { user } = await api.register()
-  const name = `cap-${crypto.randomUUID().slice(0, 8)}`
-  const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: name, domain: 'veilmail.test', forwardTo: 'me@example.com' }))).body.alias
-  const credential = (await api.json(api.post('/api/smtp-credentials', { aliasId: alias.id }))).body.credential
-  return { userId: user.id as string, address: `${name}@veilmail.test`, password: credential.password as string }
-}
+const sender = () => smtpSender(env, 'cap')
 
 const people = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}@example.org`)
 const queuedTo = async (userId: string) =>
@@ -54,9 +42,9 @@ describe('recipients per message', () => {
       for (const e of info.rejectedErrors ?? []) expect(e).toMatchObject({ responseCode: 452, response: TOO_MANY })
       expect(info.response).toMatch(/^250 2\.0\.0 Queued as/)
     }
-    expect(await queuedTo(s.userId)).toEqual(lists.flatMap((l) => l.slice(0, 100)).sort())
+    expect(await queuedTo(s.user.id)).toEqual(lists.flatMap((l) => l.slice(0, 100)).sort())
     // only the recipients taken count against the sending limits
-    expect(await counted(s.userId)).toBe(300)
+    expect(await counted(s.user.id)).toBe(300)
   })
 
   it('raw SMTP: the 101st RCPT gets 452 4.5.3, one already taken is taken again, DATA sends to the 100, and the next message starts afresh', async () => {
@@ -85,6 +73,6 @@ describe('recipients per message', () => {
       await client.command('QUIT')
       client.close()
     }))
-    expect(await queuedTo(s.userId)).toEqual(sessions.flatMap(({ to }) => to.slice(0, 100)).sort())
+    expect(await queuedTo(s.user.id)).toEqual(sessions.flatMap(({ to }) => to.slice(0, 100)).sort())
   })
 })

@@ -4,32 +4,20 @@
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '../../scripts/testing/api-client.ts'
-import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
-import { createSubmissionServers, type SubmissionServers } from './submission-server.ts'
+import type { MailEnv } from '../../scripts/testing/mail-env.ts'
+import { createSubmissionEnv, smtpSender, type SubmissionEnv } from '../../scripts/testing/submission-env.ts'
 
+let world: SubmissionEnv
 let env: MailEnv
-let servers: SubmissionServers
 let ports: { starttls: number; tls: number }
 
 beforeAll(async () => {
-  env = await createMailEnv({ worker: false, env: { RATE_LIMITS: 'recipients-hour=5/3600,recipients-day=7/86400' } })
-  servers = createSubmissionServers({ sql: env.db.sql, boss: env.boss, config: env.config })
-  ports = await servers.listen({ starttls: 0, tls: 0 }, '127.0.0.1')
+  world = await createSubmissionEnv({ RATE_LIMITS: 'recipients-hour=5/3600,recipients-day=7/86400' })
+  ;({ env, ports } = world)
 }, 60_000)
-afterAll(async () => {
-  await servers.close()
-  await env.close()
-})
+afterAll(() => world.close())
 
-/** A verified user with an alias that has SMTP credentials. */
-async function sender() {
-  const api = new ApiClient(env.app())
-  const { user } = await api.register()
-  const name = `limit-${crypto.randomUUID().slice(0, 8)}`
-  const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: name, domain: 'veilmail.test', forwardTo: 'me@example.com' }))).body.alias
-  const credential = (await api.json(api.post('/api/smtp-credentials', { aliasId: alias.id }))).body.credential
-  return { api, user, aliasId: alias.id as string, address: `${name}@veilmail.test`, password: credential.password as string }
-}
+const sender = () => smtpSender(env, 'limit')
 
 const compose = (api: ApiClient, aliasId: string, i: number) =>
   api.json(api.post('/api/email-jobs', { to: `friend${i}@example.org`, subject: `s${i}`, body: 'b', fromAliasId: aliasId }))

@@ -258,4 +258,26 @@ describe.skipIf(!run)('compose in the browser', () => {
     }
     expect(env.relay.messages.some((m) => m.to.includes(to))).toBe(false)
   }, 50_000)
+
+  it('says a mail to two has left for one while the other\'s server deferred it, then that it reached both', async () => {
+    const first = `first.${suffix}@example.com`
+    const late = `late.${suffix}@example.com`
+    env.relay.refuse.set(late, 451)
+    try {
+      await fillMessage(page, `${first}, ${late}`, 'Deferred for one', 'Hello both.')
+      await form(page).getByRole('button', { name: 'Send Email' }).click()
+      expect((await relayed(first)).subject).toBe('Deferred for one')
+      const partly = toast(page, 'Sent to some recipients')
+      await partly.waitFor({ timeout: 16_000 })
+      expect(await partly.innerText()).toContain(`Sent to 1 of 2; retrying ${late} (server said 451 5.1.1 <${late}>: mailbox unavailable)`)
+      await screenshot(page, 'compose-partly-sent.png')
+    } finally {
+      env.relay.refuse.clear()
+    }
+    // the deferred one's server takes it now: let the worker try at once instead of after its backoff
+    await env.db.sql`update pgboss.job set start_after = now() where name = 'send-email' and state = 'retry'`
+    await expect.poll(() => jobStatus(first), { timeout: 16_000 }).toBe('sent')
+    await toast(page, 'Email sent successfully').waitFor({ timeout: 16_000 })
+    expect(env.relay.messages.filter((m) => m.raw.includes('Subject: Deferred for one')).map((m) => m.to)).toEqual([[first], [late]])
+  }, 50_000)
 })

@@ -2,7 +2,7 @@
 // message it takes, and the messages it does not take left to mailparser.
 import { describe, expect, it } from 'vitest'
 import { sampleMail } from '../../scripts/testing/sample-mail.ts'
-import { parseMessage, parsePlainText, parseWhole, previewOf, readAsciiHeaders, type ParsedMessage } from './received-mail.ts'
+import { parseMessage, parsePlainText, parseWhole, previewOf, readAsciiHeaders, withoutCrBeforeLf, type ParsedMessage } from './received-mail.ts'
 import { cleanParsedMessage } from './stored-text.ts'
 
 const CRLF = '\r\n'
@@ -64,6 +64,21 @@ describe('Reply-To', () => {
     expect((await parseWhole(ascii)).replyTo).toBe('list@lists.example, help@sender.example')
     expect((await parseWhole(Buffer.from(`${head}Reply-To: =?UTF-8?Q?Ren=C3=A9e?= <renee.replies@sender.example>${CRLF}${CRLF}x${CRLF}`))).replyTo).toBe('renee.replies@sender.example')
     expect((await parseWhole(Buffer.from(`${head}${CRLF}x${CRLF}`))).replyTo).toBe('')
+  })
+})
+
+describe('line ends of a plain body', () => {
+  it('are what decoding and replacing CRLF gives, for broken UTF-8, lone and doubled CRs and any byte', () => {
+    const asBefore = (b: Buffer) => b.toString('utf8').replace(/\r?\n/g, '\n')
+    const bodies = [
+      [0xe2, 0x0d, 0x0a, 0x41], [0xf0, 0x9f, 0x0d, 0x0a], [0xe2, 0x82, 0x0d], [0x0d, 0x0d, 0x0a, 0x0a, 0x0d], [0x0d], [0x0a], [],
+      [...Buffer.from('Grüße\r\nzwei\rdrei\n\r\n')], [0xc3, 0x0d, 0x0a, 0xa9, 0x0d, 0x0a], [0xed, 0xa0, 0x80, 0x0d, 0x0a],
+    ].map((bytes) => Buffer.from(bytes))
+    // every pair and triple of the bytes that matter, and random bytes
+    const parts = [0x0d, 0x0a, 0x41, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xff, 0x00]
+    for (const a of parts) for (const b of parts) for (const c of parts) bodies.push(Buffer.from([a, b, c]))
+    for (let i = 0; i < 200; i++) bodies.push(Buffer.from(Array.from({ length: 64 }, () => parts[Math.floor(Math.random() * parts.length)])))
+    for (const body of bodies) expect(withoutCrBeforeLf(body).toString('utf8'), body.toString('hex')).toBe(asBefore(body))
   })
 })
 

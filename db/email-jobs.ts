@@ -177,7 +177,8 @@ export async function markEmailJobFailed(db: Db, jobId: string, lastError: strin
  */
 export async function abandonEmailJob(db: Db, jobId: string): Promise<void> {
   await db`update email_jobs set status = case when message_id is null then 'failed' else 'sent' end,
-           last_error = case when message_id is null then coalesce(last_error, 'Delivery stopped after repeated interruptions')
+           last_error = case when message_id is null and pending_recipients is null then coalesce(last_error, 'Delivery stopped after repeated interruptions')
+             when message_id is null then 'Delivery stopped after repeated interruptions'
              else left('Sent, but not delivered to ' || array_to_string(pending_recipients, ', ') || ' (delivery stopped after repeated interruptions)', 1000) end,
            processed_at = now(), content = null, updated_at = now()
            where id = ${jobId} and status in ('pending', 'sending', 'retrying')`

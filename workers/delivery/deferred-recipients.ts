@@ -18,6 +18,9 @@ export interface Refusal extends RefusedRecipient {
 /** The recipients this attempt goes to: those still owed the mail, or every one before any has it. */
 export const envelopeOf = (job: Pick<EmailJobRow, 'pendingRecipients' | 'recipients'>): string[] => job.pendingRecipients ?? job.recipients
 
+/** An earlier attempt was settled per recipient: this one goes to the deferred ones (and some may have the mail). */
+export const settledBefore = (job: Pick<EmailJobRow, 'pendingRecipients'>): boolean => job.pendingRecipients !== null
+
 /** Some recipients already have this mail: what is left is a retry to the deferred ones. */
 export const partlySent = (job: Pick<EmailJobRow, 'messageId'>): boolean => job.messageId !== null
 
@@ -79,11 +82,11 @@ const plain = ({ address, reply, code }: RefusedRecipient): RefusedRecipient => 
 
 const missedList = (missed: readonly RefusedRecipient[]) => missed.map((r) => `${r.address} (${r.reply || 'refused'})`).join('; ')
 
-/** "Sent to 3 of 4; retrying bob@example.net (server said 451 …)", then whom it will not reach. */
-export function retryNote(delivered: number, total: number, deferred: readonly RefusedRecipient[], forGood: readonly RefusedRecipient[]): string {
+/** "Sent to 3 of 4; retrying bob@example.net (server said 451 …)" ("Retrying …" while none has it), then whom it will not reach. */
+function retryNote(delivered: number, total: number, deferred: readonly RefusedRecipient[], forGood: readonly RefusedRecipient[]): string {
   const retrying = deferred.map((r) => `${r.address} (server said ${r.reply || 'try again later'})`).join('; ')
   const refused = forGood.length ? `; not delivered to ${missedList(forGood)}` : ''
-  return `Sent to ${delivered} of ${total}; retrying ${retrying}${refused}`.slice(0, 1000)
+  return `${delivered > 0 ? `Sent to ${delivered} of ${total}; retrying` : 'Retrying'} ${retrying}${refused}`.slice(0, 1000)
 }
 
 /**

@@ -16,7 +16,7 @@ import { composeMessage } from '../../lib/compose-message.ts'
 import { openEmailJobContent, type EmailJobContent } from '../../lib/email-job-content.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
 import { everyRecipientRefused, PermanentDeliveryError, relayReason, type RefusedRecipient } from '../../lib/outbound-transport.ts'
-import { envelopeOf, everyoneMissed, missedByFailure, partlySent, RecipientsDeferred, refusalsOf, settleRecipients, type Refusal } from './deferred-recipients.ts'
+import { envelopeOf, everyoneMissed, missedByFailure, partlySent, RecipientsDeferred, refusalsOf, settledBefore, settleRecipients, type Refusal } from './deferred-recipients.ts'
 import type { Payload, queues, WorkContext } from '../../db/queues.ts'
 import { firstValue, splitMessage } from '../../lib/raw-message.ts'
 import { isRelayUnreachable } from './relay-watch.ts'
@@ -83,7 +83,7 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
  * original marked once, when the mail first left.
  */
 async function markSent(sql: Sql, writes: Writes, job: ClaimedEmailJob, ctx: WorkContext, messageId: string, missed: readonly Refusal[]): Promise<void> {
-  const { firstDelivery, outcome } = missed.length || partlySent(job)
+  const { firstDelivery, outcome } = missed.length || settledBefore(job)
     ? await settleRecipients(sql, job, ctx, messageId, missed)
     : { firstDelivery: true, outcome: { status: 'sent', note: null } as const }
   if (outcome.status === 'sent') {

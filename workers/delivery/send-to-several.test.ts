@@ -150,6 +150,32 @@ describe('a mail to several people', () => {
     expect(env.relay.rcpts.filter((a) => a === 'gone@example.org')).toHaveLength(1)
   }, 90_000)
 
+  it('every recipient refused, one 550 and one 451: only the 451 one is tried again, and the mail ends sent naming the 550 one', async () => {
+    const s = await sender()
+    const subject = `mixed ${crypto.randomUUID()}`
+    env.relay.refuse.set('never@example.org', 550).set('soon@example.net', 451)
+    const status = async (jobId: string) => (await s.api.json(s.api.get(`/api/email-jobs/${jobId}/status`))).body
+    let jobId: string
+    try {
+      jobId = (await s.compose({ subject, to: 'never@example.org', cc: 'soon@example.net' })).body.jobId
+      await expect.poll(() => status(jobId), { timeout: 10_000 }).toMatchObject({
+        status: 'retrying', messageId: null, canUndo: false, // nothing has left: no Message-ID yet (UNDO_SECONDS is 0 here)
+        lastError: 'Retrying soon@example.net (server said 451 5.1.1 <soon@example.net>: mailbox unavailable); not delivered to never@example.org (550 5.1.1 <never@example.org>: mailbox unavailable)',
+      })
+    } finally {
+      env.relay.refuse.delete('soon@example.net')
+    }
+    try {
+      await expect.poll(() => status(jobId), { timeout: 15_000 }).toMatchObject({
+        status: 'sent', messageId: `<${jobId}@veilmail.test>`, lastError: 'Sent, but not delivered to never@example.org (550 5.1.1 <never@example.org>: mailbox unavailable)',
+      })
+    } finally {
+      env.relay.refuse.clear()
+    }
+    expect(env.relay.messages.filter((m) => m.raw.includes(`Subject: ${subject}`)).map((m) => m.to)).toEqual([['soon@example.net']])
+    expect(env.relay.rcpts.filter((a) => a === 'never@example.org')).toHaveLength(1)
+  })
+
   it('a mail some recipients have, whose queue entry runs out of attempts (workers died), ends sent naming the pending ones, not failed', async () => {
     const s = await sender()
     const subject = `abandoned ${crypto.randomUUID()}`

@@ -4,27 +4,22 @@
 // real database.
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { MailEnv } from '../../scripts/testing/mail-env.ts'
 import { RawSmtp } from '../../scripts/testing/raw-smtp.ts'
 import { createSubmissionEnv, smtpSender, type SubmissionEnv } from '../../scripts/testing/submission-env.ts'
 import { MAX_SUBMISSION_RECIPIENTS } from './submission-server.ts'
 
 let world: SubmissionEnv
-let env: MailEnv
-let ports: { starttls: number; tls: number }
-
 beforeAll(async () => {
   world = await createSubmissionEnv({ RATE_LIMITS: 'recipients-hour=100000/3600,recipients-day=100000/86400,smtp-send-credential=1000/3600' })
-  ;({ env, ports } = world)
 }, 60_000)
 afterAll(() => world.close())
 
-const sender = () => smtpSender(env, 'cap')
+const sender = () => smtpSender(world.env, 'cap')
 
 const people = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}@example.org`)
 const queuedTo = async (userId: string) =>
-  (await env.db.sql`select recipient_email from email_jobs where user_id = ${userId} and source = 'smtp'`).map((r) => r.recipientEmail as string).sort()
-const counted = async (userId: string) => (await env.db.sql`select count from rate_limits where action_type = 'recipients-hour' and key = ${userId}`)[0]?.count ?? 0
+  (await world.env.db.sql`select recipient_email from email_jobs where user_id = ${userId} and source = 'smtp'`).map((r) => r.recipientEmail as string).sort()
+const counted = async (userId: string) => (await world.env.db.sql`select count from rate_limits where action_type = 'recipients-hour' and key = ${userId}`)[0]?.count ?? 0
 const TOO_MANY = `452 4.5.3 Too many recipients: at most ${MAX_SUBMISSION_RECIPIENTS} per message, send the rest in another`
 
 describe('recipients per message', () => {
@@ -32,7 +27,7 @@ describe('recipients per message', () => {
     expect(MAX_SUBMISSION_RECIPIENTS).toBe(100)
     const s = await sender()
     const transport = () => nodemailer.createTransport({
-      host: '127.0.0.1', port: ports.starttls, secure: false, requireTLS: true, auth: { user: s.address, pass: s.password }, tls: { rejectUnauthorized: false },
+      host: '127.0.0.1', port: world.ports.starttls, secure: false, requireTLS: true, auth: { user: s.address, pass: s.password }, tls: { rejectUnauthorized: false },
     })
     const lists = [0, 1, 2].map((c) => people(`s${c}`, 105))
     const infos = await Promise.all(lists.map((to, c) => transport().sendMail({ from: s.address, to, subject: `many ${c}`, text: 'x' })))
@@ -50,7 +45,7 @@ describe('recipients per message', () => {
   it('raw SMTP: the 101st RCPT gets 452 4.5.3, one already taken is taken again, DATA sends to the 100, and the next message starts afresh', async () => {
     const s = await sender()
     const sessions = await Promise.all([0, 1].map(async (c) => {
-      const { client } = await RawSmtp.connect(ports.starttls)
+      const { client } = await RawSmtp.connect(world.ports.starttls)
       await client.command('EHLO client.example')
       expect(await client.startTls()).toMatch(/^220/)
       await client.command('EHLO client.example')

@@ -33,11 +33,11 @@ export const everyoneMissed = (job: ClaimedEmailJob, reply: string, later: boole
 
 /**
  * Whether a send whose server refused every recipient (`refused`) is settled per recipient here
- * rather than as a whole mail: when some already have it, or when some refusals are for good and
- * others not (the 5xx ones are not retried with the rest).
+ * rather than as a whole mail: when an earlier attempt was (some may have it, some were refused for
+ * good), or when some refusals are for good and others not (the 5xx ones are not retried with the rest).
  */
-export const perRecipient = (job: ClaimedEmailJob, refused: readonly Refusal[]): boolean =>
-  refused.length > 0 && (partlySent(job) || (refused.some((r) => r.later) && refused.some((r) => !r.later)))
+const perRecipient = (job: ClaimedEmailJob, refused: readonly Refusal[]): boolean =>
+  refused.length > 0 && (settledBefore(job) || (refused.some((r) => r.later) && refused.some((r) => !r.later)))
 
 export class RecipientsDeferred extends Error {
   override name = 'RecipientsDeferred'
@@ -46,7 +46,7 @@ export class RecipientsDeferred extends Error {
   }
 }
 
-export interface Settled {
+interface Settled {
   /** someone took the mail for the first time in this attempt: its one-time steps (the original's mark) are due */
   firstDelivery: boolean
   /** retrying: the deferred ones are tried again (throw RecipientsDeferred once the one-time steps are done); else done: sent (note: whom it did not reach) or failed (nobody took it) */
@@ -91,13 +91,13 @@ function retryNote(delivered: number, total: number, deferred: readonly RefusedR
 
 /**
  * The recipients a failed attempt missed, when they are settled one by one: `refusedEvery` (the
- * server refused every recipient, each with its reply) when perRecipient says so; for a mail some
- * already have, every one of this envelope, missed for `reply` and tried again unless `permanent`.
+ * server refused every recipient, each with its reply) when perRecipient says so; for a retry of
+ * deferred ones, every one of this envelope, missed for `reply` and tried again unless `permanent`.
  * Undefined: the mail as a whole is retried or failed, as before anything left.
  */
 export function missedByFailure(job: ClaimedEmailJob, refusedEvery: readonly RefusedRecipient[], reply: string, permanent: boolean): Refusal[] | undefined {
   const all = refusalsOf(refusedEvery)
   if (perRecipient(job, all)) return all
-  if (partlySent(job)) return everyoneMissed(job, reply, !permanent)
+  if (settledBefore(job)) return everyoneMissed(job, reply, !permanent)
   return undefined
 }

@@ -162,6 +162,11 @@ describe('a mail to several people', () => {
         status: 'retrying', messageId: null, canUndo: false, // nothing has left: no Message-ID yet (UNDO_SECONDS is 0 here)
         lastError: 'Retrying soon@example.net (server said 451 5.1.1 <soon@example.net>: mailbox unavailable); not delivered to never@example.org (550 5.1.1 <never@example.org>: mailbox unavailable)',
       })
+      // deferred again on its own: still retrying, the 550 one still named, and not asked again
+      await expect.poll(() => status(jobId), { timeout: 10_000 }).toMatchObject({
+        status: 'retrying', currentRetries: 2,
+        lastError: 'Retrying soon@example.net (server said 451 5.1.1 <soon@example.net>: mailbox unavailable); not delivered to never@example.org (550 5.1.1 <never@example.org>: mailbox unavailable)',
+      })
     } finally {
       env.relay.refuse.delete('soon@example.net')
     }

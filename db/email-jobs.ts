@@ -173,13 +173,19 @@ export async function markEmailJobFailed(db: Db, jobId: string, lastError: strin
 
 /**
  * A job whose queue entry ran out of attempts (e.g. workers died mid-send) ends as failed; one some
- * recipients already have ends sent, naming those still pending as not delivered.
+ * recipients already have ends sent. Either names whom it missed as the worker's final state does
+ * (refusalNote): those refused for good with their replies, then those still pending.
  */
 export async function abandonEmailJob(db: Db, jobId: string): Promise<void> {
   await db`update email_jobs set status = case when message_id is null then 'failed' else 'sent' end,
-           last_error = case when message_id is null and pending_recipients is null then coalesce(last_error, 'Delivery stopped after repeated interruptions')
-             when message_id is null then 'Delivery stopped after repeated interruptions'
-             else left('Sent, but not delivered to ' || array_to_string(pending_recipients, ', ') || ' (delivery stopped after repeated interruptions)', 1000) end,
+           last_error = case when pending_recipients is null then coalesce(last_error, 'Delivery stopped after repeated interruptions')
+             else left(case when message_id is null then 'Not delivered to ' else 'Sent, but not delivered to ' end || (
+               select string_agg(m.line, '; ' order by m.n) from (
+                 select r.n, (r.v->>'address') || ' (' || coalesce(nullif(r.v->>'reply', ''), 'refused') || ')' as line
+                 from jsonb_array_elements(coalesce(refused_recipients, '[]'::jsonb)) with ordinality as r(v, n)
+                 union all
+                 select 1000000 + p.n, p.address || ' (delivery stopped after repeated interruptions)'
+                 from unnest(pending_recipients) with ordinality as p(address, n)) m), 1000) end,
            processed_at = now(), content = null, updated_at = now()
            where id = ${jobId} and status in ('pending', 'sending', 'retrying')`
 }

@@ -181,16 +181,33 @@ describe('a mail to several people', () => {
     expect(env.relay.rcpts.filter((a) => a === 'never@example.org')).toHaveLength(1)
   })
 
-  it('a mail some recipients have, whose queue entry runs out of attempts (workers died), ends sent naming the pending ones, not failed', async () => {
+  it('a mail some recipients have, whose queue entry runs out of attempts (workers died), ends sent naming the refused and the pending ones, not failed', async () => {
     const s = await sender()
     const subject = `abandoned ${crypto.randomUUID()}`
-    env.relay.refuse.set('held@example.net', 451)
+    env.relay.refuse.set('held@example.net', 451).set('gone@example.org', 550)
     try {
-      const { body } = await s.compose({ subject, to: 'ann@example.org, held@example.net' })
+      const { body } = await s.compose({ subject, to: 'ann@example.org, held@example.net', cc: 'gone@example.org' })
       await expect.poll(async () => (await s.api.json(s.api.get(`/api/email-jobs/${body.jobId}/status`))).body.status, { timeout: 20_000 }).toBe('retrying')
       await abandonEmailJob(env.db.sql, body.jobId) // what the dead-letter consumer does
       expect((await s.api.json(s.api.get(`/api/email-jobs/${body.jobId}/status`))).body).toMatchObject({
-        status: 'sent', messageId: `<${body.jobId}@veilmail.test>`, lastError: 'Sent, but not delivered to held@example.net (delivery stopped after repeated interruptions)',
+        status: 'sent', messageId: `<${body.jobId}@veilmail.test>`,
+        lastError: 'Sent, but not delivered to gone@example.org (550 5.1.1 <gone@example.org>: mailbox unavailable); held@example.net (delivery stopped after repeated interruptions)',
+      })
+    } finally {
+      env.relay.refuse.clear()
+    }
+  })
+
+  it('a mail nobody has yet, one recipient refused for good and one deferred, whose queue entry runs out of attempts ends failed naming both', async () => {
+    const s = await sender()
+    env.relay.refuse.set('wait@example.net', 451).set('never@example.org', 550)
+    try {
+      const { body } = await s.compose({ to: 'wait@example.net', cc: 'never@example.org' })
+      await expect.poll(async () => (await s.api.json(s.api.get(`/api/email-jobs/${body.jobId}/status`))).body.status, { timeout: 20_000 }).toBe('retrying')
+      await abandonEmailJob(env.db.sql, body.jobId)
+      expect((await s.api.json(s.api.get(`/api/email-jobs/${body.jobId}/status`))).body).toMatchObject({
+        status: 'failed', messageId: null,
+        lastError: 'Not delivered to never@example.org (550 5.1.1 <never@example.org>: mailbox unavailable); wait@example.net (delivery stopped after repeated interruptions)',
       })
     } finally {
       env.relay.refuse.clear()

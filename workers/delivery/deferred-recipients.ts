@@ -82,9 +82,12 @@ const plain = ({ address, reply, code }: RefusedRecipient): RefusedRecipient => 
 
 const missedList = (missed: readonly RefusedRecipient[]) => missed.map((r) => `${r.address} (${r.reply || 'refused'})`).join('; ')
 
-/** "Sent to 3 of 4; retrying bob@example.net (server said 451 …)" ("Retrying …" while none has it), then whom it will not reach. */
+/**
+ * "Sent to 3 of 4; retrying bob@example.net (server said 451 …)" ("Retrying …" while none has it),
+ * then whom it will not reach; a retry missed for no reply of the server's (the relay not answering) gives its reason alone.
+ */
 function retryNote(delivered: number, total: number, deferred: readonly RefusedRecipient[], forGood: readonly RefusedRecipient[]): string {
-  const retrying = deferred.map((r) => `${r.address} (server said ${r.reply || 'try again later'})`).join('; ')
+  const retrying = deferred.map((r) => `${r.address} (${r.code ? `server said ${r.reply || 'try again later'}` : r.reply || 'try again later'})`).join('; ')
   const refused = forGood.length ? `; not delivered to ${missedList(forGood)}` : ''
   return `${delivered > 0 ? `Sent to ${delivered} of ${total}; retrying` : 'Retrying'} ${retrying}${refused}`.slice(0, 1000)
 }

@@ -142,6 +142,29 @@ describe.runIf(run)('sending as a connected mailbox', () => {
     expect(await sentCopies(subject)).toBe(1)
   })
 
+  it('a mailbox removed between the first attempt and the retry of a deferred recipient: sent, naming that one, and sent to nobody again', async () => {
+    const other = `removed-${Date.now()}@mailbox.test`
+    const otherPassword = dovecot.addUser(other)
+    smtp.users.set(other, otherPassword)
+    const otherId = (await addImapAccount(client, dovecot, other, otherPassword)).providerId
+    await setSmtp({ host: '127.0.0.1', port: smtp.port, security: 'tls' }, otherId)
+    const ann = `ann-${crypto.randomUUID().slice(0, 8)}@example.org`
+    const subject = `removed ${crypto.randomUUID()}`
+    smtp.refuse.set('bob@example.net', 451)
+    try {
+      const { body } = await compose({ subject, to: `${ann}, bob@example.net`, fromProviderId: otherId })
+      await expect.poll(() => status(body.jobId), { timeout: 30_000, interval: 100 }).toMatchObject({ status: 'retrying', messageId: `<${body.jobId}@mailbox.test>` })
+      expect((await client.json(client.delete(`/api/email-providers/${otherId}`))).status).toBe(200)
+      await expect.poll(() => status(body.jobId), { timeout: 30_000, interval: 100 }).toMatchObject({
+        status: 'sent', messageId: `<${body.jobId}@mailbox.test>`, lastError: 'Sent, but not delivered to bob@example.net (The sending alias or mailbox was removed)',
+      })
+    } finally {
+      smtp.refuse.clear()
+    }
+    expect(smtp.messages.filter((m) => m.raw.includes(`Subject: ${subject}`)).map((m) => m.to)).toEqual([[ann]])
+    expect(env.relay.messages.some((m) => m.raw.includes(subject))).toBe(false)
+  })
+
   it('a refused login fails the job at once with a reason the compose page shows, and sends nothing', async () => {
     const saved = await setSmtp({ host: '127.0.0.1', port: smtp.port, security: 'tls', username: address, password: 'not-the-password' })
     expect(saved.body.provider.smtp.username).toBe(address)

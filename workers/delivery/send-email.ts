@@ -53,7 +53,8 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
   // a mail some recipients already have ends sent, naming the others, not failed
   const giveUp = (reason: string) => (partlySent(job) ? markSent(sql, writes, job, ctx, job.messageId!, everyoneMissed(job, reason, false)) : markEmailJobFailed(sql, job.id, reason))
   const sender = senderOf(job, config.mailDomains[0])
-  if (!sender || !job.content) return giveUp('The sending alias no longer exists')
+  // a mailbox removed leaves provider_id null as an alias deleted leaves alias_id: a composed mail may have been either
+  if (!sender || !job.content) return giveUp(job.source === 'smtp' ? 'The sending alias no longer exists' : 'The sending alias or mailbox was removed')
   if (job.source !== 'system' && !job.aliasCanSend) return giveUp('The sending alias is paused')
 
   const { domain, from } = sender

@@ -1,0 +1,97 @@
+// A recipient deferred (RCPT 4xx) while the others took the mail is retried alone
+// (deferred-recipients.ts); what changes between the first attempt and its retry: the sending
+// alias deleted or paused, the relay not answering. The mail ends sent naming the one it missed
+// with the reason, never failed, and is never sent again to those who have it. Real database,
+// real delivery worker, the smtp-server relay stand-in.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '../../scripts/testing/api-client.ts'
+import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
+import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
+
+let env: MailEnv
+
+beforeAll(async () => {
+  env = await createMailEnv({ env: { UNDO_SECONDS: '0', EMAIL_RETRY_DELAY_SECONDS: '1' } })
+}, 60_000)
+afterAll(() => env.close())
+
+/** A new user's alias and a mail from it to ann (an address of its own) and bob, bob deferred (451) by the relay until `env.relay.refuse` is cleared. */
+async function partlySent() {
+  const api = new ApiClient(env.app())
+  const { user } = await api.register()
+  const name = `deferred-${crypto.randomUUID().slice(0, 8)}`
+  const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: name, domain: 'veilmail.test', forwardTo: 'me@example.com' }))).body.alias
+  const subject = `deferred ${crypto.randomUUID()}`
+  const ann = `ann-${crypto.randomUUID().slice(0, 8)}@example.org`
+  env.relay.refuse.set('bob@example.net', 451)
+  const { body } = await api.json(api.post('/api/email-jobs', { to: `${ann}, bob@example.net`, subject, body: 'Hi both', fromAliasId: alias.id }))
+  const jobId = body.jobId as string
+  const status = async () => (await api.json(api.get(`/api/email-jobs/${jobId}/status`))).body
+  await expect.poll(status, { timeout: 20_000 }).toMatchObject({
+    status: 'retrying', messageId: `<${jobId}@veilmail.test>`,
+    lastError: 'Sent to 1 of 2; retrying bob@example.net (server said 451 5.1.1 <bob@example.net>: mailbox unavailable)',
+  })
+  const copies = () => env.relay.messages.filter((m) => m.raw.includes(`Subject: ${subject}`)).map((m) => m.to)
+  const asked = (address: string) => env.relay.rcpts.filter((a) => a === address).length
+  return { ann, api, aliasId: alias.id as string, jobId, status, copies, asked }
+}
+
+describe('a retry of deferred recipients', () => {
+  it('whose alias was deleted since the first attempt ends sent naming the deferred one, and ann is not sent it again', async () => {
+    const mail = await partlySent()
+    try {
+      expect((await mail.api.json(mail.api.delete(`/api/aliases/${mail.aliasId}`))).status).toBe(200)
+      await expect.poll(mail.status, { timeout: 20_000 }).toMatchObject({
+        status: 'sent', messageId: `<${mail.jobId}@veilmail.test>`, lastError: 'Sent, but not delivered to bob@example.net (The sending alias or mailbox was removed)',
+      })
+    } finally {
+      env.relay.refuse.clear()
+    }
+    expect(mail.copies()).toEqual([[mail.ann]])
+    expect(mail.asked(mail.ann)).toBe(1)
+  })
+
+  it('whose alias was paused since the first attempt ends sent naming the deferred one, and ann is not sent it again', async () => {
+    const mail = await partlySent()
+    try {
+      expect((await mail.api.json(mail.api.patch(`/api/aliases/${mail.aliasId}/toggle`, { active: false }))).status).toBe(200)
+      await expect.poll(mail.status, { timeout: 20_000 }).toMatchObject({
+        status: 'sent', messageId: `<${mail.jobId}@veilmail.test>`, lastError: 'Sent, but not delivered to bob@example.net (The sending alias is paused)',
+      })
+    } finally {
+      env.relay.refuse.clear()
+    }
+    expect(mail.copies()).toEqual([[mail.ann]])
+    expect(mail.asked(mail.ann)).toBe(1)
+  })
+
+  it('that cannot reach the relay is tried again later, to the deferred one alone', async () => {
+    const mail = await partlySent()
+    await env.relayDown()
+    try {
+      await expect.poll(mail.status, { timeout: 20_000 }).toMatchObject({
+        status: 'retrying', messageId: `<${mail.jobId}@veilmail.test>`, lastError: 'Sent to 1 of 2; retrying bob@example.net (The mail relay could not be reached)',
+      })
+    } finally {
+      await env.relayUp() // a new relay stand-in on the same port: it takes bob now
+    }
+    await waitFor(env.relay, 'message', () => mail.copies().length > 0)
+    await expect.poll(mail.status, { timeout: 20_000 }).toMatchObject({ status: 'sent', lastError: null, messageId: `<${mail.jobId}@veilmail.test>` })
+    // the new stand-in saw this mail once, to bob alone
+    expect(mail.copies()).toEqual([['bob@example.net']])
+    expect(mail.asked(mail.ann)).toBe(0)
+  })
+
+  it('whose relay stays unreachable until the retries run out ends sent naming the deferred one, not failed', async () => {
+    const mail = await partlySent()
+    await env.relayDown()
+    try {
+      await expect.poll(mail.status, { timeout: 60_000, interval: 500 }).toMatchObject({
+        status: 'sent', currentRetries: 5, messageId: `<${mail.jobId}@veilmail.test>`, lastError: 'Sent, but not delivered to bob@example.net (The mail relay could not be reached)',
+      })
+    } finally {
+      await env.relayUp()
+    }
+    expect(mail.copies()).toEqual([]) // the new stand-in: not sent since
+  }, 90_000)
+})

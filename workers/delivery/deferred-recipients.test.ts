@@ -65,6 +65,26 @@ describe('a retry of deferred recipients', () => {
     expect(mail.asked(mail.ann)).toBe(1)
   })
 
+  it('of a mail nobody has yet (one 550, one 451), whose alias was paused since, ends failed naming both with their reasons', async () => {
+    const api = new ApiClient(env.app())
+    const { user } = await api.register()
+    const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: `mixed-${crypto.randomUUID().slice(0, 8)}`, domain: 'veilmail.test', forwardTo: 'me@example.com' }))).body.alias
+    env.relay.refuse.set('never@example.org', 550).set('soon@example.net', 451)
+    try {
+      const { body } = await api.json(api.post('/api/email-jobs', { to: 'never@example.org, soon@example.net', subject: `mixed ${crypto.randomUUID()}`, body: 'Hi', fromAliasId: alias.id }))
+      const status = async () => (await api.json(api.get(`/api/email-jobs/${body.jobId}/status`))).body
+      await expect.poll(status, { timeout: 20_000 }).toMatchObject({ status: 'retrying', messageId: null, lastError: expect.stringMatching(/^Retrying soon@example\.net .*; not delivered to never@example\.org/) })
+      await api.patch(`/api/aliases/${alias.id}/toggle`, { active: false })
+      await expect.poll(status, { timeout: 20_000 }).toMatchObject({
+        status: 'failed', messageId: null,
+        lastError: 'Not delivered to never@example.org (550 5.1.1 <never@example.org>: mailbox unavailable); soon@example.net (The sending alias is paused)',
+      })
+    } finally {
+      env.relay.refuse.clear()
+    }
+    expect(env.relay.rcpts.filter((a) => a === 'never@example.org')).toHaveLength(1)
+  })
+
   it('that cannot reach the relay is tried again later, to the deferred one alone', async () => {
     const mail = await partlySent()
     await env.relayDown()

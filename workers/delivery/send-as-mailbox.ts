@@ -17,7 +17,7 @@ import { isOAuth, openSmtpLogin } from '../../lib/mailbox-credentials.ts'
 import { smtpServerOf } from '../../shared/mailbox-smtp-schemas.ts'
 import { firstValue, splitMessage } from '../../lib/raw-message.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
-import { envelopeOf, everyoneMissed, missedByFailure, partlySent, refusalsOf, type Refusal } from './deferred-recipients.ts'
+import { envelopeOf, everyoneMissed, missedByFailure, partlySent, refusalsOf, settledBefore, type Refusal } from './deferred-recipients.ts'
 import { MailboxSendError, sendThroughMailbox, type SmtpAuth } from './mailbox-smtp.ts'
 import { appendSentCopy, serverKeepsSentCopy } from './sent-copy.ts'
 
@@ -75,9 +75,12 @@ async function smtpAuth(deps: Parameters<typeof currentCredentials>[0], provider
   return isOAuth(creds) ? { user: creds.email, accessToken: creds.accessToken } : { user: creds.email, pass: creds.password }
 }
 
-/** Failed; a mail some recipients already have ends sent instead (send-email names the others with `reason`). */
+/**
+ * Failed; a mail settled per recipient before is settled so again (send-email names the pending ones
+ * with `reason` beside those refused for good): sent when some recipients already have it.
+ */
 async function fail(deps: DeliveryDeps, job: ClaimedEmailJob, reason: string): Promise<{ messageId: string; missed: Refusal[] } | undefined> {
-  if (partlySent(job)) return { messageId: job.messageId!, missed: everyoneMissed(job, reason, false) }
+  if (settledBefore(job)) return { messageId: job.messageId ?? '', missed: everyoneMissed(job, reason, false) }
   await markEmailJobFailed(deps.sql, job.id, reason)
   return undefined
 }

@@ -16,7 +16,7 @@ import { composeMessage } from '../../lib/compose-message.ts'
 import { openEmailJobContent, type EmailJobContent } from '../../lib/email-job-content.ts'
 import type { DeliveryDeps } from './delivery-deps.ts'
 import { everyRecipientRefused, PermanentDeliveryError, relayReason, type RefusedRecipient } from '../../lib/outbound-transport.ts'
-import { envelopeOf, everyoneMissed, missedByFailure, partlySent, RecipientsDeferred, refusalsOf, settledBefore, settleRecipients, type Refusal } from './deferred-recipients.ts'
+import { envelopeOf, everyoneMissed, missedByFailure, RecipientsDeferred, refusalsOf, settledBefore, settleRecipients, type Refusal } from './deferred-recipients.ts'
 import type { Payload, queues, WorkContext } from '../../db/queues.ts'
 import { firstValue, splitMessage } from '../../lib/raw-message.ts'
 import { isRelayUnreachable } from './relay-watch.ts'
@@ -50,8 +50,9 @@ async function sendEmail(deps: DeliveryDeps, writes: Writes, payload: Payload<ty
     if (!sent) return
     return markSent(sql, writes, job, ctx, sent.messageId, sent.missed)
   }
-  // a mail some recipients already have ends sent, naming the others, not failed
-  const giveUp = (reason: string) => (partlySent(job) ? markSent(sql, writes, job, ctx, job.messageId!, everyoneMissed(job, reason, false)) : markEmailJobFailed(sql, job.id, reason))
+  // a mail some recipients already have ends sent, naming the others, not failed; one settled per
+  // recipient before (none may have it yet) names those refused for good too
+  const giveUp = (reason: string) => (settledBefore(job) ? markSent(sql, writes, job, ctx, job.messageId ?? '', everyoneMissed(job, reason, false)) : markEmailJobFailed(sql, job.id, reason))
   const sender = senderOf(job, config.mailDomains[0])
   // a mailbox removed leaves provider_id null as an alias deleted leaves alias_id: a composed mail may have been either
   if (!sender || !job.content) return giveUp(job.source === 'smtp' ? 'The sending alias no longer exists' : 'The sending alias or mailbox was removed')

@@ -4,7 +4,8 @@
 // with the reason, never failed, and is never sent again to those who have it. Real database,
 // real delivery worker, the smtp-server relay stand-in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient } from '../../scripts/testing/api-client.ts'
+import type { ApiClient } from '../../scripts/testing/api-client.ts'
+import { composeSender } from '../../scripts/testing/compose-sender.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
 
@@ -17,14 +18,11 @@ afterAll(() => env.close())
 
 /** A new user's alias and a mail from it to ann (an address of its own) and bob, bob deferred (451) by the relay until `env.relay.refuse` is cleared. */
 async function partlySent() {
-  const api = new ApiClient(env.app())
-  const { user } = await api.register()
-  const name = `deferred-${crypto.randomUUID().slice(0, 8)}`
-  const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: name, domain: 'veilmail.test', forwardTo: 'me@example.com' }))).body.alias
+  const { api, aliasId, compose } = await composeSender(env.app(), 'deferred')
   const subject = `deferred ${crypto.randomUUID()}`
   const ann = `ann-${crypto.randomUUID().slice(0, 8)}@example.org`
   env.relay.refuse.set('bob@example.net', 451)
-  const { body } = await api.json(api.post('/api/email-jobs', { to: `${ann}, bob@example.net`, subject, body: 'Hi both', fromAliasId: alias.id }))
+  const { body } = await compose({ to: `${ann}, bob@example.net`, subject, body: 'Hi both' })
   const jobId = body.jobId as string
   const status = async () => (await api.json(api.get(`/api/email-jobs/${jobId}/status`))).body
   await expect.poll(status, { timeout: 20_000 }).toMatchObject({
@@ -33,7 +31,7 @@ async function partlySent() {
   })
   const copies = () => env.relay.messages.filter((m) => m.raw.includes(`Subject: ${subject}`)).map((m) => m.to)
   const asked = (address: string) => env.relay.rcpts.filter((a) => a === address).length
-  return { ann, api, aliasId: alias.id as string, jobId, status, copies, asked }
+  return { ann, api, aliasId, jobId, status, copies, asked }
 }
 
 describe('a retry of deferred recipients', () => {
@@ -57,15 +55,13 @@ describe('a retry of deferred recipients', () => {
   })
 
   it('of a mail nobody has yet (one 550, one 451), whose alias was paused since, ends failed naming both with their reasons', async () => {
-    const api = new ApiClient(env.app())
-    const { user } = await api.register()
-    const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: `mixed-${crypto.randomUUID().slice(0, 8)}`, domain: 'veilmail.test', forwardTo: 'me@example.com' }))).body.alias
+    const { api, aliasId, compose } = await composeSender(env.app(), 'mixed')
     env.relay.refuse.set('never@example.org', 550).set('soon@example.net', 451)
     try {
-      const { body } = await api.json(api.post('/api/email-jobs', { to: 'never@example.org, soon@example.net', subject: `mixed ${crypto.randomUUID()}`, body: 'Hi', fromAliasId: alias.id }))
+      const { body } = await compose({ to: 'never@example.org, soon@example.net' })
       const status = async () => (await api.json(api.get(`/api/email-jobs/${body.jobId}/status`))).body
       await expect.poll(status, { timeout: 20_000 }).toMatchObject({ status: 'retrying', messageId: null, lastError: expect.stringMatching(/^Retrying soon@example\.net .*; not delivered to never@example\.org/) })
-      await paused(api, alias.id)
+      await paused(api, aliasId)
       await expect.poll(status, { timeout: 20_000 }).toMatchObject({
         status: 'failed', messageId: null,
         lastError: 'Not delivered to never@example.org (550 5.1.1 <never@example.org>: mailbox unavailable); soon@example.net (The sending alias is paused)',

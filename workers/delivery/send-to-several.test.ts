@@ -5,7 +5,7 @@
 // mail from an alias or a mailbox would show the others. Real database, real worker.
 import { simpleParser, type AddressObject } from 'mailparser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient } from '../../scripts/testing/api-client.ts'
+import { composeSender } from '../../scripts/testing/compose-sender.ts'
 import { createMailEnv, type MailEnv } from '../../scripts/testing/mail-env.ts'
 import { waitFor } from '../../scripts/testing/mail-stand-ins.ts'
 import { abandonEmailJob } from '../../db/email-jobs.ts'
@@ -21,15 +21,7 @@ beforeAll(async () => {
 afterAll(() => env.close())
 
 /** A new user with an alias that can send. */
-async function sender() {
-  const api = new ApiClient(env.app())
-  const { user } = await api.register()
-  const name = `several-${crypto.randomUUID().slice(0, 8)}`
-  const alias = (await api.json(api.post(`/api/aliases/${user.id}`, { alias: name, domain: 'veilmail.test', forwardTo: 'me@example.com' }))).body.alias
-  const compose = (over: Record<string, unknown>) =>
-    api.json(api.post('/api/email-jobs', { to: 'friend@example.org', subject: `s ${crypto.randomUUID()}`, body: 'Hi all', fromAliasId: alias.id, ...over }))
-  return { api, userId: user.id as string, aliasId: alias.id as string, address: `${name}@veilmail.test`, compose }
-}
+const sender = () => composeSender(env.app(), 'several')
 
 /** A connected mailbox (its rows only: nothing here connects to it). */
 async function addMailbox(userId: string, email: string, id: string = crypto.randomUUID()) {

@@ -63,6 +63,14 @@ describe.runIf(run)('sending as a connected mailbox', () => {
       await imap.logout()
     }
   }
+  /** Another connected mailbox of this user, sending through the TLS stand-in: its provider id. */
+  const sendingAccount = async (email: string) => {
+    const pass = dovecot.addUser(email)
+    smtp.users.set(email, pass)
+    const id = (await addImapAccount(client, dovecot, email, pass)).providerId
+    await setSmtp({ host: '127.0.0.1', port: smtp.port, security: 'tls' }, id)
+    return id as string
+  }
   const submitted = (standIn: MailboxSmtpStandIn, subject: string) => waitFor(standIn, 'message', () => standIn.messages.find((m) => m.raw.includes(`Subject: ${subject}`)))
 
   it('is not offered before its SMTP server is set up (a custom account has no preset)', async () => {
@@ -143,11 +151,7 @@ describe.runIf(run)('sending as a connected mailbox', () => {
   })
 
   it('a mailbox removed between the first attempt and the retry of a deferred recipient: sent, naming that one, and sent to nobody again', async () => {
-    const other = `removed-${Date.now()}@mailbox.test`
-    const otherPassword = dovecot.addUser(other)
-    smtp.users.set(other, otherPassword)
-    const otherId = (await addImapAccount(client, dovecot, other, otherPassword)).providerId
-    await setSmtp({ host: '127.0.0.1', port: smtp.port, security: 'tls' }, otherId)
+    const otherId = await sendingAccount(`removed-${Date.now()}@mailbox.test`)
     const ann = `ann-${crypto.randomUUID().slice(0, 8)}@example.org`
     const subject = `removed ${crypto.randomUUID()}`
     smtp.refuse.set('bob@example.net', 451)
@@ -163,6 +167,28 @@ describe.runIf(run)('sending as a connected mailbox', () => {
     }
     expect(smtp.messages.filter((m) => m.raw.includes(`Subject: ${subject}`)).map((m) => m.to)).toEqual([[ann]])
     expect(env.relay.messages.some((m) => m.raw.includes(subject))).toBe(false)
+  })
+
+  it('a retry of a deferred recipient whose server refuses the connection is tried again later, to that one alone', async () => {
+    const otherId = await sendingAccount(`unreachable-${Date.now()}@mailbox.test`)
+    const closed = await startMailboxSmtp(dovecot.certificates, 'tls')
+    await closed.close() // its port now refuses connections
+    const ann = `ann-${crypto.randomUUID().slice(0, 8)}@example.org`
+    const subject = `unreachable ${crypto.randomUUID()}`
+    smtp.refuse.set('bob@example.net', 451)
+    let jobId: string
+    try {
+      jobId = (await compose({ subject, to: `${ann}, bob@example.net`, fromProviderId: otherId })).body.jobId
+      await expect.poll(() => status(jobId), { timeout: 30_000, interval: 100 }).toMatchObject({ status: 'retrying', lastError: expect.stringMatching(/^Sent to 1 of 2; retrying bob@example\.net \(server said 451/) })
+      await setSmtp({ host: '127.0.0.1', port: closed.port, security: 'tls' }, otherId)
+      await expect.poll(async () => (await status(jobId)).lastError, { timeout: 30_000, interval: 100 }).toMatch(/^Sent to 1 of 2; retrying bob@example\.net \(.*refused the connection/)
+    } finally {
+      smtp.refuse.clear()
+    }
+    await setSmtp({ host: '127.0.0.1', port: smtp.port, security: 'tls' }, otherId)
+    await untilStatus(jobId, 'sent')
+    expect(await status(jobId)).toMatchObject({ lastError: null, messageId: `<${jobId}@mailbox.test>` })
+    expect(smtp.messages.filter((m) => m.raw.includes(`Subject: ${subject}`)).map((m) => m.to)).toEqual([[ann], ['bob@example.net']])
   })
 
   it('a refused login fails the job at once with a reason the compose page shows, and sends nothing', async () => {

@@ -57,13 +57,16 @@ export class PermanentDeliveryError extends Error {
   }
 }
 
+/** A server's reply as a status shows it: control characters (a CR/LF of a multi-line reply) as one space, trimmed, bounded. */
+export const replyLine = (reply: string, max: number) => reply.replace(/[\x00-\x1f\x7f]+/g, ' ').trim().slice(0, max)
+
 type RejectedErrors = { rejectedErrors?: { recipient?: string; response?: string; responseCode?: number }[] }
 
 /** nodemailer's sent-anyway report (its `rejectedErrors`, each with `recipient`, `response` and `responseCode`) as refused recipients. */
 export function refusedRecipients(info: RejectedErrors | undefined): RefusedRecipient[] {
   return (info?.rejectedErrors ?? []).map((e) => ({
     address: e.recipient ?? '',
-    reply: (e.response ?? '').replace(/[\x00-\x1f\x7f]+/g, ' ').trim().slice(0, 200),
+    reply: replyLine(e.response ?? '', 200),
     ...(typeof e.responseCode === 'number' ? { code: e.responseCode } : {}),
   }))
 }
@@ -85,8 +88,7 @@ export function refusalNote(refused: readonly RefusedRecipient[]): string {
 
 /** The relay's reply as the owner's report shows it (control characters out, bounded). */
 export function relayReason(error: PermanentDeliveryError): string {
-  const reply = (error.response ?? '').replace(/[\x00-\x1f\x7f]+/g, ' ').trim()
-  return (reply || `Refused by the relay (${error.responseCode ?? 'no code'})`).slice(0, 300)
+  return replyLine(error.response ?? '', 300) || `Refused by the relay (${error.responseCode ?? 'no code'})`
 }
 
 export function createOutboundTransport(cfg: Pick<Config, 'outboundSmtpUrl' | 'dataDir' | 'outboundSmtpConnections'>): OutboundTransport {

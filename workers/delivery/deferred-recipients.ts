@@ -8,7 +8,7 @@
 import { markEmailJobFailed, markRecipientsDeferred, type ClaimedEmailJob, type EmailJobRow } from '../../db/email-jobs.ts'
 import type { Sql } from '../../db/client.ts'
 import type { WorkContext } from '../../db/queues.ts'
-import { refusalNote, refusedForGood, type RefusedRecipient } from '../../lib/outbound-transport.ts'
+import { refusalNote, refusedForGood, replyLine, type RefusedRecipient } from '../../lib/outbound-transport.ts'
 
 /** A recipient this attempt did not reach: `later` when another try may reach it (a 4xx, a connection that failed). */
 export interface Refusal extends RefusedRecipient {
@@ -29,7 +29,7 @@ export const refusalsOf = (refused: readonly RefusedRecipient[]): Refusal[] => r
 
 /** Every recipient of this attempt missed for one reason (the connection, the login, the message refused). */
 export const everyoneMissed = (job: ClaimedEmailJob, reply: string, later: boolean): Refusal[] =>
-  envelopeOf(job).map((address) => ({ address, reply: reply.replace(/[\x00-\x1f\x7f]+/g, ' ').slice(0, 200), later }))
+  envelopeOf(job).map((address) => ({ address, reply: replyLine(reply, 200), later }))
 
 /**
  * Whether a send whose server refused every recipient (`refused`) is settled per recipient here

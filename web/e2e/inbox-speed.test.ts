@@ -74,6 +74,17 @@ afterAll(async () => {
   await dovecot?.stop()
 })
 
+/** In the page: sets window[flag] once an element matching `selector` has been in the document (a spinner that came and went included). */
+function watchFor({ selector, flag }: { selector: string; flag: string }) {
+  const w = window as unknown as Record<string, boolean>
+  w[flag] = false
+  new MutationObserver(() => {
+    if (document.querySelector(selector)) w[flag] = true
+  }).observe(document, { childList: true, subtree: true })
+}
+
+const wasShown = (page: Page, flag: string) => page.evaluate((f) => (window as unknown as Record<string, boolean>)[f], flag)
+
 describe.skipIf(!run)('the inbox speed', () => {
   it('asks for the list while the session check is still out', async () => {
     let listAsked = () => {}
@@ -145,14 +156,8 @@ describe.skipIf(!run)('the inbox speed', () => {
 
   it('never waits for code on a warm /inbox, nor on a message (plain or HTML) opened once its code has come', async () => {
     // a page that suspends shows the spinner of code on its way, and React then keeps it up for at least 300 ms
-    await page.addInitScript(() => {
-      const w = window as unknown as { pageSpinnerShown: boolean }
-      w.pageSpinnerShown = false
-      new MutationObserver(() => {
-        if (document.querySelector('[data-waiting-for="code"]')) w.pageSpinnerShown = true
-      }).observe(document, { childList: true, subtree: true })
-    })
-    const spinnerShown = () => page.evaluate(() => (window as unknown as { pageSpinnerShown: boolean }).pageSpinnerShown)
+    await page.addInitScript(watchFor, { selector: '[data-waiting-for="code"]', flag: 'pageSpinnerShown' })
+    const spinnerShown = () => wasShown(page, 'pageSpinnerShown')
     // from a cold cache too: the sign-in gate waits for the page's code beside the session
     const cdp = await page.context().newCDPSession(page)
     await cdp.send('Network.clearBrowserCache')
@@ -172,16 +177,10 @@ describe.skipIf(!run)('the inbox speed', () => {
     const digest = mail.singles.find((s) => s.startsWith('Weekly digest'))!
     await page.getByRole('button', { name: 'Back' }).click()
     await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/assets\/purify[^/]*\.js$/.test(e.name)))).toBe(true)
-    await page.evaluate(() => {
-      const w = window as unknown as { bodySpinnerShown: boolean }
-      w.bodySpinnerShown = false
-      new MutationObserver(() => {
-        if (document.querySelector('[role="status"][aria-label="Loading message"]')) w.bodySpinnerShown = true
-      }).observe(document, { childList: true, subtree: true })
-    })
+    await page.evaluate(watchFor, { selector: '[role="status"][aria-label="Loading message"]', flag: 'bodySpinnerShown' })
     await openButton(page, digest).click()
     await page.getByTestId('email-detail').locator('iframe[title="Message body"]').waitFor()
-    expect(await page.evaluate(() => (window as unknown as { bodySpinnerShown: boolean }).bodySpinnerShown)).toBe(false)
+    expect(await wasShown(page, 'bodySpinnerShown')).toBe(false)
     expect(await spinnerShown()).toBe(false)
   })
 

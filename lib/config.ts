@@ -5,6 +5,7 @@ import { isIP } from 'node:net'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import * as v from 'valibot'
+import { DEFAULT_DATA_DIR } from './data-dir.ts'
 
 const Port = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a port number'), v.transform(Number), v.minValue(0), v.maxValue(65535))
 const Bool = v.pipe(v.picklist(['true', 'false', '1', '0', ''], 'must be true or false'), v.transform((s) => s === 'true' || s === '1'))
@@ -21,7 +22,7 @@ const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(['development', 'production', 'test']), 'development'),
   PORT: v.optional(Port, '3000'),
   PUBLIC_URL: v.optional(Url),
-  DATA_DIR: v.optional(v.pipe(v.string(), v.nonEmpty()), '.data'),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.nonEmpty()), DEFAULT_DATA_DIR),
   DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'))),
   EMBEDDED_PG_PORT: v.optional(Port, '54329'),
   SECRET_KEY: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),

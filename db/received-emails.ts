@@ -176,10 +176,22 @@ export async function threadsBySubject(db: Db, userId: string, threadSubjects: s
   return new Map(rows.map((r) => [r.threadSubject, r.threadId]))
 }
 
-/** A message linked two conversations: the messages of `from` join `into`. */
+/** A message linked two conversations: the messages of `from` join `into` (rows locked in id order, see lockedInIdOrder). */
 export async function mergeThreads(db: Db, userId: string, into: string, from: string[]): Promise<void> {
-  await db`update received_emails set thread_id = ${into} where user_id = ${userId} and thread_id = any(${from}::uuid[])`
+  await db`
+    with locked as materialized (${lockedInIdOrder(db, db`user_id = ${userId} and thread_id = any(${from}::uuid[])`)})
+    update received_emails e set thread_id = ${into} from locked where e.id = locked.id`
 }
+
+/**
+ * The ids of the messages matching `where`, each row locked, in id order. A statement that changes
+ * several messages takes their locks this way first: two such statements on the same messages (the
+ * sync storing flags of a folder while a conversation merge or an expunge touches some of its
+ * messages) would otherwise lock them in the order each one's plan reads them, and could each hold a
+ * row the other waits for until Postgres aborts one ("deadlock detected"). In one order, the second
+ * waits for the first.
+ */
+const lockedInIdOrder = (db: Db, where: ReturnType<Db>) => db`select id from received_emails where ${where} order by id for update`
 
 const listColumns = (db: Db) => db`
   id, provider_id, folder_id, message_id, thread_id, subject, from_address, from_name, to_address, received_at, size, is_read, is_starred, has_attachments, preview`
@@ -447,12 +459,19 @@ export interface ServerFlags { uid: number; isRead: boolean; isStarred: boolean;
 /** Flags another client changed, unless the user changed them here and write-back is pending. */
 export async function applyServerFlags(db: Db, folderId: string, changes: ServerFlags[]): Promise<number> {
   if (changes.length === 0) return 0
+  // the changed rows locked in id order first (lockedInIdOrder), then written
   const rows = await db`
-    update received_emails e set is_read = c."isRead", is_starred = c."isStarred", is_answered = c."isAnswered", modseq = c.modseq
-    from jsonb_to_recordset(${db.json(changes.map((c) => ({ ...c, modseq: c.modseq === null ? null : c.modseq.toString() })) as never)})
-      as c(uid bigint, "isRead" boolean, "isStarred" boolean, "isAnswered" boolean, modseq bigint)
-    where e.folder_id = ${folderId} and e.uid = c.uid and not e.flags_pending
-      and (e.is_read, e.is_starred, e.is_answered) is distinct from (c."isRead", c."isStarred", c."isAnswered")
+    with c as materialized (
+      select * from jsonb_to_recordset(${db.json(changes.map((c) => ({ ...c, modseq: c.modseq === null ? null : c.modseq.toString() })) as never)})
+        as c(uid bigint, "isRead" boolean, "isStarred" boolean, "isAnswered" boolean, modseq bigint)
+    ), locked as materialized (
+      select e.id, c.* from received_emails e join c on e.uid = c.uid
+      where e.folder_id = ${folderId} and not e.flags_pending
+        and (e.is_read, e.is_starred, e.is_answered) is distinct from (c."isRead", c."isStarred", c."isAnswered")
+      order by e.id for update of e
+    )
+    update received_emails e set is_read = l."isRead", is_starred = l."isStarred", is_answered = l."isAnswered", modseq = l.modseq
+    from locked l where e.id = l.id
     returning e.id`
   return rows.length
 }
@@ -460,13 +479,17 @@ export async function applyServerFlags(db: Db, folderId: string, changes: Server
 /** Messages expunged on the server (another client deleted or moved them). */
 export async function deleteEmailsByUid(db: Db, folderId: string, uids: number[]): Promise<number> {
   if (uids.length === 0) return 0
-  const rows = await db`delete from received_emails where folder_id = ${folderId} and uid = any(${uids}::bigint[]) returning id`
+  const rows = await db`
+    with locked as materialized (${lockedInIdOrder(db, db`folder_id = ${folderId} and uid = any(${uids}::bigint[])`)})
+    delete from received_emails e using locked where e.id = locked.id returning e.id`
   return rows.length
 }
 
 /** A new UIDVALIDITY: every stored message of the folder is dropped, to be fetched again. */
 export async function deleteFolderEmails(db: Db, folderId: string): Promise<number> {
-  const rows = await db`delete from received_emails where folder_id = ${folderId} returning id`
+  const rows = await db`
+    with locked as materialized (${lockedInIdOrder(db, db`folder_id = ${folderId}`)})
+    delete from received_emails e using locked where e.id = locked.id returning e.id`
   return rows.length
 }
 

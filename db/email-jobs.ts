@@ -1,7 +1,7 @@
 // email_jobs: the outgoing queue's rows. Status changes are single guarded updates, so a
 // cancel and a worker's claim can never both win.
-import type { Db } from './client.ts'
-import type { RefusedRecipient } from '../lib/outbound-transport.ts'
+import type { Db, Sql } from './client.ts'
+import { notDeliveredNote, refusalNote, type RefusedRecipient } from '../lib/outbound-transport.ts'
 
 export type EmailJobStatus = 'pending' | 'sending' | 'retrying' | 'sent' | 'failed' | 'cancelled'
 
@@ -174,20 +174,21 @@ export async function markEmailJobFailed(db: Db, jobId: string, lastError: strin
 /**
  * A job whose queue entry ran out of attempts (e.g. workers died mid-send) ends as failed; one some
  * recipients already have ends sent. Either names whom it missed as the worker's final state does
- * (refusalNote): those refused for good with their replies, then those still pending.
+ * (refusalNote, notDeliveredNote): those refused for good with their replies, then those still
+ * pending. The row is read and changed under its lock, so a worker's late update cannot fall between.
  */
-export async function abandonEmailJob(db: Db, jobId: string): Promise<void> {
-  await db`update email_jobs set status = case when message_id is null then 'failed' else 'sent' end,
-           last_error = case when pending_recipients is null then coalesce(last_error, 'Delivery stopped after repeated interruptions')
-             else left(case when message_id is null then 'Not delivered to ' else 'Sent, but not delivered to ' end || (
-               select string_agg(m.line, '; ' order by m.n) from (
-                 select r.n, (r.v->>'address') || ' (' || coalesce(nullif(r.v->>'reply', ''), 'refused') || ')' as line
-                 from jsonb_array_elements(coalesce(refused_recipients, '[]'::jsonb)) with ordinality as r(v, n)
-                 union all
-                 select 1000000 + p.n, p.address || ' (delivery stopped after repeated interruptions)'
-                 from unnest(pending_recipients) with ordinality as p(address, n)) m), 1000) end,
-           processed_at = now(), content = null, updated_at = now()
-           where id = ${jobId} and status in ('pending', 'sending', 'retrying')`
+export async function abandonEmailJob(sql: Sql, jobId: string): Promise<void> {
+  await sql.begin(async (tx) => {
+    const [job] = await tx<Pick<EmailJobRow, 'messageId' | 'pendingRecipients' | 'refusedRecipients'>[]>`
+      select message_id, pending_recipients, refused_recipients from email_jobs
+      where id = ${jobId} and status in ('pending', 'sending', 'retrying') for update`
+    if (!job) return
+    const missed = job.pendingRecipients && [...(job.refusedRecipients ?? []), ...job.pendingRecipients.map((address) => ({ address, reply: 'delivery stopped after repeated interruptions' }))]
+    const note = missed && (job.messageId === null ? notDeliveredNote(missed) : refusalNote(missed))
+    await tx`update email_jobs set status = ${job.messageId === null ? 'failed' : 'sent'}, last_error = coalesce(${note}, last_error, 'Delivery stopped after repeated interruptions'),
+             processed_at = now(), content = null, updated_at = now()
+             where id = ${jobId}`
+  })
 }
 
 /** Retention: finished jobs (sent, failed, cancelled) `days` after they finished. */

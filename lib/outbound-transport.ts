@@ -83,8 +83,14 @@ export function everyRecipientRefused(error: unknown): RefusedRecipient[] {
 
 /** What a sent mail's status says of the recipients that refused it: each address with its server's reply. */
 export function refusalNote(refused: readonly RefusedRecipient[]): string {
-  return `Sent, but not delivered to ${refused.map((r) => `${r.address} (${r.reply || 'refused'})`).join('; ')}`.slice(0, 1000)
+  return `Sent, but not delivered to ${missedList(refused)}`.slice(0, 1000)
 }
+
+/** What a mail's status says when no recipient took it, after they were tried one by one: each address with why. */
+export const notDeliveredNote = (missed: readonly RefusedRecipient[]) => `Not delivered to ${missedList(missed)}`.slice(0, 1000)
+
+/** Recipients a mail missed as a status lists them: "address (reply); …". */
+export const missedList = (missed: readonly RefusedRecipient[]) => missed.map((r) => `${r.address} (${r.reply || 'refused'})`).join('; ')
 
 /** The relay's reply as the owner's report shows it (control characters out, bounded). */
 export function relayReason(error: PermanentDeliveryError): string {

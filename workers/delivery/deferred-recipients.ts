@@ -8,7 +8,7 @@
 import { markEmailJobFailed, markRecipientsDeferred, type ClaimedEmailJob, type EmailJobRow } from '../../db/email-jobs.ts'
 import type { Sql } from '../../db/client.ts'
 import type { WorkContext } from '../../db/queues.ts'
-import { refusalNote, refusedForGood, replyLine, type RefusedRecipient } from '../../lib/outbound-transport.ts'
+import { missedList, notDeliveredNote, refusalNote, refusedForGood, replyLine, type RefusedRecipient } from '../../lib/outbound-transport.ts'
 
 /** A recipient this attempt did not reach: `later` when another try may reach it (a 4xx, a connection that failed). */
 export interface Refusal extends RefusedRecipient {
@@ -72,15 +72,13 @@ export async function settleRecipients(sql: Sql, job: ClaimedEmailJob, ctx: Work
   }
   const missed = [...forGood, ...deferred]
   if (delivered <= 0) {
-    await markEmailJobFailed(sql, job.id, `Not delivered to ${missedList(missed)}`.slice(0, 1000))
+    await markEmailJobFailed(sql, job.id, notDeliveredNote(missed))
     return { firstDelivery, outcome: { status: 'failed' } }
   }
   return { firstDelivery, outcome: { status: 'sent', note: missed.length ? refusalNote(missed) : null } }
 }
 
 const plain = ({ address, reply, code }: RefusedRecipient): RefusedRecipient => (code === undefined ? { address, reply } : { address, reply, code })
-
-const missedList = (missed: readonly RefusedRecipient[]) => missed.map((r) => `${r.address} (${r.reply || 'refused'})`).join('; ')
 
 /**
  * "Sent to 3 of 4; retrying bob@example.net (server said 451 …)" ("Retrying …" while none has it),

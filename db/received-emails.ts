@@ -176,13 +176,6 @@ export async function threadsBySubject(db: Db, userId: string, threadSubjects: s
   return new Map(rows.map((r) => [r.threadSubject, r.threadId]))
 }
 
-/** A message linked two conversations: the messages of `from` join `into` (rows locked in id order, see lockedInIdOrder). */
-export async function mergeThreads(db: Db, userId: string, into: string, from: string[]): Promise<void> {
-  await db`
-    with locked as materialized (${lockedInIdOrder(db, db`user_id = ${userId} and thread_id = any(${from}::uuid[])`)})
-    update received_emails e set thread_id = ${into} from locked where e.id = locked.id`
-}
-
 /**
  * The ids of the messages matching `where`, each row locked, in id order. A statement that changes
  * several messages takes their locks this way first: two such statements on the same messages (the
@@ -192,6 +185,13 @@ export async function mergeThreads(db: Db, userId: string, into: string, from: s
  * waits for the first.
  */
 const lockedInIdOrder = (db: Db, where: ReturnType<Db>) => db`select id from received_emails where ${where} order by id for update`
+
+/** A message linked two conversations: the messages of `from` join `into` (rows locked in id order, see lockedInIdOrder). */
+export async function mergeThreads(db: Db, userId: string, into: string, from: string[]): Promise<void> {
+  await db`
+    with locked as materialized (${lockedInIdOrder(db, db`user_id = ${userId} and thread_id = any(${from}::uuid[])`)})
+    update received_emails e set thread_id = ${into} from locked where e.id = locked.id`
+}
 
 const listColumns = (db: Db) => db`
   id, provider_id, folder_id, message_id, thread_id, subject, from_address, from_name, to_address, received_at, size, is_read, is_starred, has_attachments, preview`
@@ -461,11 +461,10 @@ export async function applyServerFlags(db: Db, folderId: string, changes: Server
   if (changes.length === 0) return 0
   // the changed rows locked in id order first (lockedInIdOrder), then written
   const rows = await db`
-    with c as materialized (
-      select * from jsonb_to_recordset(${db.json(changes.map((c) => ({ ...c, modseq: c.modseq === null ? null : c.modseq.toString() })) as never)})
-        as c(uid bigint, "isRead" boolean, "isStarred" boolean, "isAnswered" boolean, modseq bigint)
-    ), locked as materialized (
-      select e.id, c.* from received_emails e join c on e.uid = c.uid
+    with locked as materialized (
+      select e.id, c.* from received_emails e
+      join jsonb_to_recordset(${db.json(changes.map((c) => ({ ...c, modseq: c.modseq === null ? null : c.modseq.toString() })) as never)})
+        as c(uid bigint, "isRead" boolean, "isStarred" boolean, "isAnswered" boolean, modseq bigint) on e.uid = c.uid
       where e.folder_id = ${folderId} and not e.flags_pending
         and (e.is_read, e.is_starred, e.is_answered) is distinct from (c."isRead", c."isStarred", c."isAnswered")
       order by e.id for update of e

@@ -1,7 +1,7 @@
 // email_jobs: the outgoing queue's rows. Status changes are single guarded updates, so a
 // cancel and a worker's claim can never both win.
 import type { Db, Sql } from './client.ts'
-import { notDeliveredNote, refusalNote, type RefusedRecipient } from '../lib/outbound-transport.ts'
+import { notDeliveredNote, refusalNote, type RefusedRecipient } from '../lib/refused-recipients.ts'
 
 export type EmailJobStatus = 'pending' | 'sending' | 'retrying' | 'sent' | 'failed' | 'cancelled'
 

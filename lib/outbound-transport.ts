@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises'
 import nodemailer from 'nodemailer'
 import './data-stream-fast-path.ts'
 import type { Config } from './config.ts'
+import { refusedRecipients, replyLine, type RefusedRecipient, type RejectedErrors } from './refused-recipients.ts'
 
 export interface OutgoingMessage {
   /** delivery id: the outbox file name, and what makes a retry overwrite rather than add */
@@ -20,18 +21,6 @@ export interface OutgoingMessage {
   /** the message; a stream (a large forward read from the spool) is read once, as it is sent */
   raw: Buffer | Readable
 }
-
-/** A recipient the server refused while it took the message for the others (RCPT TO answered 4xx or 5xx). */
-export interface RefusedRecipient {
-  address: string
-  /** the server's reply, cleaned for the sender's status view */
-  reply: string
-  /** its reply code: 4xx is worth another try later (send-email retries that recipient alone) */
-  code?: number
-}
-
-/** A refusal that will not change by waiting: 5xx, or no code at all. */
-export const refusedForGood = (r: RefusedRecipient) => !(r.code && r.code >= 400 && r.code < 500)
 
 export interface OutboundTransport {
   /** the recipients refused while the others took the message (none, or nothing, when all took it) */
@@ -57,20 +46,6 @@ export class PermanentDeliveryError extends Error {
   }
 }
 
-/** A server's reply as a status shows it: control characters (a CR/LF of a multi-line reply) as one space, trimmed, bounded. */
-export const replyLine = (reply: string, max: number) => reply.replace(/[\x00-\x1f\x7f]+/g, ' ').trim().slice(0, max)
-
-type RejectedErrors = { rejectedErrors?: { recipient?: string; response?: string; responseCode?: number }[] }
-
-/** nodemailer's sent-anyway report (its `rejectedErrors`, each with `recipient`, `response` and `responseCode`) as refused recipients. */
-export function refusedRecipients(info: RejectedErrors | undefined): RefusedRecipient[] {
-  return (info?.rejectedErrors ?? []).map((e) => ({
-    address: e.recipient ?? '',
-    reply: replyLine(e.response ?? '', 200),
-    ...(typeof e.responseCode === 'number' ? { code: e.responseCode } : {}),
-  }))
-}
-
 /**
  * The recipients of a send that failed because the server refused every one of them (nodemailer's
  * "all recipients were rejected", or a PermanentDeliveryError made of it); none for any other failure.
@@ -80,17 +55,6 @@ export function everyRecipientRefused(error: unknown): RefusedRecipient[] {
   const e = error as RejectedErrors & { code?: string }
   return e?.code === 'EENVELOPE' && Array.isArray(e.rejectedErrors) ? refusedRecipients(e) : []
 }
-
-/** What a sent mail's status says of the recipients that refused it: each address with its server's reply. */
-export function refusalNote(refused: readonly RefusedRecipient[]): string {
-  return `Sent, but not delivered to ${missedList(refused)}`.slice(0, 1000)
-}
-
-/** What a mail's status says when no recipient took it, after they were tried one by one: each address with why. */
-export const notDeliveredNote = (missed: readonly RefusedRecipient[]) => `Not delivered to ${missedList(missed)}`.slice(0, 1000)
-
-/** Recipients a mail missed as a status lists them: "address (reply); …". */
-export const missedList = (missed: readonly RefusedRecipient[]) => missed.map((r) => `${r.address} (${r.reply || 'refused'})`).join('; ')
 
 /** The relay's reply as the owner's report shows it (control characters out, bounded). */
 export function relayReason(error: PermanentDeliveryError): string {

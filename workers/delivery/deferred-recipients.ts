@@ -8,7 +8,7 @@
 import { markEmailJobFailed, markRecipientsDeferred, type ClaimedEmailJob, type EmailJobRow } from '../../db/email-jobs.ts'
 import type { Sql } from '../../db/client.ts'
 import type { WorkContext } from '../../db/queues.ts'
-import { missedList, notDeliveredNote, refusalNote, refusedForGood, replyLine, type RefusedRecipient } from '../../lib/outbound-transport.ts'
+import { missedList, notDeliveredNote, refusalNote, refusedForGood, replyLine, type RefusedRecipient } from '../../lib/refused-recipients.ts'
 
 /** A recipient this attempt did not reach: `later` when another try may reach it (a 4xx, a connection that failed). */
 export interface Refusal extends RefusedRecipient {

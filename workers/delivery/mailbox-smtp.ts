@@ -12,7 +12,8 @@ import nodemailer from 'nodemailer'
 import { TLS_CODES } from '../../lib/imap-connect.ts'
 import { BlockedAddressError, resolvePublicAddress, type Lookup } from '../../lib/ssrf-guard.ts'
 import type { SmtpServer } from '../../shared/mailbox-smtp-schemas.ts'
-import { everyRecipientRefused, refusedRecipients, type RefusedRecipient } from '../../lib/outbound-transport.ts'
+import { everyRecipientRefused } from '../../lib/outbound-transport.ts'
+import { refusedRecipients, type RefusedRecipient } from '../../lib/refused-recipients.ts'
 
 export type SmtpAuth = { user: string; pass: string } | { user: string; accessToken: string }
 
